@@ -1,0 +1,121 @@
+package io.cronoq.scheduler.app;
+
+import io.cronoq.scheduler.config.SchedulerConfig;
+import io.cronoq.scheduler.topology.SchedulerTopology;
+import io.cronoq.schemas.SchemaRegistries;
+import io.cronoq.schemas.SchemaRegistry;
+import io.cronoq.schemas.Topics;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running scheduler instance: creates the topics it needs (idempotently), builds the topology
+ * and runs it in Kafka Streams until closed. Several instances with the same application id share
+ * the pools between them.
+ */
+public final class SchedulerApp implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(SchedulerApp.class);
+
+    private final SchedulerConfig config;
+    private final SchemaRegistry registry;
+    private final Topics topics;
+    private final KafkaStreams streams;
+
+    private SchedulerApp(SchedulerConfig config, SchemaRegistry registry, Topics topics, KafkaStreams streams) {
+        this.config = config;
+        this.registry = registry;
+        this.topics = topics;
+        this.streams = streams;
+    }
+
+    /** Starts a scheduler instance; returns once Kafka Streams has been started (it may still be rebalancing). */
+    public static SchedulerApp start(SchedulerConfig config) {
+        SchemaRegistry registry = registry(config);
+        Topics topics = Topics.withPrefix(config.get(SchedulerConfig.TOPIC_PREFIX), registry);
+        TopicSetup.ensure(config, topics);
+        KafkaStreams streams = new KafkaStreams(SchedulerTopology.build(topics), streamsProperties(config));
+        streams.setUncaughtExceptionHandler(error -> {
+            // Bad input never gets here (it is dead-lettered); this is an infrastructure failure.
+            log.error("Stream thread failed; replacing it", error);
+            return StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
+        streams.start();
+        log.info("Scheduler '{}' started against {} (topics prefixed '{}')", config.get(SchedulerConfig.APPLICATION_ID),
+                config.get(SchedulerConfig.BOOTSTRAP_SERVERS), config.get(SchedulerConfig.TOPIC_PREFIX));
+        return new SchedulerApp(config, registry, topics, streams);
+    }
+
+    /** The schema registry of this configuration: the external one at its URL, else the embedded topic-backed one. */
+    public static SchemaRegistry registry(SchedulerConfig config) {
+        Map<String, Object> settings = new java.util.HashMap<>();
+        config.kafkaOverrides().forEach((k, v) -> settings.put(k.toString(), v));
+        settings.put(SchemaRegistries.URL_CONFIG, config.get(SchedulerConfig.SCHEMA_REGISTRY_URL));
+        settings.put("bootstrap.servers", config.get(SchedulerConfig.BOOTSTRAP_SERVERS));
+        settings.put(Topics.PREFIX_CONFIG, config.get(SchedulerConfig.TOPIC_PREFIX));
+        return SchemaRegistries.fromConfig(settings);
+    }
+
+    /** The Kafka Streams properties of a scheduler instance with this configuration. */
+    public static Properties streamsProperties(SchedulerConfig config) {
+        Properties props = new Properties();
+        props.putAll(config.kafkaOverrides());
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.get(SchedulerConfig.APPLICATION_ID));
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.get(SchedulerConfig.BOOTSTRAP_SERVERS));
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, config.get(SchedulerConfig.PROCESSING_GUARANTEE));
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.getInt(SchedulerConfig.COMMIT_INTERVAL_MS));
+        props.put(StreamsConfig.STATE_DIR_CONFIG, config.get(SchedulerConfig.STATE_DIR));
+        props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, config.getInt(SchedulerConfig.STANDBY_REPLICAS));
+        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.getInt(SchedulerConfig.STREAM_THREADS));
+        String server = config.get(SchedulerConfig.APPLICATION_SERVER);
+        if (!server.isBlank()) {
+            props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, server);
+        }
+        // Decisions should reach workers quickly: do not hold produced records back.
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+        return props;
+    }
+
+    public KafkaStreams streams() {
+        return streams;
+    }
+
+    public Topics topics() {
+        return topics;
+    }
+
+    public SchedulerConfig config() {
+        return config;
+    }
+
+    @Override
+    public void close() {
+        streams.close(Duration.ofSeconds(30));
+        try {
+            registry.close();
+        } catch (Exception e) {
+            log.warn("Closing the schema registry failed", e);
+        }
+    }
+
+    /** Runs one scheduler instance with settings from {@code cronoq.*} system properties until the JVM stops. */
+    public static void main(String[] args) {
+        Map<String, String> overrides = new java.util.HashMap<>();
+        System.getProperties().forEach((k, v) -> {
+            if (k.toString().startsWith("cronoq.")) {
+                overrides.put(k.toString(), v.toString());
+            }
+        });
+        SchedulerApp app = start(SchedulerConfig.of(overrides));
+        Runtime.getRuntime().addShutdownHook(new Thread(app::close, "cronoq-shutdown"));
+    }
+}

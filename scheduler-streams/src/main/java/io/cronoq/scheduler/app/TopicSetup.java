@@ -1,0 +1,87 @@
+package io.cronoq.scheduler.app;
+
+import io.cronoq.scheduler.config.SchedulerConfig;
+import io.cronoq.schemas.TopicSpec;
+import io.cronoq.schemas.Topics;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates the scheduler's topics when they are missing (idempotent) and checks the one thing that
+ * must hold for correctness: the three inputs are co-partitioned (same partition count).
+ */
+public final class TopicSetup {
+
+    private static final Logger log = LoggerFactory.getLogger(TopicSetup.class);
+
+    private TopicSetup() {}
+
+    /** Creates what is missing; fails with a clear message when the inputs are not co-partitioned. */
+    public static void ensure(SchedulerConfig config, Topics topics) {
+        Map<String, NewTopic> wanted = new LinkedHashMap<>();
+        for (TopicSpec spec : topics.all(config.getInt(SchedulerConfig.PARTITIONS))) {
+            wanted.put(spec.name(), spec.toNewTopic());
+        }
+
+        Properties props = new Properties();
+        props.putAll(config.kafkaOverrides());
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.get(SchedulerConfig.BOOTSTRAP_SERVERS));
+        try (Admin admin = Admin.create(props)) {
+            Set<String> existing = admin.listTopics().names().get();
+            List<NewTopic> missing = new ArrayList<>();
+            wanted.forEach((name, topic) -> {
+                if (!existing.contains(name)) {
+                    missing.add(topic);
+                }
+            });
+            if (!missing.isEmpty()) {
+                create(admin, missing);
+                log.info("Created topics {}", missing.stream().map(NewTopic::name).toList());
+            }
+            checkCoPartitioned(admin, inputs(topics));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating topics", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("could not create or describe the cronoq topics at "
+                    + config.get(SchedulerConfig.BOOTSTRAP_SERVERS) + ": " + e.getCause().getMessage(), e.getCause());
+        }
+    }
+
+    private static void create(Admin admin, List<NewTopic> topics) throws InterruptedException, ExecutionException {
+        try {
+            admin.createTopics(topics).all().get();
+        } catch (ExecutionException e) {
+            // Another instance created them between our listing and our request: that is what we wanted.
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw e;
+            }
+        }
+    }
+
+    private static void checkCoPartitioned(Admin admin, List<String> inputs) throws InterruptedException, ExecutionException {
+        Map<String, TopicDescription> described = admin.describeTopics(inputs).allTopicNames().get();
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        inputs.forEach(name -> counts.put(name, described.get(name).partitions().size()));
+        if (counts.values().stream().distinct().count() > 1) {
+            throw new IllegalStateException("the input topics must have the same number of partitions, so that all of "
+                    + "a pool's events meet in one task; found " + counts + ". Recreate them with one count.");
+        }
+    }
+
+    private static List<String> inputs(Topics topics) {
+        return List.of(topics.submissions().name(), topics.workers().name(), topics.completions().name());
+    }
+}

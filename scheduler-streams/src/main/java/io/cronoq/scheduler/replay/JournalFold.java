@@ -1,0 +1,201 @@
+package io.cronoq.scheduler.replay;
+
+import io.cronoq.events.AttemptAssigned;
+import io.cronoq.events.AttemptOutcome;
+import io.cronoq.events.AttemptRevoked;
+import io.cronoq.events.AttemptStarted;
+import io.cronoq.events.JournalEntry;
+import io.cronoq.events.TaskCancelled;
+import io.cronoq.events.TaskFinished;
+import io.cronoq.events.TaskState;
+import io.cronoq.events.TaskSubmitted;
+import io.cronoq.events.WorkerAccepted;
+import io.cronoq.events.WorkerDraining;
+import io.cronoq.events.WorkerRegistered;
+import io.cronoq.events.WorkerRemoved;
+import io.cronoq.events.WorkerState;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Folds journal entries, in order, into the state they describe: tasks with their attempts,
+ * workers, and the groups they form. It reads no clock and calls no placement code: the journal
+ * alone says what happened, so folding it up to any entry gives the state at that point in time.
+ */
+public final class JournalFold {
+
+    /** One attempt as the journal tells it. */
+    public record Attempt(int attempt, String workerId, long generation, Map<String, String> group,
+                          Instant assignedAt, Instant startedAt, Instant finishedAt, AttemptOutcome outcome) {}
+
+    /** One task as the journal tells it. */
+    public record Task(String taskId, String pool, Map<String, String> labels, TaskState state,
+                       Instant submittedAt, List<Attempt> attempts, String waitingReason) {}
+
+    /** One worker as the journal tells it; {@code running} holds "task#attempt" names. */
+    public record Worker(String workerId, String pool, Map<String, String> labels, int slots, long generation,
+                         WorkerState state, Set<String> running) {}
+
+    /** A group of a pool: its labels, capacity (active workers' slots) and busy slots. */
+    public record Group(String pool, Map<String, String> labels, int capacity, int busy, int workers) {}
+
+    private final Map<String, Task> tasks = new LinkedHashMap<>();
+    private final Map<String, Worker> workers = new LinkedHashMap<>();
+    private final Map<String, WorkerRegistered> pendingRegistrations = new HashMap<>();
+    private Instant lastAt;
+
+    /** Applies one entry; entries must come in journal order per pool. */
+    public void apply(JournalEntry entry) {
+        String pool = entry.getPool();
+        Instant at = entry.getAt();
+        lastAt = at;
+        Object event = entry.getEvent();
+        if (event instanceof TaskSubmitted e) {
+            tasks.put(e.getTaskId(), new Task(e.getTaskId(), pool, Map.copyOf(e.getLabels()), TaskState.WAITING,
+                    e.getSubmittedAt(), List.of(), null));
+        } else if (event instanceof io.cronoq.events.TaskWaiting e) {
+            updateTask(e.getTaskId(), t -> new Task(t.taskId(), t.pool(), t.labels(), t.state(), t.submittedAt(),
+                    t.attempts(), e.getReason()));
+        } else if (event instanceof AttemptAssigned e) {
+            Attempt attempt = new Attempt(e.getAttempt(), e.getWorkerId(), e.getGeneration(), Map.copyOf(e.getGroup()),
+                    e.getAssignedAt(), null, null, null);
+            updateTask(e.getTaskId(), t -> withAttempt(t, TaskState.ASSIGNED, attempt));
+            worker(pool, e.getWorkerId()).running().add(attemptName(e.getTaskId(), e.getAttempt()));
+        } else if (event instanceof AttemptStarted e) {
+            updateTask(e.getTaskId(), t -> {
+                Attempt current = attempt(t, e.getAttempt());
+                return current == null ? t : withAttempt(t, TaskState.RUNNING, new Attempt(current.attempt(),
+                        current.workerId(), current.generation(), current.group(), current.assignedAt(), e.getAt(),
+                        null, null));
+            });
+        } else if (event instanceof TaskFinished e) {
+            finishAttempt(pool, e.getTaskId(), e.getAttempt(), e.getOutcome(), e.getState(), at);
+        } else if (event instanceof AttemptRevoked e) {
+            finishAttempt(pool, e.getTaskId(), e.getAttempt(), AttemptOutcome.REVOKED, null, at);
+        } else if (event instanceof TaskCancelled e) {
+            updateTask(e.getTaskId(), t -> new Task(t.taskId(), t.pool(), t.labels(), TaskState.CANCELLED,
+                    t.submittedAt(), t.attempts(), null));
+        } else if (event instanceof WorkerRegistered e) {
+            pendingRegistrations.put(key(pool, e.getWorkerId()), e);
+        } else if (event instanceof WorkerAccepted e) {
+            WorkerRegistered registration = pendingRegistrations.remove(key(pool, e.getWorkerId()));
+            Worker previous = workers.get(key(pool, e.getWorkerId()));
+            Set<String> running = previous == null ? new LinkedHashSet<>() : previous.running();
+            workers.put(key(pool, e.getWorkerId()), new Worker(e.getWorkerId(), pool,
+                    Map.copyOf(registration.getLabels()), registration.getSlots(), e.getGeneration(),
+                    WorkerState.ACTIVE, running));
+        } else if (event instanceof WorkerDraining e) {
+            updateWorker(pool, e.getWorkerId(), WorkerState.DRAINING);
+        } else if (event instanceof WorkerRemoved e) {
+            updateWorker(pool, e.getWorkerId(), e.getState());
+        }
+    }
+
+    public void applyAll(Iterable<JournalEntry> entries) {
+        entries.forEach(this::apply);
+    }
+
+    public Map<String, Task> tasks() {
+        return tasks;
+    }
+
+    public Collection<Worker> workers() {
+        return workers.values();
+    }
+
+    /** The time of the last entry applied, or null before the first. */
+    public Instant at() {
+        return lastAt;
+    }
+
+    /** The groups of every pool: workers with exactly the same labels; only active workers add capacity. */
+    public List<Group> groups() {
+        Map<String, Map<Map<String, String>, int[]>> byPool = new TreeMap<>();
+        for (Worker w : workers.values()) {
+            if (w.state() == WorkerState.LEFT || w.state() == WorkerState.EVICTED) {
+                continue;
+            }
+            int[] sums = byPool.computeIfAbsent(w.pool(), p -> new LinkedHashMap<>())
+                    .computeIfAbsent(new TreeMap<>(w.labels()), l -> new int[3]);
+            sums[0] += w.state() == WorkerState.ACTIVE ? w.slots() : 0;
+            sums[1] += w.running().size();
+            sums[2] += 1;
+        }
+        List<Group> groups = new ArrayList<>();
+        byPool.forEach((pool, byLabels) -> byLabels.forEach((labels, sums) ->
+                groups.add(new Group(pool, labels, sums[0], sums[1], sums[2]))));
+        return groups;
+    }
+
+    private void finishAttempt(String pool, String taskId, int number, AttemptOutcome outcome, TaskState state,
+                               Instant at) {
+        Task task = tasks.get(taskId);
+        if (task == null) {
+            return;
+        }
+        Attempt current = attempt(task, number);
+        if (current != null) {
+            Worker worker = workers.get(key(pool, current.workerId()));
+            if (worker != null) {
+                worker.running().remove(attemptName(taskId, number));
+            }
+            AttemptOutcome kept = current.outcome() != null ? current.outcome() : outcome;
+            Attempt finished = new Attempt(current.attempt(), current.workerId(), current.generation(),
+                    current.group(), current.assignedAt(), current.startedAt(),
+                    current.finishedAt() != null ? current.finishedAt() : at, kept);
+            task = withAttempt(task, task.state(), finished);
+        }
+        TaskState next = state != null ? state : task.state();
+        tasks.put(taskId, new Task(task.taskId(), task.pool(), task.labels(), next, task.submittedAt(),
+                task.attempts(), task.waitingReason()));
+    }
+
+    private static Task withAttempt(Task task, TaskState state, Attempt attempt) {
+        List<Attempt> attempts = new ArrayList<>(task.attempts());
+        attempts.removeIf(a -> a.attempt() == attempt.attempt());
+        attempts.add(attempt);
+        attempts.sort(java.util.Comparator.comparingInt(Attempt::attempt));
+        return new Task(task.taskId(), task.pool(), task.labels(), state, task.submittedAt(), List.copyOf(attempts),
+                state == TaskState.WAITING ? task.waitingReason() : null);
+    }
+
+    private static Attempt attempt(Task task, int number) {
+        return task.attempts().stream().filter(a -> a.attempt() == number).findFirst().orElse(null);
+    }
+
+    private void updateTask(String taskId, java.util.function.UnaryOperator<Task> change) {
+        Task task = tasks.get(taskId);
+        if (task != null) {
+            tasks.put(taskId, change.apply(task));
+        }
+    }
+
+    private void updateWorker(String pool, String workerId, WorkerState state) {
+        Worker w = workers.get(key(pool, workerId));
+        if (w != null) {
+            workers.put(key(pool, workerId), new Worker(w.workerId(), w.pool(), w.labels(), w.slots(),
+                    w.generation(), state, w.running()));
+        }
+    }
+
+    private Worker worker(String pool, String workerId) {
+        return workers.computeIfAbsent(key(pool, workerId), k -> new Worker(workerId, pool, Map.of(), 0, 0,
+                WorkerState.ACTIVE, new LinkedHashSet<>()));
+    }
+
+    private static String key(String pool, String workerId) {
+        return pool + '/' + workerId;
+    }
+
+    private static String attemptName(String taskId, int attempt) {
+        return taskId + "#" + attempt;
+    }
+}

@@ -1,0 +1,130 @@
+package io.cronoq.scheduler.topology;
+
+import io.cronoq.events.AssignmentEvent;
+import io.cronoq.events.AttemptFailed;
+import io.cronoq.events.AttemptStarted;
+import io.cronoq.events.AttemptSucceeded;
+import io.cronoq.events.InputRejected;
+import io.cronoq.events.JournalEntry;
+import io.cronoq.events.RejectionCode;
+import io.cronoq.events.TaskCancelRequested;
+import io.cronoq.events.TaskSubmitted;
+import io.cronoq.events.WorkerDraining;
+import io.cronoq.events.WorkerHeartbeat;
+import io.cronoq.events.WorkerLeft;
+import io.cronoq.events.WorkerRegistered;
+import io.cronoq.scheduler.policy.Decision;
+import io.cronoq.scheduler.policy.PoolScheduler;
+import io.cronoq.scheduler.topology.StorePoolStore.SchedulerStores;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Moves events in and out of the placement policy: hands each decoded input to its pool's
+ * {@link PoolScheduler} and routes the decisions to the journal (key: pool) and the assignments
+ * topic (key: worker id). It decides nothing itself. One instance serves the pools of one stream task;
+ * each pool's scheduler is loaded from the stores on the pool's first event after the task starts.
+ */
+final class SchedulerProcessor implements Processor<String, Inbound, Object, Object> {
+
+    private static final Logger log = LoggerFactory.getLogger(SchedulerProcessor.class);
+
+    private final Map<String, PoolScheduler> schedulers = new HashMap<>();
+    private ProcessorContext<Object, Object> context;
+    private SchedulerStores stores;
+
+    @Override
+    public void init(ProcessorContext<Object, Object> context) {
+        this.context = context;
+        // init also runs when a task is revived after its stores were rolled back: drop what was loaded.
+        schedulers.clear();
+        this.stores = new SchedulerStores(
+                context.getStateStore(StoreNames.TASKS),
+                context.getStateStore(StoreNames.WORKERS),
+                context.getStateStore(StoreNames.POOLS),
+                context.getStateStore(StoreNames.WAITING),
+                context.getStateStore(StoreNames.WAITING_COUNTS));
+    }
+
+    @Override
+    public void process(Record<String, Inbound> record) {
+        Inbound in = record.value();
+        String pool = in.pool();
+        if (pool == null || pool.isBlank()) {
+            journal(record.key(), record.timestamp(), rejectedForPool(in), null);
+            return;
+        }
+        try {
+            PoolScheduler scheduler = schedulers.computeIfAbsent(pool, p -> new PoolScheduler(p, new StorePoolStore(p, stores)));
+            for (Decision decision : dispatch(scheduler, in.event())) {
+                route(pool, record.timestamp(), decision);
+            }
+        } catch (RuntimeException e) {
+            // A bug, not bad input (that is rejected by the policy). Keep running: dead-letter the input
+            // and reload the pool from its stores on its next event.
+            log.error("Failed to process {} from {}-{}@{}; dead-lettering it", in.type(), in.topic(), in.partition(),
+                    in.offset(), e);
+            schedulers.remove(pool);
+            var letter = DeadLetters.of(in.topic(), in.partition(), in.offset(), in.rawKey(), in.rawValue(),
+                    "processing failed: " + e, e, record.timestamp());
+            context.forward(new Record<>(DeadLetters.key(in.topic(), in.partition(), in.offset()), letter,
+                    record.timestamp()), SchedulerTopology.DEAD_LETTERS_SINK);
+        }
+    }
+
+    private static List<Decision> dispatch(PoolScheduler scheduler, SpecificRecord event) {
+        if (event instanceof TaskSubmitted e) {
+            return scheduler.submit(e);
+        } else if (event instanceof TaskCancelRequested e) {
+            return scheduler.cancel(e);
+        } else if (event instanceof WorkerRegistered e) {
+            return scheduler.register(e);
+        } else if (event instanceof WorkerHeartbeat e) {
+            return scheduler.heartbeat(e);
+        } else if (event instanceof WorkerDraining e) {
+            return scheduler.drain(e);
+        } else if (event instanceof WorkerLeft e) {
+            return scheduler.leave(e);
+        } else if (event instanceof AttemptStarted e) {
+            return scheduler.started(e);
+        } else if (event instanceof AttemptSucceeded e) {
+            return scheduler.succeeded(e);
+        } else if (event instanceof AttemptFailed e) {
+            return scheduler.failed(e);
+        }
+        // AttemptProgress and events a newer producer may add: accepted, nothing to decide.
+        return List.of();
+    }
+
+    private void route(String pool, long timestamp, Decision decision) {
+        if (decision.journal()) {
+            journal(pool, timestamp, decision.event(), decision.cause());
+        }
+        if (decision.worker() != null) {
+            context.forward(new Record<>(decision.worker(), new AssignmentEvent(decision.event()), timestamp),
+                    SchedulerTopology.ASSIGNMENTS_SINK);
+        }
+    }
+
+    private void journal(String pool, long timestamp, SpecificRecord event, String cause) {
+        var entry = new JournalEntry(pool, Instant.ofEpochMilli(timestamp), event, cause);
+        context.forward(new Record<>(pool, entry, timestamp), SchedulerTopology.JOURNAL_SINK);
+    }
+
+    private static InputRejected rejectedForPool(Inbound in) {
+        return InputRejected.newBuilder()
+                .setInputType(in.type())
+                .setCode(RejectionCode.INVALID_ARGUMENT)
+                .setField("pool")
+                .setReason("pool is empty; every event must name its pool")
+                .build();
+    }
+}

@@ -1,0 +1,75 @@
+package io.cronoq.scheduler.topology;
+
+import io.cronoq.events.CompletionEvent;
+import io.cronoq.events.PoolRecord;
+import io.cronoq.events.SubmissionEvent;
+import io.cronoq.events.TaskRecord;
+import io.cronoq.events.WorkerEvent;
+import io.cronoq.events.WorkerRecord;
+import io.cronoq.schemas.Topic;
+import io.cronoq.schemas.Topics;
+import java.util.function.Function;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The scheduler as a function from its topics to a {@link Topology}: three inputs keyed by pool
+ * (submissions, workers, completions) are decoded, folded by the placement policy into RocksDB
+ * stores, and turned into assignments (key: worker id), journal entries (key: pool) and dead letters.
+ * Every node and store is named explicitly, so names never shift and changelogs are never orphaned.
+ */
+public final class SchedulerTopology {
+
+    static final String SCHEDULER = "scheduler";
+    static final String ASSIGNMENTS_SINK = "assignments-sink";
+    static final String JOURNAL_SINK = "journal-sink";
+    static final String DEAD_LETTERS_SINK = "dead-letters-sink";
+
+    private SchedulerTopology() {}
+
+    /** Builds the scheduler topology over the given topics. */
+    public static Topology build(Topics topics) {
+        Topology topology = new Topology();
+        addInput(topology, "submissions", topics.submissions(), SubmissionEvent::getEvent);
+        addInput(topology, "workers", topics.workers(), WorkerEvent::getEvent);
+        addInput(topology, "completions", topics.completions(), CompletionEvent::getEvent);
+
+        topology.addProcessor(SCHEDULER, SchedulerProcessor::new,
+                "submissions-decode", "workers-decode", "completions-decode");
+        topology.addStateStore(store(StoreNames.TASKS, topics.serde(TaskRecord.class)), SCHEDULER);
+        topology.addStateStore(store(StoreNames.WORKERS, topics.serde(WorkerRecord.class)), SCHEDULER);
+        topology.addStateStore(store(StoreNames.POOLS, topics.serde(PoolRecord.class)), SCHEDULER);
+        topology.addStateStore(store(StoreNames.WAITING, Serdes.String()), SCHEDULER);
+        topology.addStateStore(store(StoreNames.WAITING_COUNTS, Serdes.Long()), SCHEDULER);
+
+        addSink(topology, ASSIGNMENTS_SINK, topics.assignments(), SCHEDULER);
+        addSink(topology, JOURNAL_SINK, topics.journal(), SCHEDULER);
+        addSink(topology, DEAD_LETTERS_SINK, topics.deadLetters(),
+                SCHEDULER, "submissions-decode", "workers-decode", "completions-decode");
+        return topology;
+    }
+
+    private static <E> void addInput(Topology topology, String name, Topic<String, E> topic,
+                                     Function<E, Object> unwrap) {
+        String source = name + "-source";
+        String decode = name + "-decode";
+        String rekey = name + "-rekey-sink";
+        var bytes = Serdes.ByteArray();
+        topology.addSource(source, bytes.deserializer(), bytes.deserializer(), topic.name());
+        topology.addProcessor(decode,
+                () -> new DecodeProcessor<>(topic.valueSerde().deserializer(), unwrap, rekey), source);
+        // A record keyed by anything but its pool goes back to its own topic under the pool key.
+        topology.addSink(rekey, topic.name(), bytes.serializer(), bytes.serializer(), decode);
+    }
+
+    private static <K, V> void addSink(Topology topology, String name, Topic<K, V> topic, String... parents) {
+        topology.addSink(name, topic.name(), topic.keySerde().serializer(), topic.valueSerde().serializer(), parents);
+    }
+
+    private static <V> StoreBuilder<?> store(String name, Serde<V> valueSerde) {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), valueSerde);
+    }
+}

@@ -1,0 +1,150 @@
+package io.cronoq.scheduler.topology;
+
+import io.cronoq.events.AssignmentEvent;
+import io.cronoq.events.AttemptFailed;
+import io.cronoq.events.AttemptStarted;
+import io.cronoq.events.AttemptSucceeded;
+import io.cronoq.events.CompletionEvent;
+import io.cronoq.events.DeadLetter;
+import io.cronoq.events.JournalEntry;
+import io.cronoq.events.SubmissionEvent;
+import io.cronoq.events.TaskCancelRequested;
+import io.cronoq.events.TaskRecord;
+import io.cronoq.events.TaskSubmitted;
+import io.cronoq.events.WorkerDraining;
+import io.cronoq.events.WorkerEvent;
+import io.cronoq.events.WorkerHeartbeat;
+import io.cronoq.events.WorkerLeft;
+import io.cronoq.events.WorkerRecord;
+import io.cronoq.events.WorkerRegistered;
+import io.cronoq.scheduler.app.SchedulerApp;
+import io.cronoq.scheduler.config.SchedulerConfig;
+import io.cronoq.schemas.InMemorySchemaRegistry;
+import io.cronoq.schemas.Topics;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * The scheduler topology under {@link TopologyTestDriver}, with the same serdes as production (an
+ * in-memory schema registry) and terse ways to pipe events in and read decisions out.
+ */
+final class SchedulerDriver implements AutoCloseable {
+
+    final Topics topics;
+    final TopologyTestDriver driver;
+    private final TestInputTopic<String, SubmissionEvent> submissions;
+    private final TestInputTopic<String, WorkerEvent> workers;
+    private final TestInputTopic<String, CompletionEvent> completions;
+    private final TestOutputTopic<String, AssignmentEvent> assignments;
+    private final TestOutputTopic<String, JournalEntry> journal;
+    private final TestOutputTopic<String, DeadLetter> deadLetters;
+
+    SchedulerDriver() {
+        this.topics = Topics.withPrefix("cronoq.", new InMemorySchemaRegistry());
+        Path stateDir;
+        try {
+            stateDir = Files.createTempDirectory("cronoq-ttd");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        SchedulerConfig config = SchedulerConfig.of(Map.of(
+                SchedulerConfig.BOOTSTRAP_SERVERS.name(), "dummy:9092",
+                SchedulerConfig.STATE_DIR.name(), stateDir.toString()));
+        this.driver = new TopologyTestDriver(SchedulerTopology.build(topics), SchedulerApp.streamsProperties(config));
+        this.submissions = input(topics.submissions());
+        this.workers = input(topics.workers());
+        this.completions = input(topics.completions());
+        this.assignments = output(topics.assignments());
+        this.journal = output(topics.journal());
+        this.deadLetters = output(topics.deadLetters());
+    }
+
+    private <V> TestInputTopic<String, V> input(io.cronoq.schemas.Topic<String, V> topic) {
+        return driver.createInputTopic(topic.name(), topic.keySerde().serializer(), topic.valueSerde().serializer());
+    }
+
+    private <V> TestOutputTopic<String, V> output(io.cronoq.schemas.Topic<String, V> topic) {
+        return driver.createOutputTopic(topic.name(), topic.keySerde().deserializer(), topic.valueSerde().deserializer());
+    }
+
+    /** Pipes one input event, keyed by its pool, to the topic it belongs on. */
+    SchedulerDriver send(SpecificRecord event) {
+        return sendKeyed(poolOf(event), event);
+    }
+
+    /** Pipes one input event under an explicit key (e.g. a wrong one). */
+    SchedulerDriver sendKeyed(String key, SpecificRecord event) {
+        if (event instanceof TaskSubmitted || event instanceof TaskCancelRequested) {
+            submissions.pipeInput(key, new SubmissionEvent(event));
+        } else if (event instanceof WorkerRegistered || event instanceof WorkerHeartbeat
+                || event instanceof WorkerDraining || event instanceof WorkerLeft) {
+            workers.pipeInput(key, new WorkerEvent(event));
+        } else if (event instanceof AttemptStarted || event instanceof AttemptSucceeded
+                || event instanceof AttemptFailed) {
+            completions.pipeInput(key, new CompletionEvent(event));
+        } else {
+            throw new IllegalArgumentException("not an input event: " + event.getSchema().getName());
+        }
+        return this;
+    }
+
+    /** Pipes raw bytes to an input topic (poison records). */
+    void sendRaw(String topicName, byte[] key, byte[] value) {
+        var serializer = new ByteArraySerializer();
+        driver.createInputTopic(topicName, serializer, serializer).pipeInput(key, value);
+    }
+
+    /** Every assignment-topic record produced since the last call, as (worker id, event). */
+    List<KeyValue<String, SpecificRecord>> assignments() {
+        List<KeyValue<String, SpecificRecord>> out = new ArrayList<>();
+        assignments.readKeyValuesToList().forEach(kv -> out.add(KeyValue.pair(kv.key, (SpecificRecord) kv.value.getEvent())));
+        return out;
+    }
+
+    /** Journal entries produced since the last call. */
+    List<JournalEntry> journal() {
+        return journal.readValuesToList();
+    }
+
+    List<DeadLetter> deadLetters() {
+        return deadLetters.readValuesToList();
+    }
+
+    TaskRecord task(String taskId) {
+        KeyValueStore<String, TaskRecord> store = driver.getKeyValueStore(StoreNames.TASKS);
+        return store.get(taskId);
+    }
+
+    WorkerRecord worker(String pool, String workerId) {
+        KeyValueStore<String, WorkerRecord> store = driver.getKeyValueStore(StoreNames.WORKERS);
+        return store.get(StoreNames.workerKey(pool, workerId));
+    }
+
+    <V> List<KeyValue<String, V>> storeContents(String storeName) {
+        KeyValueStore<String, V> store = driver.getKeyValueStore(storeName);
+        List<KeyValue<String, V>> out = new ArrayList<>();
+        try (var it = store.all()) {
+            it.forEachRemaining(out::add);
+        }
+        return out;
+    }
+
+    private static String poolOf(SpecificRecord event) {
+        return String.valueOf(event.get(event.getSchema().getField("pool").pos()));
+    }
+
+    @Override
+    public void close() {
+        driver.close();
+    }
+}
