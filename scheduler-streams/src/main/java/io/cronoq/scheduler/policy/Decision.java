@@ -1,0 +1,30 @@
+package io.cronoq.scheduler.policy;
+
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * One outcome of handling one input: an event to journal (an accepted input, or a decision such as
+ * {@code AttemptAssigned}, {@code TaskWaiting}), to send to a worker on its assignment key, or both.
+ *
+ * @param event  an Avro event: a branch of {@code JournalEntry.event} and/or of {@code AssignmentEvent.event}
+ * @param worker when non-null, the worker id whose assignment key receives {@code event}
+ * @param journal whether {@code event} goes to the journal
+ * @param cause  why, in words, when the event itself does not say (may be null)
+ */
+public record Decision(SpecificRecord event, String worker, boolean journal, String cause) {
+
+    /** Journal only. */
+    public static Decision journal(SpecificRecord event, String cause) {
+        return new Decision(event, null, true, cause);
+    }
+
+    /** Journal, and send to the worker. */
+    public static Decision journalAndNotify(SpecificRecord event, String worker, String cause) {
+        return new Decision(event, worker, true, cause);
+    }
+
+    /** Send to the worker only (e.g. {@code RegistrationAccepted}, whose journal twin is {@code WorkerAccepted}). */
+    public static Decision notify(SpecificRecord event, String worker) {
+        return new Decision(event, worker, false, null);
+    }
+}

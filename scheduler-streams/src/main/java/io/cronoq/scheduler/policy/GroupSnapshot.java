@@ -1,0 +1,22 @@
+package io.cronoq.scheduler.policy;
+
+import java.util.Map;
+
+/**
+ * One group of a pool at one moment: what it can run and what it runs.
+ *
+ * @param labels       the labels every worker of the group carries (sorted by name)
+ * @param capacity     slots of its ACTIVE workers
+ * @param busy         attempts on its ACTIVE workers; never more than {@code capacity}
+ * @param workers      ACTIVE workers
+ * @param waiting      tasks waiting whose required labels this group carries (it could serve them)
+ * @param drainingBusy attempts still finishing on its DRAINING workers (out of capacity and busy)
+ */
+public record GroupSnapshot(Map<String, String> labels, int capacity, int busy, int workers, long waiting,
+                            int drainingBusy) {
+
+    /** Slots that could take an attempt now. */
+    public int free() {
+        return capacity - busy;
+    }
+}

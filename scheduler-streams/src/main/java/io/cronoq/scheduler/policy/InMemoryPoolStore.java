@@ -1,0 +1,119 @@
+package io.cronoq.scheduler.policy;
+
+import io.cronoq.events.PoolRecord;
+import io.cronoq.events.TaskRecord;
+import io.cronoq.events.WorkerRecord;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A {@link PoolStore} in memory, for tests, benchmarks, replay and simulation.
+ *
+ * <p>{@code new InMemoryPoolStore()} keeps the very objects it is given: fast, but a caller that
+ * mutates a record without putting it back would go unnoticed. {@link #copying()} behaves like the
+ * RocksDB store instead: every record is Avro-encoded on put and decoded on read, so only what
+ * was written through the store survives (and a record that cannot be encoded fails at once).
+ * Decoding needs the JVM to trust {@code io.cronoq.events} (system property
+ * {@code org.apache.avro.SERIALIZABLE_PACKAGES}), as any Avro 1.12 reader of these classes does.
+ */
+public final class InMemoryPoolStore implements PoolStore {
+
+    private final boolean copying;
+    private final Map<String, Object> tasks = new HashMap<>();
+    private final Map<String, Object> workers = new LinkedHashMap<>();
+    private final InMemoryWaitingQueue waiting = new InMemoryWaitingQueue();
+    private Object pool;
+
+    /** A store that keeps the objects it is given. */
+    public InMemoryPoolStore() {
+        this(false);
+    }
+
+    private InMemoryPoolStore(boolean copying) {
+        this.copying = copying;
+    }
+
+    /** A store that keeps encoded copies, as a serializing store would. */
+    public static InMemoryPoolStore copying() {
+        return new InMemoryPoolStore(true);
+    }
+
+    @Override
+    public PoolRecord pool() {
+        if (pool == null) {
+            return null;
+        }
+        return copying ? decode(() -> PoolRecord.fromByteBuffer(((ByteBuffer) pool).duplicate())) : (PoolRecord) pool;
+    }
+
+    @Override
+    public void putPool(PoolRecord record) {
+        pool = copying ? encode(record::toByteBuffer) : record;
+    }
+
+    @Override
+    public TaskRecord task(String taskId) {
+        Object stored = tasks.get(taskId);
+        if (stored == null) {
+            return null;
+        }
+        return copying ? decode(() -> TaskRecord.fromByteBuffer(((ByteBuffer) stored).duplicate())) : (TaskRecord) stored;
+    }
+
+    @Override
+    public void putTask(TaskRecord task) {
+        tasks.put(task.getTask().getTaskId(), copying ? encode(task::toByteBuffer) : task);
+    }
+
+    @Override
+    public Iterable<WorkerRecord> workers() {
+        List<WorkerRecord> all = new ArrayList<>(workers.size());
+        for (Object stored : workers.values()) {
+            all.add(copying ? decode(() -> WorkerRecord.fromByteBuffer(((ByteBuffer) stored).duplicate()))
+                    : (WorkerRecord) stored);
+        }
+        return all;
+    }
+
+    @Override
+    public void putWorker(WorkerRecord worker) {
+        workers.put(worker.getWorkerId(), copying ? encode(worker::toByteBuffer) : worker);
+    }
+
+    @Override
+    public InMemoryWaitingQueue waiting() {
+        return waiting;
+    }
+
+    /** Ids of every task ever put (for inspection and tests). */
+    public Collection<String> taskIds() {
+        return List.copyOf(tasks.keySet());
+    }
+
+    private interface IoSupplier<T> {
+        T get() throws IOException;
+    }
+
+    private static <T> T decode(IoSupplier<T> decoder) {
+        try {
+            return decoder.get();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static ByteBuffer encode(IoSupplier<ByteBuffer> encoder) {
+        try {
+            return encoder.get();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package io.cronoq.scheduler.policy;
+
+import java.util.Collections;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * A set of labels in canonical form: the identity of a group (the labels its workers carry) and of
+ * a requirement class (the labels its tasks require). The key lists {@code name=value} pairs sorted
+ * by name and joined with commas ({@code ""} for none); it is unambiguous because validated label
+ * names and values contain neither {@code =} nor {@code ,}.
+ */
+final class LabelSet {
+
+    static final LabelSet EMPTY = new LabelSet("", Collections.emptySortedMap());
+
+    private final String key;
+    private final SortedMap<String, String> labels;
+
+    private LabelSet(String key, SortedMap<String, String> labels) {
+        this.key = key;
+        this.labels = labels;
+    }
+
+    /** The canonical key of these labels, without building a {@code LabelSet} (hot path of submit). */
+    static String key(Map<String, String> labels) {
+        int n = labels.size();
+        if (n == 0) {
+            return "";
+        }
+        if (n == 1) {
+            Map.Entry<String, String> only = labels.entrySet().iterator().next();
+            return only.getKey() + '=' + only.getValue();
+        }
+        return join(new TreeMap<>(labels));
+    }
+
+    static LabelSet of(Map<String, String> labels) {
+        if (labels.isEmpty()) {
+            return EMPTY;
+        }
+        TreeMap<String, String> sorted = new TreeMap<>(labels);
+        return new LabelSet(join(sorted), Collections.unmodifiableSortedMap(sorted));
+    }
+
+    /** The inverse of {@link #key()}: a class key read back from the waiting queue. */
+    static LabelSet parse(String key) {
+        if (key.isEmpty()) {
+            return EMPTY;
+        }
+        TreeMap<String, String> sorted = new TreeMap<>();
+        for (String pair : key.split(",")) {
+            int eq = pair.indexOf('=');
+            sorted.put(pair.substring(0, eq), pair.substring(eq + 1));
+        }
+        return new LabelSet(key, Collections.unmodifiableSortedMap(sorted));
+    }
+
+    private static String join(SortedMap<String, String> sorted) {
+        StringBuilder b = new StringBuilder();
+        for (Map.Entry<String, String> e : sorted.entrySet()) {
+            if (b.length() > 0) {
+                b.append(',');
+            }
+            b.append(e.getKey()).append('=').append(e.getValue());
+        }
+        return b.toString();
+    }
+
+    String key() {
+        return key;
+    }
+
+    /** Unmodifiable, sorted by name. */
+    Map<String, String> asMap() {
+        return labels;
+    }
+
+    int size() {
+        return labels.size();
+    }
+
+    /** Whether these labels carry every name=value pair of {@code required} (and maybe more). */
+    boolean includes(LabelSet required) {
+        if (required.size() > labels.size()) {
+            return false;
+        }
+        for (Map.Entry<String, String> r : required.labels.entrySet()) {
+            if (!r.getValue().equals(labels.get(r.getKey()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof LabelSet other && key.equals(other.key);
+    }
+
+    @Override
+    public int hashCode() {
+        return key.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return key.isEmpty() ? "(no labels)" : key;
+    }
+}

@@ -1,0 +1,709 @@
+package io.cronoq.scheduler.policy;
+
+import io.cronoq.events.AttemptAssigned;
+import io.cronoq.events.AttemptFailed;
+import io.cronoq.events.AttemptOutcome;
+import io.cronoq.events.AttemptRecord;
+import io.cronoq.events.AttemptRef;
+import io.cronoq.events.AttemptRevoked;
+import io.cronoq.events.AttemptStarted;
+import io.cronoq.events.AttemptSucceeded;
+import io.cronoq.events.DuplicateSubmission;
+import io.cronoq.events.InputRejected;
+import io.cronoq.events.PoolRecord;
+import io.cronoq.events.RegistrationAccepted;
+import io.cronoq.events.RejectionCode;
+import io.cronoq.events.TaskCancelRequested;
+import io.cronoq.events.TaskCancelled;
+import io.cronoq.events.TaskFinished;
+import io.cronoq.events.TaskRecord;
+import io.cronoq.events.TaskState;
+import io.cronoq.events.TaskSubmitted;
+import io.cronoq.events.TaskWaiting;
+import io.cronoq.events.WorkerAccepted;
+import io.cronoq.events.WorkerDraining;
+import io.cronoq.events.WorkerFenced;
+import io.cronoq.events.WorkerHeartbeat;
+import io.cronoq.events.WorkerLeft;
+import io.cronoq.events.WorkerRecord;
+import io.cronoq.events.WorkerRegistered;
+import io.cronoq.events.WorkerRemoved;
+import io.cronoq.events.WorkerState;
+import io.cronoq.schemas.rules.Rules;
+import io.cronoq.schemas.rules.Violation;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The placement policy of one pool: takes one input event at a time and returns the decisions it
+ * causes, in order. It reads no clock (the time of every decision is the input's own timestamp)
+ * and nothing but its {@link PoolStore}, and writes every change through that store, so the same
+ * inputs over the same store give the same decisions, and a new scheduler over the store continues
+ * exactly where the previous one stopped.
+ *
+ * <p>Every accepted input is returned first as {@code Decision.journal(input)}, then what it
+ * caused. An input that breaks a rule changes nothing and is answered with {@code InputRejected}
+ * instead (plus {@code WorkerFenced} when it came from a stale worker or attempt). Heartbeats are
+ * the exception: an accepted heartbeat is not journaled and returns no decision; a rejected one
+ * returns its {@code WorkerFenced} (or {@code InputRejected}), which is journaled.
+ *
+ * <p>The rules: workers with the same labels form a group; a task goes to a group carrying all the
+ * labels it requires, preferring the fewest labels then the most free slots; inside the group to
+ * the least-loaded ACTIVE worker, ties round-robin. A task no free slot can take waits in the line
+ * of its requirement class without blocking others; a freed slot goes to the oldest waiting task
+ * it can serve. Hence the invariant every method restores before it returns: no task waits while
+ * an ACTIVE worker that could run it has a free slot. Not thread-safe: one pool, one thread.
+ */
+public final class PoolScheduler {
+
+    private final String pool;
+    private final PoolStore store;
+    private final PoolRecord counters;
+    private final Map<String, Worker> workers = new HashMap<>();
+    private final ClassIndex classes;
+    private final Groups groups;
+
+    /** Groups that gained a free slot during the current input: their lines get a chance. */
+    private final List<Group> freed = new ArrayList<>();
+    private final List<WaitClass> candidates = new ArrayList<>();
+
+    /** Loads the pool's counters, workers, groups and class heads from the store. */
+    public PoolScheduler(String pool, PoolStore store) {
+        this.pool = Objects.requireNonNull(pool, "pool");
+        this.store = Objects.requireNonNull(store, "store");
+        PoolRecord stored = store.pool();
+        this.counters = stored != null ? stored : new PoolRecord(pool, 1L);
+        this.classes = new ClassIndex(store.waiting());
+        this.groups = new Groups(classes);
+        for (WorkerRecord r : store.workers()) {
+            Worker w = new Worker(r);
+            workers.put(w.id(), w);
+            if (w.live()) {
+                groups.join(w, LabelSet.of(r.getLabels()));
+            }
+        }
+        for (Map.Entry<String, Long> e : store.waiting().counts().entrySet()) {
+            if (e.getValue() > 0) {
+                classes.load(groups.classFor(e.getKey()), e.getValue());
+            }
+        }
+    }
+
+    public String pool() {
+        return pool;
+    }
+
+    // ==== tasks ===================================================================================
+
+    /**
+     * A new task: assigned at once when a group that can serve it has a free slot, else it waits
+     * ({@code TaskWaiting} with the reason). A task id seen before yields only
+     * {@code DuplicateSubmission}.
+     */
+    public List<Decision> submit(TaskSubmitted in) {
+        List<Decision> out = new ArrayList<>(3);
+        Violation invalid = invalid(Rules.check(in), in.getPool());
+        if (invalid != null) {
+            out.add(rejected("TaskSubmitted", RejectionCode.INVALID_ARGUMENT, invalid.field(), invalid.message(),
+                    in.getTaskId(), null));
+            return out;
+        }
+        TaskRecord existing = store.task(in.getTaskId());
+        if (existing != null) {
+            String where = pool.equals(existing.getTask().getPool())
+                    ? existing.getState().toString()
+                    : "in pool " + existing.getTask().getPool();
+            out.add(Decision.journal(new DuplicateSubmission(in.getTaskId()),
+                    "task " + in.getTaskId() + " already exists (" + where + "); the second submission is ignored"));
+            return out;
+        }
+        out.add(Decision.journal(in, null));
+        Instant at = in.getSubmittedAt();
+        TaskRecord task = new TaskRecord(in, TaskState.WAITING, nextSequence(), new ArrayList<>(), null, null, at);
+        WaitClass c = groups.classFor(LabelSet.key(in.getLabels()));
+        // A class with a line has no free group (the invariant), so only an empty line is worth a look;
+        // and the newcomer never overtakes the line.
+        Group g = c.count == 0 ? c.bestFreeGroup() : null;
+        if (g != null) {
+            assign(task, g, at, out);
+        } else {
+            String reason = Reasons.waiting(pool, c);
+            enqueue(task, c, at, reason);
+            out.add(Decision.journal(new TaskWaiting(task.getTask().getTaskId(), reason), null));
+        }
+        return out;
+    }
+
+    /**
+     * Cancels a task in any state: a waiting one leaves its line; an assigned or running one has its
+     * attempt revoked ({@code AttemptRevoked} to its worker) and its slot goes to the next task; a
+     * finished or unknown one is rejected.
+     */
+    public List<Decision> cancel(TaskCancelRequested in) {
+        List<Decision> out = new ArrayList<>(4);
+        Violation invalid = invalid(Rules.check(in), in.getPool());
+        if (invalid != null) {
+            out.add(rejected("TaskCancelRequested", RejectionCode.INVALID_ARGUMENT, invalid.field(),
+                    invalid.message(), in.getTaskId(), null));
+            return out;
+        }
+        String id = in.getTaskId();
+        TaskRecord task = task(id);
+        if (task == null) {
+            out.add(rejected("TaskCancelRequested", RejectionCode.NOT_FOUND, "taskId",
+                    "no task " + id + " in pool " + pool, id, null));
+            return out;
+        }
+        Instant at = in.getRequestedAt();
+        TaskState previous = task.getState();
+        switch (previous) {
+            case WAITING -> {
+                out.add(Decision.journal(in, null));
+                classes.remove(groups.classFor(LabelSet.key(task.getTask().getLabels())), Ordering.order(task));
+                finish(task, TaskState.CANCELLED, at);
+                out.add(Decision.journal(new TaskCancelled(id, previous, in.getReason()), null));
+            }
+            case ASSIGNED, RUNNING -> {
+                out.add(Decision.journal(in, null));
+                AttemptRecord attempt = currentAttempt(task);
+                end(attempt, AttemptOutcome.CANCELLED, null, at);
+                finish(task, TaskState.CANCELLED, at);
+                release(task, attempt);
+                out.add(Decision.journalAndNotify(new AttemptRevoked(id, pool, attempt.getAttempt(),
+                        attempt.getWorkerId(), attempt.getGeneration(), "cancelled", at), attempt.getWorkerId(), null));
+                out.add(Decision.journal(new TaskCancelled(id, previous, in.getReason()), null));
+                settle(List.of(), at, out);
+            }
+            default -> out.add(rejected("TaskCancelRequested", RejectionCode.FAILED_PRECONDITION, "taskId",
+                    "task " + id + " already " + previous + "; only a waiting, assigned or running task can be cancelled",
+                    id, null));
+        }
+        return out;
+    }
+
+    // ==== workers =================================================================================
+
+    /**
+     * A worker joins (or re-joins) the pool with generation previous + 1 and joins the group of its
+     * labels; its free slots are offered to the waiting tasks at once. A re-registration while the
+     * previous generation was live fences that generation ({@code WorkerFenced}) and re-queues its
+     * attempts as new attempts ({@code TaskFinished} LOST, WAITING).
+     */
+    public List<Decision> register(WorkerRegistered in) {
+        List<Decision> out = new ArrayList<>(4);
+        Violation invalid = invalid(Rules.check(in), in.getPool());
+        if (invalid != null) {
+            out.add(rejected("WorkerRegistered", RejectionCode.INVALID_ARGUMENT, invalid.field(), invalid.message(),
+                    null, in.getWorkerId()));
+            return out;
+        }
+        String id = in.getWorkerId();
+        Instant at = in.getRegisteredAt();
+        out.add(Decision.journal(in, null));
+        Worker previous = workers.get(id);
+        long generation = previous == null ? 1 : previous.generation() + 1;
+        List<TaskRecord> lost = List.of();
+        if (previous != null && previous.live()) {
+            out.add(Decision.journalAndNotify(new WorkerFenced(id, pool, previous.generation(), generation, null, null,
+                    "worker " + id + " registered again as generation " + generation + "; generation "
+                            + previous.generation() + " is fenced and its " + previous.busy() + " attempt(s) are lost",
+                    at), id, null));
+            lost = loseAttempts(previous, at, out);
+            groups.leave(previous);
+            previous.clearRunning();
+        }
+        WorkerRecord record = new WorkerRecord(id, pool, in.getLabels(), in.getSlots(), in.getResources(), generation,
+                WorkerState.ACTIVE, new ArrayList<>(), at,
+                previous == null ? 0L : previous.lastAssignedSequence(), at);
+        Worker worker = new Worker(record);
+        workers.put(id, worker);
+        Group group = groups.join(worker, LabelSet.of(in.getLabels()));
+        store.putWorker(record);
+        freed.add(group);
+        out.add(Decision.journal(new WorkerAccepted(id, generation), null));
+        out.add(Decision.notify(new RegistrationAccepted(id, pool, generation, group.labels().asMap(), in.getSlots(), at),
+                id));
+        requeue(lost, at, out);
+        return out;
+    }
+
+    /**
+     * A live worker under its current generation refreshes its last heartbeat: no decision, not
+     * journaled. Any other (unknown worker, left, or another generation) is answered with
+     * {@code WorkerFenced}, journaled and sent to it, so it aborts what it runs and registers again.
+     */
+    public List<Decision> heartbeat(WorkerHeartbeat in) {
+        List<Decision> out = new ArrayList<>(1);
+        Violation invalid = invalid(Rules.check(in), in.getPool());
+        if (invalid != null) {
+            out.add(rejected("WorkerHeartbeat", RejectionCode.INVALID_ARGUMENT, invalid.field(), invalid.message(),
+                    null, in.getWorkerId()));
+            return out;
+        }
+        String id = in.getWorkerId();
+        Worker w = workers.get(id);
+        String stale = staleness(w, id, in.getGeneration());
+        if (stale != null) {
+            out.add(fence(id, in.getGeneration(), null, null, stale, in.getSentAt()));
+            return out;
+        }
+        w.record().setLastHeartbeat(in.getSentAt());
+        store.putWorker(w.record());
+        return out;
+    }
+
+    /**
+     * A worker stops taking work. Its slots leave capacity at once (autoscaling should not count
+     * slots that will never take a task); the attempts it runs finish normally and are reported as
+     * {@code drainingBusy}. Draining twice is accepted and changes nothing.
+     */
+    public List<Decision> drain(WorkerDraining in) {
+        List<Decision> out = new ArrayList<>(2);
+        Violation invalid = invalid(Rules.check(in), in.getPool());
+        if (invalid != null) {
+            out.add(rejected("WorkerDraining", RejectionCode.INVALID_ARGUMENT, invalid.field(), invalid.message(),
+                    null, in.getWorkerId()));
+            return out;
+        }
+        Worker w = liveWorker("WorkerDraining", in.getWorkerId(), in.getGeneration(), in.getAt(), out);
+        if (w == null) {
+            return out;
+        }
+        out.add(Decision.journal(in, null));
+        if (w.active()) {
+            groups.drain(w);
+            store.putWorker(w.record());
+        }
+        return out;
+    }
+
+    /**
+     * A worker leaves: its capacity leaves its group (an empty group disappears), each attempt it
+     * held is re-queued as a new attempt ({@code TaskFinished} LOST, WAITING) and placed if a slot
+     * is free, and {@code WorkerRemoved} records why.
+     */
+    public List<Decision> leave(WorkerLeft in) {
+        List<Decision> out = new ArrayList<>(4);
+        Violation invalid = invalid(Rules.check(in), in.getPool());
+        if (invalid != null) {
+            out.add(rejected("WorkerLeft", RejectionCode.INVALID_ARGUMENT, invalid.field(), invalid.message(),
+                    null, in.getWorkerId()));
+            return out;
+        }
+        Worker w = liveWorker("WorkerLeft", in.getWorkerId(), in.getGeneration(), in.getAt(), out);
+        if (w == null) {
+            return out;
+        }
+        Instant at = in.getAt();
+        out.add(Decision.journal(in, null));
+        out.add(Decision.journal(new WorkerRemoved(w.id(), w.generation(), WorkerState.LEFT,
+                in.getReason() != null ? in.getReason() : "left"), null));
+        List<TaskRecord> lost = loseAttempts(w, at, out);
+        groups.leave(w);
+        w.clearRunning();
+        w.state(WorkerState.LEFT);
+        store.putWorker(w.record());
+        requeue(lost, at, out);
+        return out;
+    }
+
+    // ==== attempts ================================================================================
+
+    /** The worker began the attempt: ASSIGNED becomes RUNNING. */
+    public List<Decision> started(AttemptStarted in) {
+        List<Decision> out = new ArrayList<>(2);
+        Violation invalid = invalid(Rules.check(in), in.getPool());
+        if (invalid != null) {
+            out.add(rejected("AttemptStarted", RejectionCode.INVALID_ARGUMENT, invalid.field(), invalid.message(),
+                    in.getTaskId(), in.getWorkerId()));
+            return out;
+        }
+        TaskRecord task = current("AttemptStarted", in.getTaskId(), in.getAttempt(), in.getWorkerId(),
+                in.getGeneration(), in.getAt(), out);
+        if (task == null) {
+            return out;
+        }
+        if (task.getState() == TaskState.RUNNING) {
+            out.add(rejected("AttemptStarted", RejectionCode.FAILED_PRECONDITION, "attempt",
+                    "attempt " + in.getAttempt() + " of task " + in.getTaskId() + " already started",
+                    in.getTaskId(), in.getWorkerId()));
+            return out;
+        }
+        out.add(Decision.journal(in, null));
+        currentAttempt(task).setStartedAt(in.getAt());
+        task.setState(TaskState.RUNNING);
+        task.setUpdatedAt(in.getAt());
+        store.putTask(task);
+        return out;
+    }
+
+    /** The attempt succeeded: the task is SUCCEEDED and the slot goes to the next waiting task. */
+    public List<Decision> succeeded(AttemptSucceeded in) {
+        List<Decision> out = new ArrayList<>(4);
+        Violation invalid = invalid(Rules.check(in), in.getPool());
+        if (invalid != null) {
+            out.add(rejected("AttemptSucceeded", RejectionCode.INVALID_ARGUMENT, invalid.field(), invalid.message(),
+                    in.getTaskId(), in.getWorkerId()));
+            return out;
+        }
+        TaskRecord task = current("AttemptSucceeded", in.getTaskId(), in.getAttempt(), in.getWorkerId(),
+                in.getGeneration(), in.getAt(), out);
+        if (task == null) {
+            return out;
+        }
+        Instant at = in.getAt();
+        out.add(Decision.journal(in, null));
+        AttemptRecord attempt = currentAttempt(task);
+        end(attempt, AttemptOutcome.SUCCEEDED, null, at);
+        finish(task, TaskState.SUCCEEDED, at);
+        release(task, attempt);
+        out.add(Decision.journal(new TaskFinished(in.getTaskId(), attempt.getAttempt(), attempt.getWorkerId(),
+                AttemptOutcome.SUCCEEDED, TaskState.SUCCEEDED, null), null));
+        settle(List.of(), at, out);
+        return out;
+    }
+
+    /**
+     * The attempt failed: the slot goes to the next waiting task; a retryable failure with attempts
+     * left re-queues the task at its original place in line ({@code TaskFinished} FAILED, WAITING)
+     * to run as the next attempt, else the task is FAILED. Every attempt's error stays in the record.
+     */
+    public List<Decision> failed(AttemptFailed in) {
+        List<Decision> out = new ArrayList<>(4);
+        Violation invalid = invalid(Rules.check(in), in.getPool());
+        if (invalid != null) {
+            out.add(rejected("AttemptFailed", RejectionCode.INVALID_ARGUMENT, invalid.field(), invalid.message(),
+                    in.getTaskId(), in.getWorkerId()));
+            return out;
+        }
+        TaskRecord task = current("AttemptFailed", in.getTaskId(), in.getAttempt(), in.getWorkerId(),
+                in.getGeneration(), in.getAt(), out);
+        if (task == null) {
+            return out;
+        }
+        Instant at = in.getAt();
+        out.add(Decision.journal(in, null));
+        AttemptRecord attempt = currentAttempt(task);
+        end(attempt, AttemptOutcome.FAILED, in.getError(), at);
+        release(task, attempt);
+        int failures = 0;
+        for (AttemptRecord a : task.getAttempts()) {
+            if (a.getOutcome() == AttemptOutcome.FAILED) {
+                failures++;
+            }
+        }
+        RetryRule retry = RetryRule.of(task.getTask().getRetry());
+        if (retry.retries(failures, in.getRetryable())) {
+            // Seam for the time issue: the retry should wait retry.backoffMs(failures) from `at`;
+            // that needs the punctuator, so today it re-queues at once.
+            out.add(Decision.journal(new TaskFinished(in.getTaskId(), attempt.getAttempt(), attempt.getWorkerId(),
+                    AttemptOutcome.FAILED, TaskState.WAITING, in.getError()), null));
+            requeue(List.of(task), at, out);
+        } else {
+            finish(task, TaskState.FAILED, at);
+            out.add(Decision.journal(new TaskFinished(in.getTaskId(), attempt.getAttempt(), attempt.getWorkerId(),
+                    AttemptOutcome.FAILED, TaskState.FAILED, in.getError()),
+                    in.getRetryable() ? "no attempts left (" + failures + " of " + retry.maxAttempts() + " failed)"
+                            : "the failure is not retryable"));
+            settle(List.of(), at, out);
+        }
+        return out;
+    }
+
+    // ==== reads ===================================================================================
+
+    /** Capacity, busy and waiting of the pool and of each group (ordered by label key). */
+    public PoolSnapshot snapshot() {
+        List<Group> all = groups.all();
+        all.sort(Comparator.comparing(g -> g.labels().key()));
+        List<GroupSnapshot> snapshots = new ArrayList<>(all.size());
+        int capacity = 0;
+        int busy = 0;
+        int draining = 0;
+        for (Group g : all) {
+            long waiting = 0;
+            for (WaitClass c : g.classes) {
+                waiting += c.count;
+            }
+            snapshots.add(new GroupSnapshot(g.labels().asMap(), g.capacity(), g.busy(), g.activeWorkers(), waiting,
+                    g.drainingBusy()));
+            capacity += g.capacity();
+            busy += g.busy();
+            draining += g.drainingBusy();
+        }
+        return new PoolSnapshot(pool, capacity, busy, classes.waiting(), List.copyOf(snapshots), draining);
+    }
+
+    /** A copy of the worker's record (LEFT workers included), or {@code null} for an unknown id. */
+    public WorkerRecord worker(String workerId) {
+        Worker w = workers.get(workerId);
+        if (w == null) {
+            return null;
+        }
+        WorkerRecord r = w.record();
+        List<AttemptRef> running = new ArrayList<>(r.getRunning().size());
+        for (AttemptRef ref : r.getRunning()) {
+            running.add(new AttemptRef(ref.getTaskId(), ref.getAttempt()));
+        }
+        return new WorkerRecord(r.getWorkerId(), r.getPool(), new HashMap<>(r.getLabels()), r.getSlots(),
+                r.getResources(), r.getGeneration(), r.getState(), running, r.getRegisteredAt(),
+                r.getLastAssignedSequence(), r.getLastHeartbeat());
+    }
+
+    // ==== placement ===============================================================================
+
+    /**
+     * Restores the invariant after slots freed ({@link #freed}) or tasks joined lines ({@code
+     * joined}): repeatedly, among the classes that could have changed, the one whose head is oldest
+     * and that has a free group sends its head to its preferred free group. Only those classes are
+     * looked at: every other line already had no free group and still has none, so the cost is the
+     * number of classes the freed groups serve, not the backlog.
+     */
+    private void settle(List<WaitClass> joined, Instant at, List<Decision> out) {
+        candidates.clear();
+        for (Group g : freed) {
+            if (!g.removed) {
+                candidates.addAll(g.classes);
+            }
+        }
+        freed.clear();
+        candidates.addAll(joined);
+        while (true) {
+            WaitClass best = null;
+            for (WaitClass c : candidates) {
+                if (c.servable() && (best == null || c.headOrder < best.headOrder)) {
+                    best = c;
+                }
+            }
+            if (best == null) {
+                break;
+            }
+            Group group = best.bestFreeGroup();
+            String taskId = classes.takeHead(best);
+            assign(store.task(taskId), group, at, out);
+        }
+        candidates.clear();
+    }
+
+    /**
+     * Puts tasks (already set back to WAITING) into their lines at their original order, lets
+     * {@link #settle} place what it can, and says why each remaining one waits.
+     */
+    private void requeue(List<TaskRecord> tasks, Instant at, List<Decision> out) {
+        List<WaitClass> joined = new ArrayList<>(tasks.size());
+        for (TaskRecord task : tasks) {
+            WaitClass c = groups.classFor(LabelSet.key(task.getTask().getLabels()));
+            enqueue(task, c, at, null);
+            joined.add(c);
+        }
+        settle(joined, at, out);
+        for (int i = 0; i < tasks.size(); i++) {
+            TaskRecord now = store.task(tasks.get(i).getTask().getTaskId());
+            if (now.getState() == TaskState.WAITING) {
+                String reason = Reasons.waiting(pool, joined.get(i));
+                now.setWaitingReason(reason);
+                store.putTask(now);
+                out.add(Decision.journal(new TaskWaiting(now.getTask().getTaskId(), reason), null));
+            }
+        }
+    }
+
+    private void enqueue(TaskRecord task, WaitClass c, Instant at, String reason) {
+        task.setState(TaskState.WAITING);
+        task.setWaitingSince(at);
+        task.setWaitingReason(reason);
+        task.setUpdatedAt(at);
+        store.putTask(task);
+        classes.add(c, Ordering.order(task), task.getTask().getTaskId());
+    }
+
+    /** Gives the task's next attempt to the group's preferred worker (which has a free slot). */
+    private void assign(TaskRecord task, Group group, Instant at, List<Decision> out) {
+        Worker w = group.pick();
+        String id = task.getTask().getTaskId();
+        int number = task.getAttempts().size() + 1;
+        Map<String, String> labels = group.labels().asMap();
+        task.getAttempts().add(new AttemptRecord(number, w.id(), w.generation(), labels, at, null, null, null, null));
+        task.setState(TaskState.ASSIGNED);
+        task.setWaitingReason(null);
+        task.setWaitingSince(null);
+        task.setUpdatedAt(at);
+        store.putTask(task);
+        groups.assign(w, new AttemptRef(id, number), nextSequence());
+        store.putWorker(w.record());
+        TaskSubmitted s = task.getTask();
+        out.add(Decision.journalAndNotify(new AttemptAssigned(id, pool, number, w.id(), w.generation(), labels,
+                s.getPayload(), s.getDeadline(), s.getTimeoutMs(), at), w.id(), null));
+    }
+
+    /** Frees the slot of an attempt that just ended; an ACTIVE worker's freed slot is offered on settle. */
+    private void release(TaskRecord task, AttemptRecord attempt) {
+        Worker w = workers.get(attempt.getWorkerId());
+        if (w == null || !w.live() || w.generation() != attempt.getGeneration()) {
+            return; // a current attempt is always held by its live worker; nothing to free otherwise
+        }
+        groups.release(w, task.getTask().getTaskId(), attempt.getAttempt());
+        store.putWorker(w.record());
+        if (w.active()) {
+            freed.add(w.group());
+        }
+    }
+
+    /**
+     * Ends every attempt a worker holds as LOST and sets its task back to WAITING (the caller
+     * re-queues them once the worker is out of its group).
+     */
+    private List<TaskRecord> loseAttempts(Worker w, Instant at, List<Decision> out) {
+        List<TaskRecord> lost = new ArrayList<>(w.busy());
+        for (AttemptRef ref : w.running()) {
+            TaskRecord task = store.task(ref.getTaskId());
+            AttemptRecord attempt = currentAttempt(task);
+            end(attempt, AttemptOutcome.LOST, null, at);
+            task.setState(TaskState.WAITING);
+            lost.add(task);
+            out.add(Decision.journal(new TaskFinished(ref.getTaskId(), ref.getAttempt(), w.id(), AttemptOutcome.LOST,
+                    TaskState.WAITING, null), "worker " + w.id() + " generation " + w.generation() + " is gone"));
+        }
+        return lost;
+    }
+
+    // ==== checks ==================================================================================
+
+    /** The task named by a report from a worker, if that worker's generation holds its current attempt. */
+    private TaskRecord current(String inputType, String taskId, int attempt, String workerId, long generation,
+                               Instant at, List<Decision> out) {
+        TaskRecord task = task(taskId);
+        if (task == null) {
+            out.add(rejected(inputType, RejectionCode.NOT_FOUND, "taskId", "no task " + taskId + " in pool " + pool,
+                    taskId, workerId));
+            out.add(fence(workerId, generation, taskId, attempt,
+                    "task " + taskId + " is unknown in pool " + pool + "; abort attempt " + attempt, at));
+            return null;
+        }
+        TaskState state = task.getState();
+        AttemptRecord current = state == TaskState.ASSIGNED || state == TaskState.RUNNING ? currentAttempt(task) : null;
+        if (current == null || current.getAttempt() != attempt) {
+            String why = current == null
+                    ? "task " + taskId + " is " + state + "; attempt " + attempt + " is not running"
+                    : "attempt " + attempt + " of task " + taskId + " is not current (attempt " + current.getAttempt()
+                            + " is)";
+            out.add(rejected(inputType, RejectionCode.FAILED_PRECONDITION, "attempt", why, taskId, workerId));
+            out.add(fence(workerId, generation, taskId, attempt, why + "; abort it", at));
+            return null;
+        }
+        if (!current.getWorkerId().equals(workerId) || current.getGeneration() != generation) {
+            String why = "attempt " + attempt + " of task " + taskId + " belongs to worker " + current.getWorkerId()
+                    + " generation " + current.getGeneration() + ", not to worker " + workerId + " generation "
+                    + generation;
+            out.add(rejected(inputType, RejectionCode.FAILED_PRECONDITION,
+                    current.getWorkerId().equals(workerId) ? "generation" : "workerId", why, taskId, workerId));
+            out.add(fence(workerId, generation, taskId, attempt, why + "; abort it", at));
+            return null;
+        }
+        return task;
+    }
+
+    /** The live worker a drain or leave names, checked against the generation it gave, if any. */
+    private Worker liveWorker(String inputType, String id, Long generation, Instant at, List<Decision> out) {
+        Worker w = workers.get(id);
+        if (w == null) {
+            out.add(rejected(inputType, RejectionCode.NOT_FOUND, "workerId", "no worker " + id + " in pool " + pool,
+                    null, id));
+            return null;
+        }
+        if (!w.live()) {
+            out.add(rejected(inputType, RejectionCode.FAILED_PRECONDITION, "workerId",
+                    "worker " + id + " already " + w.state(), null, id));
+            return null;
+        }
+        if (generation != null && generation != w.generation()) {
+            String why = "generation " + generation + " of worker " + id + " is stale; the current generation is "
+                    + w.generation();
+            out.add(rejected(inputType, RejectionCode.FAILED_PRECONDITION, "generation", why, null, id));
+            out.add(fence(id, generation, null, null, why, at));
+            return null;
+        }
+        return w;
+    }
+
+    /** Why a worker speaking under {@code generation} is stale, or {@code null} when it is current. */
+    private String staleness(Worker w, String id, long generation) {
+        if (w == null) {
+            return "worker " + id + " is not registered in pool " + pool + "; generation " + generation
+                    + " is not valid, register again";
+        }
+        if (!w.live()) {
+            return "worker " + id + " " + w.state() + " at generation " + w.generation() + "; generation "
+                    + generation + " is not valid, register again";
+        }
+        if (w.generation() != generation) {
+            return "generation " + generation + " of worker " + id + " is stale; the current generation is "
+                    + w.generation();
+        }
+        return null;
+    }
+
+    private Violation invalid(Optional<Violation> broken, String inputPool) {
+        if (broken.isPresent()) {
+            return broken.get();
+        }
+        if (!pool.equals(inputPool)) {
+            return new Violation("pool", "pool '" + inputPool + "' is not this scheduler's pool '" + pool
+                    + "'; an input must be keyed by and name the pool it is for");
+        }
+        return null;
+    }
+
+    // ==== small helpers ===========================================================================
+
+    /** The task with this id in this pool, or {@code null}. */
+    private TaskRecord task(String id) {
+        TaskRecord task = store.task(id);
+        return task != null && pool.equals(task.getTask().getPool()) ? task : null;
+    }
+
+    private static AttemptRecord currentAttempt(TaskRecord task) {
+        List<AttemptRecord> attempts = task.getAttempts();
+        return attempts.get(attempts.size() - 1);
+    }
+
+    private static void end(AttemptRecord attempt, AttemptOutcome outcome, String error, Instant at) {
+        attempt.setOutcome(outcome);
+        attempt.setError(error);
+        attempt.setFinishedAt(at);
+    }
+
+    private void finish(TaskRecord task, TaskState state, Instant at) {
+        task.setState(state);
+        task.setWaitingReason(null);
+        task.setWaitingSince(null);
+        task.setUpdatedAt(at);
+        store.putTask(task);
+    }
+
+    private long nextSequence() {
+        long sequence = counters.getNextSequence();
+        counters.setNextSequence(sequence + 1);
+        store.putPool(counters);
+        return sequence;
+    }
+
+    private Decision fence(String workerId, long staleGeneration, String taskId, Integer attempt, String reason,
+                           Instant at) {
+        Worker w = workers.get(workerId);
+        Long currentGeneration = w != null && w.live() ? w.generation() : null;
+        return Decision.journalAndNotify(new WorkerFenced(workerId, pool, staleGeneration, currentGeneration, taskId,
+                attempt, reason, at), workerId, null);
+    }
+
+    private static Decision rejected(String inputType, RejectionCode code, String field, String reason, String taskId,
+                                     String workerId) {
+        return Decision.journal(new InputRejected(inputType, code, field, reason, taskId, workerId), null);
+    }
+}

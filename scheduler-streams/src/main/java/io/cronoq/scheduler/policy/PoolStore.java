@@ -1,0 +1,31 @@
+package io.cronoq.scheduler.policy;
+
+import io.cronoq.events.PoolRecord;
+import io.cronoq.events.TaskRecord;
+import io.cronoq.events.WorkerRecord;
+
+/**
+ * The storage seam of one pool's scheduler: the state of record that the policy reads and writes.
+ * The topology backs it with RocksDB stores; tests, benchmarks and simulations with memory.
+ * Implementations hold only what the policy put: they never decide anything.
+ */
+public interface PoolStore {
+
+    /** The pool's counters, or {@code null} before the pool's first event. */
+    PoolRecord pool();
+
+    void putPool(PoolRecord pool);
+
+    /** The task with this id, or {@code null} when unknown. */
+    TaskRecord task(String taskId);
+
+    void putTask(TaskRecord task);
+
+    /** Every worker record of this pool, in any order (read once when the scheduler loads). */
+    Iterable<WorkerRecord> workers();
+
+    void putWorker(WorkerRecord worker);
+
+    /** The waiting tasks of this pool, indexed by requirement class. */
+    WaitingQueue waiting();
+}

@@ -1,0 +1,201 @@
+package io.cronoq.scheduler.policy;
+
+import static io.cronoq.scheduler.policy.In.POOL;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cronoq.events.AttemptAssigned;
+import io.cronoq.events.AttemptRecord;
+import io.cronoq.events.AttemptRef;
+import io.cronoq.events.TaskRecord;
+import io.cronoq.events.TaskState;
+import io.cronoq.events.WorkerRecord;
+import io.cronoq.events.WorkerState;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.avro.specific.SpecificRecord;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Random interleavings of every input, checking after each step what must always hold: no worker
+ * beyond its slots, each live attempt current and on exactly one worker that carries its labels,
+ * no task waiting while a free compatible ACTIVE slot exists, each task in exactly one state, and
+ * a snapshot that adds up. The tasks an answer names are checked at every step, all tasks every
+ * {@value #SWEEP} steps and at the end.
+ */
+class PoolSchedulerPropertyTest {
+
+    private static final int STEPS = 3_000;
+    private static final int SWEEP = 50;
+
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1, 42, 2026})
+    void invariantsHoldAfterEveryStep(long seed) {
+        Check check = new Check(InMemoryPoolStore.copying());
+        PoolScheduler scheduler = new PoolScheduler(POOL, check.store);
+        RandomWorkload workload = new RandomWorkload(seed);
+        int assignments = 0;
+
+        for (int step = 1; step <= STEPS; step++) {
+            List<Decision> out = workload.step(scheduler);
+            assignments += Out.all(out, AttemptAssigned.class).size();
+            String context = "seed " + seed + " step " + step + " after " + Out.types(out);
+            Set<String> touched = new LinkedHashSet<>();
+            for (Decision d : out) {
+                require(d.event() != null && (d.journal() || d.worker() != null), "decision goes nowhere: %s", d);
+                String taskId = taskIdOf(d.event());
+                if (taskId != null) {
+                    touched.add(taskId);
+                }
+            }
+            check.step(scheduler, workload.workerIds(), step % SWEEP == 0 ? workload.taskIds() : touched, context);
+        }
+        check.step(scheduler, workload.workerIds(), workload.taskIds(), "seed " + seed + " at the end");
+
+        // The walk did reach the interesting places.
+        assertThat(assignments).isGreaterThan(STEPS / 4);
+        assertThat(check.seen).containsKeys(TaskState.WAITING, TaskState.ASSIGNED, TaskState.RUNNING,
+                TaskState.SUCCEEDED, TaskState.FAILED, TaskState.CANCELLED);
+    }
+
+    /** The checks of one run; plain code rather than AssertJ chains, as it runs ~10^5 times. */
+    private static final class Check {
+
+        final InMemoryPoolStore store;
+        final Map<TaskState, Integer> seen = new EnumMap<>(TaskState.class);
+
+        Check(InMemoryPoolStore store) {
+            this.store = store;
+        }
+
+        void step(PoolScheduler scheduler, List<String> workerIds, Iterable<String> taskIds, String context) {
+            // Workers: never beyond their slots; every attempt on one worker at most.
+            Map<String, WorkerRecord> workers = new HashMap<>();
+            Map<String, String> holder = new HashMap<>(); // "task#attempt" -> worker
+            List<LabelSet> idleActive = new ArrayList<>();
+            int capacity = 0;
+            int busy = 0;
+            int drainingBusy = 0;
+            for (String id : workerIds) {
+                WorkerRecord w = scheduler.worker(id);
+                if (w == null) {
+                    continue;
+                }
+                workers.put(id, w);
+                int running = w.getRunning().size();
+                require(running <= w.getSlots(), "worker %s runs %d attempts on %d slots; %s", id, running,
+                        w.getSlots(), context);
+                if (w.getState() == WorkerState.LEFT) {
+                    require(running == 0, "departed worker %s still runs %s; %s", id, w.getRunning(), context);
+                } else if (w.getState() == WorkerState.ACTIVE) {
+                    capacity += w.getSlots();
+                    busy += running;
+                    if (running < w.getSlots()) {
+                        idleActive.add(LabelSet.of(w.getLabels()));
+                    }
+                } else {
+                    drainingBusy += running;
+                }
+                for (AttemptRef ref : w.getRunning()) {
+                    String previous = holder.put(ref.getTaskId() + "#" + ref.getAttempt(), id);
+                    require(previous == null, "attempt %s#%d is on %s and %s; %s", ref.getTaskId(), ref.getAttempt(),
+                            previous, id, context);
+                }
+            }
+
+            // Every attempt a worker holds is the current attempt of a live task, under its generation.
+            for (Map.Entry<String, String> h : holder.entrySet()) {
+                String taskId = h.getKey().substring(0, h.getKey().lastIndexOf('#'));
+                TaskRecord t = store.task(taskId);
+                require(t != null && (t.getState() == TaskState.ASSIGNED || t.getState() == TaskState.RUNNING),
+                        "%s holds %s of a task that is not running; %s", h.getValue(), h.getKey(), context);
+                AttemptRecord current = t.getAttempts().get(t.getAttempts().size() - 1);
+                WorkerRecord w = workers.get(h.getValue());
+                require(h.getKey().equals(taskId + "#" + current.getAttempt())
+                                && current.getWorkerId().equals(w.getWorkerId())
+                                && current.getGeneration() == w.getGeneration(),
+                        "%s holds %s but the current attempt is %s; %s", h.getValue(), h.getKey(), current, context);
+            }
+
+            // The line: each task once; none that an idle ACTIVE worker could run.
+            Map<String, WaitingQueue.Entry> queued = new HashMap<>();
+            for (WaitingQueue.Entry e : store.waiting().entries()) {
+                require(queued.put(e.taskId(), e) == null, "%s is queued twice; %s", e.taskId(), context);
+                LabelSet required = LabelSet.parse(e.classKey());
+                for (LabelSet idle : idleActive) {
+                    require(!idle.includes(required), "%s (%s) waits while a worker with %s has a free slot; %s",
+                            e.taskId(), required, idle, context);
+                }
+            }
+
+            // Tasks: exactly one state, matching the line and the workers.
+            for (String id : taskIds) {
+                TaskRecord t = store.task(id);
+                if (t == null) {
+                    continue; // never accepted (invalid input)
+                }
+                TaskState state = t.getState();
+                seen.merge(state, 1, Integer::sum);
+                List<AttemptRecord> attempts = t.getAttempts();
+                int ended = 0;
+                for (AttemptRecord a : attempts) {
+                    ended += a.getOutcome() != null ? 1 : 0;
+                }
+                boolean inLine = queued.containsKey(id);
+                switch (state) {
+                    case WAITING -> {
+                        WaitingQueue.Entry e = queued.get(id);
+                        require(inLine && e.classKey().equals(LabelSet.key(t.getTask().getLabels()))
+                                && e.order() == t.getSequence(), "waiting %s is queued as %s; %s", id, e, context);
+                        require(ended == attempts.size(), "waiting %s has an open attempt; %s", id, context);
+                        require(t.getWaitingReason() != null && !t.getWaitingReason().isBlank(),
+                                "waiting %s does not say why; %s", id, context);
+                    }
+                    case ASSIGNED, RUNNING -> {
+                        AttemptRecord current = attempts.get(attempts.size() - 1);
+                        require(!inLine && ended == attempts.size() - 1 && current.getOutcome() == null,
+                                "%s is %s with attempts %s (queued: %s); %s", id, state, attempts, inLine, context);
+                        String key = id + "#" + current.getAttempt();
+                        require(current.getWorkerId().equals(holder.get(key)), "%s is held by %s, not %s; %s", key,
+                                holder.get(key), current.getWorkerId(), context);
+                        WorkerRecord w = workers.get(current.getWorkerId());
+                        require(LabelSet.of(w.getLabels()).includes(LabelSet.of(t.getTask().getLabels())),
+                                "%s runs on %s without its labels; %s", id, w.getWorkerId(), context);
+                    }
+                    default -> require(!inLine && ended == attempts.size(),
+                            "%s is %s but queued (%s) or has an open attempt; %s", id, state, inLine, context);
+                }
+            }
+
+            PoolSnapshot snapshot = scheduler.snapshot();
+            int groupCapacity = 0;
+            for (GroupSnapshot g : snapshot.groups()) {
+                require(g.busy() <= g.capacity(), "group %s busy beyond capacity; %s", g, context);
+                groupCapacity += g.capacity();
+            }
+            require(snapshot.capacity() == capacity && groupCapacity == capacity && snapshot.busy() == busy
+                            && snapshot.drainingBusy() == drainingBusy && snapshot.waiting() == queued.size(),
+                    "snapshot %s but capacity %d busy %d draining %d queued %d; %s", snapshot, capacity, busy,
+                    drainingBusy, queued.size(), context);
+        }
+    }
+
+    private static String taskIdOf(SpecificRecord event) {
+        if (event.getSchema().getField("taskId") == null) {
+            return null;
+        }
+        Object id = event.get(event.getSchema().getField("taskId").pos());
+        return id == null ? null : id.toString();
+    }
+
+    private static void require(boolean holds, String message, Object... args) {
+        if (!holds) {
+            throw new AssertionError(String.format(message, args));
+        }
+    }
+}

@@ -1,0 +1,174 @@
+package io.cronoq.scheduler.policy;
+
+import static io.cronoq.scheduler.policy.In.POOL;
+import static io.cronoq.scheduler.policy.In.T0;
+
+import io.cronoq.events.AttemptAssigned;
+import io.cronoq.events.AttemptFailed;
+import io.cronoq.events.AttemptRevoked;
+import io.cronoq.events.AttemptStarted;
+import io.cronoq.events.AttemptSucceeded;
+import io.cronoq.events.TaskFinished;
+import io.cronoq.events.WorkerAccepted;
+import io.cronoq.events.WorkerDraining;
+import io.cronoq.events.WorkerHeartbeat;
+import io.cronoq.events.WorkerLeft;
+import io.cronoq.events.WorkerRegistered;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * A seeded stream of inputs that reacts to the decisions it gets back: registrations (new and
+ * again, with changing labels), submissions (some with labels no worker has, some duplicates),
+ * starts, successes, failures, stale reports, cancellations, heartbeats, drains, leaves and the odd
+ * invalid input. Two instances with the same seed fed the same decisions produce the same inputs.
+ */
+final class RandomWorkload {
+
+    private static final String[][] WORKER_LABELS = {
+            {}, {}, {"gpu=a100"}, {"zone=eu"}, {"zone=us"}, {"gpu=a100", "zone=eu"}, {"disk=ssd", "zone=us"},
+    };
+    private static final String[][] TASK_LABELS = {
+            {}, {}, {}, {"gpu=a100"}, {"zone=eu"}, {"zone=us"}, {"gpu=a100", "zone=eu"}, {"disk=ssd"},
+            {"gpu=h100"}, // no worker ever has it: waits until cancelled
+    };
+
+    /** Worker ids in use; past it, registrations reuse ids (restarts, returns after leaving). */
+    private static final int MAX_WORKERS = 24;
+
+    private final Random random;
+    private final Map<String, Long> generations = new HashMap<>();
+    private final List<String> workerIds = new ArrayList<>();
+    private final List<String> taskIds = new ArrayList<>();
+    /** Attempts assigned and not ended, as the workers would know them. */
+    private final List<AttemptAssigned> live = new ArrayList<>();
+    /** Attempts that ended: their reports are stale. */
+    private final List<AttemptAssigned> ended = new ArrayList<>();
+    private int nextTask;
+    private int nextWorker;
+    private long second;
+
+    RandomWorkload(long seed) {
+        this.random = new Random(seed);
+    }
+
+    List<String> taskIds() {
+        return taskIds;
+    }
+
+    List<String> workerIds() {
+        return workerIds;
+    }
+
+    /** Chooses the next input, hands it to the scheduler, learns from its decisions and returns them. */
+    List<Decision> step(PoolScheduler scheduler) {
+        List<Decision> out = apply(scheduler);
+        learn(out);
+        return out;
+    }
+
+    private List<Decision> apply(PoolScheduler s) {
+        second++;
+        int roll = random.nextInt(100);
+        if (workerIds.size() < 2 || (roll < 6 && workerIds.size() < MAX_WORKERS)) {
+            return s.register(register(newWorkerId()));
+        }
+        if (roll < 9) {
+            return s.register(register(pick(workerIds)));
+        }
+        if (roll < 38) {
+            String id = "t" + nextTask++;
+            taskIds.add(id);
+            return s.submit(In.task(id, pick(TASK_LABELS)));
+        }
+        if (roll < 40 && !taskIds.isEmpty()) {
+            return s.submit(In.task(pick(taskIds), pick(TASK_LABELS)));
+        }
+        if (roll < 50 && !live.isEmpty()) {
+            AttemptAssigned a = pick(live);
+            return s.started(new AttemptStarted(a.getTaskId(), POOL, a.getAttempt(), a.getWorkerId(),
+                    a.getGeneration(), T0.plusSeconds(second)));
+        }
+        if (roll < 72 && !live.isEmpty()) {
+            AttemptAssigned a = pick(live);
+            return s.succeeded(new AttemptSucceeded(a.getTaskId(), POOL, a.getAttempt(), a.getWorkerId(),
+                    a.getGeneration(), T0.plusSeconds(second), null));
+        }
+        if (roll < 80 && !live.isEmpty()) {
+            AttemptAssigned a = pick(live);
+            return s.failed(new AttemptFailed(a.getTaskId(), POOL, a.getAttempt(), a.getWorkerId(),
+                    a.getGeneration(), T0.plusSeconds(second), "error " + second, random.nextInt(4) > 0));
+        }
+        if (roll < 83 && !ended.isEmpty()) {
+            AttemptAssigned a = pick(ended);
+            return s.succeeded(new AttemptSucceeded(a.getTaskId(), POOL, a.getAttempt(), a.getWorkerId(),
+                    a.getGeneration(), T0.plusSeconds(second), null));
+        }
+        if (roll < 87 && !taskIds.isEmpty()) {
+            return s.cancel(In.cancel(pick(taskIds)));
+        }
+        if (roll < 92) {
+            String id = pick(workerIds);
+            long generation = generations.get(id) - (random.nextInt(5) == 0 ? 1 : 0);
+            return s.heartbeat(new WorkerHeartbeat(id, POOL, generation, List.of(), T0.plusSeconds(second)));
+        }
+        if (roll < 94) {
+            return s.drain(new WorkerDraining(pick(workerIds), POOL, null, T0.plusSeconds(second)));
+        }
+        if (roll < 97) {
+            return s.leave(new WorkerLeft(pick(workerIds), POOL, null, "scale-in", T0.plusSeconds(second)));
+        }
+        if (roll < 98) {
+            return s.register(new WorkerRegistered("bad worker", POOL, Map.of(), 2, null, null, null,
+                    T0.plusSeconds(second)));
+        }
+        return s.submit(In.task("t" + nextTask++, "gpu=")); // invalid label value: rejected, creates nothing
+    }
+
+    private WorkerRegistered register(String id) {
+        String[] labels = pick(WORKER_LABELS);
+        return new WorkerRegistered(id, POOL, In.labels(labels), 1 + random.nextInt(4), null, null, null,
+                T0.plusSeconds(second));
+    }
+
+    private String newWorkerId() {
+        String id = "w" + nextWorker++;
+        workerIds.add(id);
+        return id;
+    }
+
+    private void learn(List<Decision> out) {
+        for (Decision d : out) {
+            if (d.event() instanceof AttemptAssigned a) {
+                live.add(a);
+            } else if (d.event() instanceof TaskFinished f) {
+                end(f.getTaskId(), f.getAttempt());
+            } else if (d.event() instanceof AttemptRevoked r) {
+                end(r.getTaskId(), r.getAttempt());
+            } else if (d.event() instanceof WorkerAccepted w) {
+                generations.put(w.getWorkerId(), w.getGeneration());
+            }
+        }
+    }
+
+    private void end(String taskId, int attempt) {
+        for (int i = 0; i < live.size(); i++) {
+            AttemptAssigned a = live.get(i);
+            if (a.getAttempt() == attempt && a.getTaskId().equals(taskId)) {
+                ended.add(live.remove(i));
+                return;
+            }
+        }
+    }
+
+    private <T> T pick(List<T> from) {
+        return from.get(random.nextInt(from.size()));
+    }
+
+    private String[] pick(String[][] from) {
+        return from[random.nextInt(from.length)];
+    }
+}

@@ -1,0 +1,219 @@
+package io.cronoq.scheduler.policy.bench;
+
+import io.cronoq.events.AttemptAssigned;
+import io.cronoq.events.AttemptStarted;
+import io.cronoq.events.AttemptSucceeded;
+import io.cronoq.events.PoolRecord;
+import io.cronoq.events.Priority;
+import io.cronoq.events.TaskRecord;
+import io.cronoq.events.TaskState;
+import io.cronoq.events.TaskSubmitted;
+import io.cronoq.events.WorkerRecord;
+import io.cronoq.events.WorkerRegistered;
+import io.cronoq.scheduler.policy.Decision;
+import io.cronoq.scheduler.policy.InMemoryPoolStore;
+import io.cronoq.scheduler.policy.PoolScheduler;
+import io.cronoq.scheduler.policy.PoolStore;
+import io.cronoq.scheduler.policy.WaitingQueue;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.CommandLineOptionException;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+
+/**
+ * Decisions per second of one pool's placement on one thread, in steady state: 1,000 workers in 100
+ * groups (16 slots each, all busy) with a backlog of 2,000 servable tasks; each operation submits a
+ * task (it waits), starts and succeeds the oldest running attempt, whose freed slot goes to the next
+ * waiting task. {@code blocked} adds that many tasks waiting for a GPU group whose slots are all
+ * taken for good: the cost of a decision must not grow with tasks that cannot use the freed slot.
+ * Decisions are counted in the {@code decisions} secondary result. Run: see README.md.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class PlacementBenchmark {
+
+    private static final String POOL = "bench";
+    private static final int GROUPS = 100;
+    private static final int WORKERS_PER_GROUP = 10;
+    private static final int SLOTS = 16;
+    private static final int BACKLOG = 2_000;
+    private static final Instant AT = Instant.parse("2026-01-01T00:00:00Z");
+    private static final ByteBuffer PAYLOAD = ByteBuffer.wrap(new byte[64]).asReadOnlyBuffer();
+    private static final Map<String, String> GPU = Map.of("gpu", "a100");
+
+    /** Tasks waiting for the saturated GPU group. */
+    @Param({"0", "1000000"})
+    public int blocked;
+
+    private PoolScheduler scheduler;
+    private final ArrayDeque<AttemptAssigned> running = new ArrayDeque<>();
+    private List<Map<String, String>> taskLabels;
+    private int[] classOf;
+    private int next;
+
+    /** Decisions returned, reported per second next to the operations. */
+    @State(Scope.Thread)
+    @AuxCounters(AuxCounters.Type.OPERATIONS)
+    public static class Counters {
+        public long decisions;
+    }
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        scheduler = new PoolScheduler(POOL, new LiveTasksStore());
+        // Groups: rack rNN; even racks also carry disk=ssd (so some groups are more specialized).
+        taskLabels = new ArrayList<>();
+        taskLabels.add(Map.of());
+        taskLabels.add(Map.of("disk", "ssd"));
+        for (int g = 0; g < GROUPS; g++) {
+            Map<String, String> labels = new HashMap<>();
+            labels.put("rack", "r" + g);
+            if (g % 2 == 0) {
+                labels.put("disk", "ssd");
+            }
+            taskLabels.add(Map.of("rack", "r" + g));
+            for (int w = 0; w < WORKERS_PER_GROUP; w++) {
+                scheduler.register(new WorkerRegistered("w-" + g + "-" + w, POOL, labels, SLOTS, null, null, null, AT));
+            }
+        }
+        // Half the tasks need no label, a tenth need disk=ssd, the rest one rack.
+        Random random = new Random(42);
+        classOf = new int[1 << 16];
+        for (int i = 0; i < classOf.length; i++) {
+            int roll = random.nextInt(10);
+            classOf[i] = roll < 5 ? 0 : roll < 6 ? 1 : 2 + random.nextInt(GROUPS);
+        }
+        // The GPU group: saturated by tasks that never finish, then the blocked backlog behind it.
+        scheduler.register(new WorkerRegistered("gpu-0", POOL, GPU, SLOTS, null, null, null, AT));
+        for (int i = 0; i < SLOTS + blocked; i++) {
+            scheduler.submit(task("gpu-" + i, GPU));
+        }
+        // Saturate the pool and build the servable backlog.
+        for (int i = 0; i < GROUPS * WORKERS_PER_GROUP * SLOTS + BACKLOG; i++) {
+            submitNext();
+        }
+        if (scheduler.snapshot().waiting() != BACKLOG + blocked) {
+            throw new IllegalStateException("unexpected backlog: " + scheduler.snapshot());
+        }
+    }
+
+    @Benchmark
+    public void submitStartSucceed(Counters counters) {
+        long decisions = submitNext();
+        AttemptAssigned oldest = running.poll();
+        decisions += scheduler.started(new AttemptStarted(oldest.getTaskId(), POOL, oldest.getAttempt(),
+                oldest.getWorkerId(), oldest.getGeneration(), AT)).size();
+        List<Decision> done = scheduler.succeeded(new AttemptSucceeded(oldest.getTaskId(), POOL, oldest.getAttempt(),
+                oldest.getWorkerId(), oldest.getGeneration(), AT, null));
+        track(done);
+        counters.decisions += decisions + done.size();
+    }
+
+    private int submitNext() {
+        int n = next++;
+        List<Decision> out = scheduler.submit(task("t" + n, taskLabels.get(classOf[n & (classOf.length - 1)])));
+        track(out);
+        return out.size();
+    }
+
+    private void track(List<Decision> decisions) {
+        for (int i = 0; i < decisions.size(); i++) {
+            if (decisions.get(i).event() instanceof AttemptAssigned a && !a.getTaskId().startsWith("gpu-")) {
+                running.add(a);
+            }
+        }
+    }
+
+    private static TaskSubmitted task(String id, Map<String, String> labels) {
+        return new TaskSubmitted(id, POOL, labels, null, PAYLOAD, Priority.NORMAL, null, null, null, null, 30_000L,
+                null, List.of(), null, AT);
+    }
+
+    /**
+     * Memory behind the benchmark: an {@link InMemoryPoolStore} (shared references), except that
+     * finished tasks are forgotten, as a store with retention would, so the heap measures the
+     * live state and not the history of millions of operations.
+     */
+    private static final class LiveTasksStore implements PoolStore {
+        private final InMemoryPoolStore delegate = new InMemoryPoolStore();
+        private final Map<String, TaskRecord> tasks = new HashMap<>(1 << 21);
+
+        @Override
+        public PoolRecord pool() {
+            return delegate.pool();
+        }
+
+        @Override
+        public void putPool(PoolRecord pool) {
+            delegate.putPool(pool);
+        }
+
+        @Override
+        public TaskRecord task(String taskId) {
+            return tasks.get(taskId);
+        }
+
+        @Override
+        public void putTask(TaskRecord task) {
+            TaskState s = task.getState();
+            if (s == TaskState.SUCCEEDED || s == TaskState.FAILED || s == TaskState.CANCELLED) {
+                tasks.remove(task.getTask().getTaskId());
+            } else {
+                tasks.put(task.getTask().getTaskId(), task);
+            }
+        }
+
+        @Override
+        public Iterable<WorkerRecord> workers() {
+            return delegate.workers();
+        }
+
+        @Override
+        public void putWorker(WorkerRecord worker) {
+            delegate.putWorker(worker);
+        }
+
+        @Override
+        public WaitingQueue waiting() {
+            return delegate.waiting();
+        }
+    }
+
+    /** Runs this benchmark; arguments are JMH options (e.g. {@code -f 2 -wi 5}). */
+    public static void main(String[] args) throws RunnerException, CommandLineOptionException {
+        String[] options = Arrays.stream(String.join(" ", args).trim().split("\\s+"))
+                .filter(a -> !a.isEmpty()).toArray(String[]::new);
+        new Runner(new OptionsBuilder()
+                .parent(new CommandLineOptions(options))
+                .include(PlacementBenchmark.class.getName())
+                .build()).run();
+    }
+}

@@ -1,0 +1,232 @@
+package io.cronoq.schemas.rules;
+
+import io.cronoq.events.AttemptFailed;
+import io.cronoq.events.AttemptStarted;
+import io.cronoq.events.AttemptSucceeded;
+import io.cronoq.events.TaskCancelRequested;
+import io.cronoq.events.TaskSubmitted;
+import io.cronoq.events.WorkerDraining;
+import io.cronoq.events.WorkerHeartbeat;
+import io.cronoq.events.WorkerLeft;
+import io.cronoq.events.WorkerRegistered;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The input rules of cronoq, in one place: the scheduler, the Java client and the HTTP gateway
+ * apply exactly these, so an input refused at one edge is refused at every edge with the same
+ * field and message. Each check returns the first {@link Violation}, or empty when the input is
+ * valid. The patterns document the sets; the checks walk the characters instead of running a
+ * regex, because the scheduler validates every input on its hot path (a test keeps the two equal).
+ */
+public final class Rules {
+
+    /** Pool names: 1 to 128 characters. */
+    public static final Pattern POOL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,127}");
+    /** Task and worker ids: the pool alphabet, 1 to 255 characters. */
+    public static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,254}");
+    /** Label names: 1 to 63 characters, alphanumeric at both ends, '/' allowed for prefixes. */
+    public static final Pattern LABEL_NAME = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9._/-]{0,61}[A-Za-z0-9])?");
+    /** Label values: 1 to 63 characters, alphanumeric at both ends. */
+    public static final Pattern LABEL_VALUE = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?");
+    /** The most slots one worker may declare; keeps capacity sums far from overflow. */
+    public static final int MAX_SLOTS = 65_536;
+
+    static final String POOL_ALLOWED =
+            "1 to 128 characters: letters, digits, '.', '_', ':' or '-', starting with a letter or digit";
+    static final String ID_ALLOWED =
+            "1 to 255 characters: letters, digits, '.', '_', ':' or '-', starting with a letter or digit";
+    static final String LABEL_NAME_ALLOWED =
+            "1 to 63 characters: letters, digits, '.', '_', '/' or '-', starting and ending with a letter or digit";
+    static final String LABEL_VALUE_ALLOWED =
+            "1 to 63 characters: letters, digits, '.', '_' or '-', starting and ending with a letter or digit";
+
+    private Rules() {}
+
+    // ---- fields -------------------------------------------------------------------------------
+
+    public static Optional<Violation> pool(String pool) {
+        return isPool(pool) ? Optional.empty() : violation("pool", pool, "a pool name is " + POOL_ALLOWED);
+    }
+
+    public static Optional<Violation> taskId(String taskId) {
+        return isId(taskId) ? Optional.empty() : violation("taskId", taskId, "a task id is " + ID_ALLOWED);
+    }
+
+    public static Optional<Violation> workerId(String workerId) {
+        return isId(workerId) ? Optional.empty() : violation("workerId", workerId, "a worker id is " + ID_ALLOWED);
+    }
+
+    /** Whether {@code s} matches {@link #POOL}. */
+    public static boolean isPool(String s) {
+        return walk(s, 128, POOL_CHARS, false);
+    }
+
+    /** Whether {@code s} matches {@link #ID}. */
+    public static boolean isId(String s) {
+        return walk(s, 255, POOL_CHARS, false);
+    }
+
+    /** Whether {@code s} matches {@link #LABEL_NAME}. */
+    public static boolean isLabelName(String s) {
+        return walk(s, 63, NAME_CHARS, true);
+    }
+
+    /** Whether {@code s} matches {@link #LABEL_VALUE}. */
+    public static boolean isLabelValue(String s) {
+        return walk(s, 63, VALUE_CHARS, true);
+    }
+
+    /** A worker's declared concurrency: 1 to {@link #MAX_SLOTS}. */
+    public static Optional<Violation> slots(int slots) {
+        if (slots >= 1 && slots <= MAX_SLOTS) {
+            return Optional.empty();
+        }
+        return Optional.of(new Violation("slots", "slots is " + slots + "; a worker declares 1 to " + MAX_SLOTS + " slots"));
+    }
+
+    /** Labels of a worker or labels a task requires; an empty map is valid (no labels). */
+    public static Optional<Violation> labels(Map<String, String> labels) {
+        if (labels == null) {
+            return Optional.empty();
+        }
+        for (Map.Entry<String, String> label : labels.entrySet()) {
+            String name = label.getKey();
+            if (!isLabelName(name)) {
+                return Optional.of(new Violation("labels",
+                        describe("label name", name) + "; a label name is " + LABEL_NAME_ALLOWED));
+            }
+            String value = label.getValue();
+            if (!isLabelValue(value)) {
+                return Optional.of(new Violation("labels." + name,
+                        describe("label value", value) + "; a label value is " + LABEL_VALUE_ALLOWED));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Attempt numbers start at 1. */
+    public static Optional<Violation> attempt(int attempt) {
+        if (attempt >= 1) {
+            return Optional.empty();
+        }
+        return Optional.of(new Violation("attempt", "attempt is " + attempt + "; attempts are numbered from 1"));
+    }
+
+    // ---- events -------------------------------------------------------------------------------
+
+    public static Optional<Violation> check(TaskSubmitted e) {
+        Optional<Violation> v = first(pool(e.getPool()), taskId(e.getTaskId()), labels(e.getLabels()));
+        if (v.isPresent() || e.getRetry() == null || e.getRetry().getMaxAttempts() >= 1) {
+            return v;
+        }
+        return Optional.of(new Violation("retry.maxAttempts",
+                "retry.maxAttempts is " + e.getRetry().getMaxAttempts() + "; a task gets at least 1 attempt"));
+    }
+
+    public static Optional<Violation> check(TaskCancelRequested e) {
+        return first(pool(e.getPool()), taskId(e.getTaskId()));
+    }
+
+    public static Optional<Violation> check(WorkerRegistered e) {
+        return first(pool(e.getPool()), workerId(e.getWorkerId()), slots(e.getSlots()), labels(e.getLabels()));
+    }
+
+    public static Optional<Violation> check(WorkerHeartbeat e) {
+        return first(pool(e.getPool()), workerId(e.getWorkerId()));
+    }
+
+    public static Optional<Violation> check(WorkerDraining e) {
+        return first(pool(e.getPool()), workerId(e.getWorkerId()));
+    }
+
+    public static Optional<Violation> check(WorkerLeft e) {
+        return first(pool(e.getPool()), workerId(e.getWorkerId()));
+    }
+
+    public static Optional<Violation> check(AttemptStarted e) {
+        return first(pool(e.getPool()), taskId(e.getTaskId()), workerId(e.getWorkerId()), attempt(e.getAttempt()));
+    }
+
+    public static Optional<Violation> check(AttemptSucceeded e) {
+        return first(pool(e.getPool()), taskId(e.getTaskId()), workerId(e.getWorkerId()), attempt(e.getAttempt()));
+    }
+
+    public static Optional<Violation> check(AttemptFailed e) {
+        return first(pool(e.getPool()), taskId(e.getTaskId()), workerId(e.getWorkerId()), attempt(e.getAttempt()));
+    }
+
+    // ---- helpers ------------------------------------------------------------------------------
+
+    // Character classes as bits of one ASCII table: a lookup per character on the hot path.
+    private static final byte ALNUM = 1;
+    private static final byte DOT_UNDERSCORE_DASH = 2;
+    private static final byte COLON = 4;
+    private static final byte SLASH = 8;
+    private static final int POOL_CHARS = ALNUM | DOT_UNDERSCORE_DASH | COLON;
+    private static final int NAME_CHARS = ALNUM | DOT_UNDERSCORE_DASH | SLASH;
+    private static final int VALUE_CHARS = ALNUM | DOT_UNDERSCORE_DASH;
+    private static final byte[] ASCII = new byte[128];
+
+    static {
+        for (char c = '0'; c <= '9'; c++) {
+            ASCII[c] = ALNUM;
+        }
+        for (char c = 'a'; c <= 'z'; c++) {
+            ASCII[c] = ALNUM;
+            ASCII[Character.toUpperCase(c)] = ALNUM;
+        }
+        ASCII['.'] = DOT_UNDERSCORE_DASH;
+        ASCII['_'] = DOT_UNDERSCORE_DASH;
+        ASCII['-'] = DOT_UNDERSCORE_DASH;
+        ASCII[':'] = COLON;
+        ASCII['/'] = SLASH;
+    }
+
+    /**
+     * 1 to {@code max} characters of the {@code allowed} classes, the first (and the last, if
+     * {@code alnumLast}) a letter or digit.
+     */
+    private static boolean walk(String s, int max, int allowed, boolean alnumLast) {
+        if (s == null) {
+            return false;
+        }
+        int n = s.length();
+        if (n == 0 || n > max || !is(s.charAt(0), ALNUM) || (alnumLast && !is(s.charAt(n - 1), ALNUM))) {
+            return false;
+        }
+        for (int i = 1; i < n; i++) {
+            if (!is(s.charAt(i), allowed)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean is(char c, int classes) {
+        return c < 128 && (ASCII[c] & classes) != 0;
+    }
+
+    private static Optional<Violation> violation(String field, String value, String allowed) {
+        return Optional.of(new Violation(field, describe(field, value) + "; " + allowed));
+    }
+
+    private static String describe(String what, String value) {
+        if (value == null || value.isEmpty()) {
+            return what + " is empty";
+        }
+        String shown = value.length() > 64 ? value.substring(0, 64) + "..." : value;
+        return what + " '" + shown + "' is not allowed";
+    }
+
+    @SafeVarargs
+    private static Optional<Violation> first(Optional<Violation>... checks) {
+        for (Optional<Violation> check : checks) {
+            if (check.isPresent()) {
+                return check;
+            }
+        }
+        return Optional.empty();
+    }
+}
