@@ -1,0 +1,34 @@
+package io.cronoq.ops;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code cronoq} command line. Exit codes: 0 success, 1 failure, 2 usage error (a bad flag or
+ * value, named in the message).
+ */
+@Command(name = "cronoq", mixinStandardHelpOptions = true, version = "cronoq 0.1.0",
+        description = "A task scheduler for mixed worker fleets in which Kafka is the database.",
+        subcommands = {DevCommand.class, SchedulerCommand.class, TopicsCommand.class},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:success", "1:failure", "2:usage error (bad flag or value)"})
+public final class Cronoq {
+
+    /** Builds the command line, so tests can run it without exiting the JVM. */
+    public static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new Cronoq());
+        cli.setExecutionExceptionHandler((error, command, parsed) -> {
+            if (error instanceof IllegalArgumentException) {
+                command.getErr().println(command.getColorScheme().errorText("cronoq: " + error.getMessage()));
+                return CommandLine.ExitCode.USAGE;
+            }
+            command.getErr().println(command.getColorScheme().errorText("cronoq: " + error.getMessage()));
+            return CommandLine.ExitCode.SOFTWARE;
+        });
+        return cli;
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+}

@@ -1,0 +1,42 @@
+package io.cronoq.ops;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code cronoq dev}: the whole platform on this machine, on an embedded Kafka, until Ctrl-C. */
+@Command(name = "dev", mixinStandardHelpOptions = true,
+        description = "Run the whole platform locally: Kafka, the topics, a scheduler and demo workers.")
+final class DevCommand implements Callable<Integer> {
+
+    @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = ".cronoq",
+            description = "Where Kafka's data and the scheduler's state live; a second run resumes them (default: ${DEFAULT-VALUE}).")
+    Path dataDir;
+
+    @Option(names = "--kafka-port", paramLabel = "PORT", defaultValue = "9092",
+            description = "Kafka's client port; its controller uses the next one (default: ${DEFAULT-VALUE}).")
+    int kafkaPort;
+
+    @Option(names = "--no-demo", description = "Start no demo workers.")
+    boolean noDemo;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        if (kafkaPort < 1 || kafkaPort > 65534) {
+            throw new IllegalArgumentException("--kafka-port must be between 1 and 65534, got " + kafkaPort);
+        }
+        DevPlatform platform = DevPlatform.start(
+                new DevPlatform.Options(dataDir, kafkaPort, kafkaPort + 1, !noDemo), System.out);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            System.out.println("\nStopping cronoq …");
+            platform.close();
+            System.out.println("Stopped.");
+            stopped.countDown();
+        }, "cronoq-dev-shutdown"));
+        stopped.await();
+        return 0;
+    }
+}

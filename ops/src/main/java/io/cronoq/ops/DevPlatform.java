@@ -1,0 +1,121 @@
+package io.cronoq.ops;
+
+import io.cronoq.kafka.LocalKafka;
+import io.cronoq.scheduler.app.SchedulerApp;
+import io.cronoq.scheduler.config.SchedulerConfig;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.streams.KafkaStreams;
+
+/**
+ * The whole platform on one machine: a real single-node Kafka with its data under the data
+ * directory, the topics, one scheduler instance and (optionally) demo workers. A second start on the
+ * same directory resumes the same state. Closing stops everything in reverse order.
+ */
+final class DevPlatform implements AutoCloseable {
+
+    /** What to start. */
+    record Options(Path dataDir, int kafkaPort, int controllerPort, boolean demo) {}
+
+    private final PrintStream out;
+    private final List<AutoCloseable> started = new ArrayList<>();
+    private LocalKafka kafka;
+    private SchedulerApp scheduler;
+
+    private DevPlatform(PrintStream out) {
+        this.out = out;
+    }
+
+    /**
+     * Starts the platform, printing progress to {@code out}.
+     *
+     * @throws IllegalArgumentException when a port is taken (the message names the flag to change)
+     */
+    static DevPlatform start(Options options, PrintStream out) {
+        for (var port : Map.of("--kafka-port", options.kafkaPort(), "--kafka-port + 1 (Kafka's controller)",
+                options.controllerPort()).entrySet()) {
+            if (LocalKafka.portInUse(port.getValue())) {
+                throw new IllegalArgumentException("port " + port.getValue() + " is in use; stop what listens there or choose another with "
+                        + port.getKey());
+            }
+        }
+        DevPlatform platform = new DevPlatform(out);
+        try {
+            platform.startAll(options);
+            return platform;
+        } catch (RuntimeException e) {
+            platform.close();
+            throw e;
+        }
+    }
+
+    private void startAll(Options options) {
+        Instant begin = Instant.now();
+        step("Starting Kafka (single-node KRaft) with its data in " + options.dataDir().resolve("kafka"));
+        kafka = LocalKafka.start(options.dataDir().resolve("kafka"), options.kafkaPort(), options.controllerPort());
+        started.add(kafka);
+        ready("Kafka is up at " + kafka.bootstrapServers());
+
+        step("Starting the scheduler (topics are created if missing)");
+        scheduler = SchedulerApp.start(SchedulerConfig.of(Map.of(
+                SchedulerConfig.BOOTSTRAP_SERVERS.name(), kafka.bootstrapServers(),
+                SchedulerConfig.APPLICATION_ID.name(), "cronoq-dev",
+                SchedulerConfig.STATE_DIR.name(), options.dataDir().resolve("state").toString())));
+        started.add(scheduler);
+        awaitRunning(scheduler.streams(), Duration.ofSeconds(60));
+        ready("Scheduler is running");
+        out.printf("%ncronoq is up in %.1f s.%n  Kafka bootstrap: %s%n  Data directory:  %s%n  Ctrl-C stops everything.%n",
+                Duration.between(begin, Instant.now()).toMillis() / 1000.0, kafka.bootstrapServers(),
+                options.dataDir().toAbsolutePath());
+    }
+
+    private static void awaitRunning(KafkaStreams streams, Duration timeout) {
+        Instant deadline = Instant.now().plus(timeout);
+        while (streams.state() != KafkaStreams.State.RUNNING) {
+            if (streams.state() == KafkaStreams.State.ERROR || streams.state() == KafkaStreams.State.NOT_RUNNING
+                    || Instant.now().isAfter(deadline)) {
+                throw new IllegalStateException("the scheduler did not reach RUNNING (state " + streams.state()
+                        + " after " + timeout.toSeconds() + " s); see the log above");
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while starting", e);
+            }
+        }
+    }
+
+    String bootstrapServers() {
+        return kafka.bootstrapServers();
+    }
+
+    SchedulerApp scheduler() {
+        return scheduler;
+    }
+
+    private void step(String what) {
+        out.println("… " + what);
+    }
+
+    private void ready(String what) {
+        out.println("✓ " + what);
+    }
+
+    @Override
+    public void close() {
+        for (int i = started.size() - 1; i >= 0; i--) {
+            try {
+                started.get(i).close();
+            } catch (Exception e) {
+                out.println("! could not stop " + started.get(i) + ": " + e.getMessage());
+            }
+        }
+        started.clear();
+    }
+}

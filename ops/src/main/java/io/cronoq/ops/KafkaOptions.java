@@ -1,0 +1,32 @@
+package io.cronoq.ops;
+
+import io.cronoq.scheduler.config.SchedulerConfig;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/** The options every command that talks to Kafka shares: where Kafka is, the topic prefix, a config file. */
+final class KafkaOptions {
+
+    @Option(names = "--bootstrap", paramLabel = "HOST:PORT", description = "Kafka bootstrap servers (default: from the config file, else localhost:9092).")
+    String bootstrap;
+
+    @Option(names = "--topic-prefix", paramLabel = "PREFIX", description = "Prefix of the cronoq topics (default: cronoq.).")
+    String topicPrefix;
+
+    @Option(names = "--config", paramLabel = "FILE", description = "A cronoq TOML config file; flags override it.")
+    Path configFile;
+
+    /** The settings: the config file's, then these flags over them. */
+    Map<String, Object> settings() {
+        Map<String, Object> settings = new HashMap<>(configFile == null ? Map.of() : ConfigFile.read(configFile));
+        if (bootstrap != null) {
+            settings.put(SchedulerConfig.BOOTSTRAP_SERVERS.name(), bootstrap);
+        }
+        if (topicPrefix != null) {
+            settings.put(SchedulerConfig.TOPIC_PREFIX.name(), topicPrefix);
+        }
+        return settings;
+    }
+}

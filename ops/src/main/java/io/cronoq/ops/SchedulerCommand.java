@@ -1,0 +1,45 @@
+package io.cronoq.ops;
+
+import io.cronoq.scheduler.app.SchedulerApp;
+import io.cronoq.scheduler.config.SchedulerConfig;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code cronoq scheduler}: runs one scheduler instance against any Kafka cluster until stopped. */
+@Command(name = "scheduler", mixinStandardHelpOptions = true,
+        description = "Run a scheduler instance against a Kafka cluster (Ctrl-C stops it cleanly).")
+final class SchedulerCommand implements Callable<Integer> {
+
+    @Mixin
+    KafkaOptions kafka;
+
+    @Option(names = "--state-dir", paramLabel = "DIR", description = "Directory of the RocksDB state stores.")
+    Path stateDir;
+
+    @Option(names = "--application-id", paramLabel = "ID", description = "Instances with the same id share the pools (default: cronoq-scheduler).")
+    String applicationId;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Map<String, Object> settings = kafka.settings();
+        if (stateDir != null) {
+            settings.put(SchedulerConfig.STATE_DIR.name(), stateDir.toString());
+        }
+        if (applicationId != null) {
+            settings.put(SchedulerConfig.APPLICATION_ID.name(), applicationId);
+        }
+        SchedulerApp app = SchedulerApp.start(SchedulerConfig.of(settings));
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            app.close();
+            stopped.countDown();
+        }, "cronoq-scheduler-shutdown"));
+        stopped.await();
+        return 0;
+    }
+}
