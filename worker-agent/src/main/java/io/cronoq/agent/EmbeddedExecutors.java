@@ -1,0 +1,307 @@
+package io.cronoq.agent;
+
+import io.cronoq.schemas.Topics;
+import io.cronoq.schemas.rules.InvalidInputException;
+import io.cronoq.schemas.rules.Rules;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import org.apache.kafka.common.utils.Utils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Embedded mode (the seeds' {@code set_group_capacity(pool, labels, n)}): an application that runs tasks on its
+ * own executors reports the capacity of each group it serves and receives the attempts of those groups. Each
+ * (pool, labels) is one worker identity ({@code <name>.<pool>.<labels hash>}) with {@code n} slots whose attempts
+ * go to that group's handler and executor; {@code ctx.group()} is the group's labels.
+ *
+ * <p>Changing a group's capacity never re-queues running attempts: an idle group is drained and registered again
+ * with the new capacity under the same identity; a busy group gets a new identity with the new capacity at once
+ * while the old one drains (it finishes what runs and leaves). Meanwhile the application's executor may hold the
+ * old identity's running attempts on top of the new capacity. A capacity of 0 drains the group away. Thread-safe.
+ */
+public final class EmbeddedExecutors implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedExecutors.class);
+
+    private final Builder config;
+    private final Map<GroupKey, Group> groups = new LinkedHashMap<>();
+    /** Workers draining after a capacity change; a concurrent list, as their completion callbacks take no lock. */
+    private final List<CronoqWorker> retiring = new CopyOnWriteArrayList<>();
+
+    private EmbeddedExecutors(Builder config) {
+        this.config = config;
+    }
+
+    /** A builder; give at least a default handler, or one per group in {@link #setGroupCapacity}. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Sets the capacity of the unlabeled group of a pool (the seeds' {@code set_capacity}). */
+    public void setCapacity(String pool, int n) {
+        setGroupCapacity(pool, Map.of(), n);
+    }
+
+    /** Sets a group's capacity, run by the default handler on the group worker's own threads. */
+    public void setGroupCapacity(String pool, Map<String, String> labels, int n) {
+        setGroupCapacity(pool, labels, n, null, null);
+    }
+
+    /**
+     * Sets a group's capacity and where its attempts run. Returns once the scheduler has answered the group's
+     * registration (or the registration timeout passed).
+     *
+     * @param executor the application's executor for this group, or {@code null} for the worker's own threads
+     * @param handler  the handler for this group, or {@code null} for the default handler
+     * @throws InvalidInputException naming the pool, a label or the capacity when one breaks cronoq's rules
+     */
+    public synchronized void setGroupCapacity(String pool, Map<String, String> labels, int n, Executor executor,
+                                              TaskHandler handler) {
+        Rules.pool(pool).ifPresent(v -> {
+            throw v.toException();
+        });
+        Rules.labels(labels).ifPresent(v -> {
+            throw v.toException();
+        });
+        if (n < 0 || n > Rules.MAX_SLOTS) {
+            throw new InvalidInputException("capacity", "capacity is " + n + "; a group has 0 (none) to "
+                    + Rules.MAX_SLOTS + " slots");
+        }
+        TaskHandler effective = handler != null ? handler : config.handler;
+        if (effective == null && n > 0) {
+            throw new IllegalStateException("no handler for group " + labels + " of pool " + pool
+                    + ": give one here or a default one to the builder");
+        }
+        GroupKey key = new GroupKey(pool, new TreeMap<>(labels));
+        Group group = groups.get(key);
+        if (group == null) {
+            if (n > 0) {
+                Group created = new Group(baseId(key), n, executor, effective);
+                created.worker = start(created, created.baseId, key);
+                groups.put(key, created);
+            }
+            return;
+        }
+        if (n == group.capacity && executor == group.executor && effective == group.handler) {
+            return;
+        }
+        CronoqWorker old = group.worker;
+        if (n == 0) {
+            log.info("Group {} of pool {} goes to capacity 0: draining {}", labels, pool, old.id());
+            groups.remove(key);
+            retire(old);
+            return;
+        }
+        group.capacity = n;
+        group.executor = executor;
+        group.handler = effective;
+        if (old.runningAttempts().isEmpty()) {
+            // Leave first, then register again: the scheduler sees a clean leave and a new generation, nothing lost.
+            log.info("Group {} of pool {}: capacity {} -> {}; re-registering idle {}", labels, pool, old.slots(), n,
+                    old.id());
+            old.drain().join();
+            group.worker = start(group, old.id(), key);
+        } else {
+            group.epoch++;
+            String id = group.baseId + "-e" + group.epoch;
+            log.info("Group {} of pool {}: capacity {} -> {} while {} attempt(s) run; {} takes over and {} drains",
+                    labels, pool, old.slots(), n, old.runningAttempts().size(), id, old.id());
+            group.worker = start(group, id, key);
+            retire(old);
+        }
+    }
+
+    /** The capacity reported for each group. */
+    public synchronized Map<GroupKey, Integer> capacities() {
+        Map<GroupKey, Integer> out = new LinkedHashMap<>();
+        groups.forEach((k, g) -> out.put(k, g.capacity));
+        return out;
+    }
+
+    /** The worker that currently stands for a group, if the group has capacity. */
+    public synchronized Optional<CronoqWorker> worker(String pool, Map<String, String> labels) {
+        Group g = groups.get(new GroupKey(pool, new TreeMap<>(labels)));
+        return g == null ? Optional.empty() : Optional.of(g.worker);
+    }
+
+    /** Drains every group: running attempts finish, nothing new is taken; completes when all have left. */
+    public synchronized CompletableFuture<Void> drain() {
+        List<CompletableFuture<?>> all = new ArrayList<>();
+        for (Group g : groups.values()) {
+            all.add(g.worker.drain());
+        }
+        groups.clear();
+        for (CronoqWorker w : retiring) {
+            all.add(w.terminated());
+        }
+        return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
+    }
+
+    /** Stops every group at once (running attempts are reported failed and retryable). */
+    @Override
+    public synchronized void close() {
+        for (Group g : groups.values()) {
+            g.worker.close();
+        }
+        groups.clear();
+        for (CronoqWorker w : retiring) {
+            w.close();
+        }
+        retiring.clear();
+    }
+
+    private void retire(CronoqWorker worker) {
+        retiring.add(worker);
+        worker.drain().whenComplete((state, error) -> retiring.remove(worker));
+    }
+
+    private CronoqWorker start(Group group, String id, GroupKey key) {
+        CronoqWorker.Builder b = CronoqWorker.builder()
+                .bootstrap(config.bootstrap).topicPrefix(config.topicPrefix)
+                .id(id).pool(key.pool()).labels(key.labels()).slots(group.capacity)
+                .handler(group.handler).executor(group.executor)
+                .heartbeatInterval(config.heartbeatInterval).registrationTimeout(config.registrationTimeout)
+                .clock(config.clock);
+        config.kafka.forEach(b::kafkaProperty);
+        if (config.detector != null) {
+            b.resourceDetector(config.detector);
+        }
+        return b.build().start();
+    }
+
+    private String baseId(GroupKey key) {
+        String labels = key.labels().isEmpty() ? "unlabeled"
+                : Integer.toHexString(Utils.murmur2(key.labelsText().getBytes(StandardCharsets.UTF_8)));
+        return config.name + "." + key.pool() + "." + labels;
+    }
+
+    /**
+     * One group of one pool.
+     *
+     * @param pool   the pool
+     * @param labels the group's labels, sorted by name
+     */
+    public record GroupKey(String pool, Map<String, String> labels) {
+
+        public GroupKey {
+            Objects.requireNonNull(pool, "pool");
+            labels = java.util.Collections.unmodifiableMap(new TreeMap<>(labels));
+        }
+
+        String labelsText() {
+            StringBuilder sb = new StringBuilder();
+            labels.forEach((k, v) -> sb.append(sb.length() == 0 ? "" : ",").append(k).append('=').append(v));
+            return sb.toString();
+        }
+    }
+
+    private static final class Group {
+        final String baseId;
+        int capacity;
+        Executor executor;
+        TaskHandler handler;
+        int epoch = 1;
+        CronoqWorker worker;
+
+        Group(String baseId, int capacity, Executor executor, TaskHandler handler) {
+            this.baseId = baseId;
+            this.capacity = capacity;
+            this.executor = executor;
+            this.handler = handler;
+        }
+    }
+
+    /** Builds {@link EmbeddedExecutors}. */
+    public static final class Builder {
+        private String bootstrap = "localhost:9092";
+        private String topicPrefix = Topics.DEFAULT_PREFIX;
+        private final Map<String, Object> kafka = new HashMap<>();
+        private String name;
+        private TaskHandler handler;
+        private Duration heartbeatInterval = Duration.ofSeconds(3);
+        private Duration registrationTimeout = Duration.ofSeconds(30);
+        private ResourceDetector detector;
+        private Clock clock = Clock.systemUTC();
+
+        private Builder() {
+        }
+
+        /** Kafka's {@code bootstrap.servers}. */
+        public Builder bootstrap(String servers) {
+            this.bootstrap = Objects.requireNonNull(servers, "servers");
+            return this;
+        }
+
+        /** The prefix of cronoq's topic names (default {@code cronoq.}). */
+        public Builder topicPrefix(String prefix) {
+            this.topicPrefix = Objects.requireNonNull(prefix, "prefix");
+            return this;
+        }
+
+        /** Any Kafka client setting, or {@code schema.registry.url}. */
+        public Builder kafkaProperty(String key, Object value) {
+            kafka.put(key, value);
+            return this;
+        }
+
+        /** The application's name, the stem of its group workers' ids (default: host name and process id). */
+        public Builder name(String applicationName) {
+            this.name = applicationName;
+            return this;
+        }
+
+        /** The handler of every group that is not given its own. */
+        public Builder handler(TaskHandler defaultHandler) {
+            this.handler = defaultHandler;
+            return this;
+        }
+
+        /** How often each group worker heartbeats (default 3 s). */
+        public Builder heartbeatInterval(Duration interval) {
+            this.heartbeatInterval = interval;
+            return this;
+        }
+
+        /** How long {@code setGroupCapacity} waits for the scheduler's answer (default 30 s). */
+        public Builder registrationTimeout(Duration timeout) {
+            this.registrationTimeout = timeout;
+            return this;
+        }
+
+        /** How resources are detected (default: {@link ResourceDetector#system()}). */
+        public Builder resourceDetector(ResourceDetector resourceDetector) {
+            this.detector = resourceDetector;
+            return this;
+        }
+
+        /** The clock that stamps events. */
+        public Builder clock(Clock eventClock) {
+            this.clock = Objects.requireNonNull(eventClock, "eventClock");
+            return this;
+        }
+
+        /** Builds the embedded executors (no group yet). */
+        public EmbeddedExecutors build() {
+            if (name == null) {
+                name = WorkerIds.defaultId();
+            }
+            Rules.workerId(name).ifPresent(v -> {
+                throw new InvalidInputException("name", "the application name is a worker id stem; " + v.message());
+            });
+            return new EmbeddedExecutors(this);
+        }
+    }
+}

@@ -1,0 +1,621 @@
+package io.cronoq.agent;
+
+import io.cronoq.agent.CronoqWorker.State;
+import io.cronoq.events.AssignmentEvent;
+import io.cronoq.events.AttemptAssigned;
+import io.cronoq.events.AttemptFailed;
+import io.cronoq.events.AttemptProgress;
+import io.cronoq.events.AttemptRef;
+import io.cronoq.events.AttemptRevoked;
+import io.cronoq.events.AttemptStarted;
+import io.cronoq.events.AttemptSucceeded;
+import io.cronoq.events.RegistrationAccepted;
+import io.cronoq.events.RegistrationRejected;
+import io.cronoq.events.WorkerDraining;
+import io.cronoq.events.WorkerFenced;
+import io.cronoq.events.WorkerHeartbeat;
+import io.cronoq.events.WorkerLeft;
+import io.cronoq.events.WorkerRegistered;
+import io.cronoq.events.WorkerResources;
+import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The worker's protocol with the scheduler, without Kafka: it registers, learns its generation, runs the attempts
+ * assigned to its current generation on the executor, reports them, heartbeats, drains and obeys fencing. Events
+ * arrive from one reading thread ({@link #onEvent}); attempts end on executor threads; lifecycle calls come from
+ * any thread. All state changes happen under one lock; handlers never run under it.
+ *
+ * <p>Generations: every registration is answered by {@code RegistrationAccepted} carrying the registration's own
+ * timestamp, which is how the worker tells the answer to its latest registration from answers to earlier ones (an
+ * earlier run of the same id). Until that answer arrives every assignment read is from an earlier registration and
+ * is skipped; afterwards only assignments of the current generation run. This is what makes a restart neither run
+ * a finished attempt again nor lose one: the scheduler re-queues what the old generation held as new attempts.
+ */
+final class WorkerCore {
+
+    private static final Logger log = LoggerFactory.getLogger(WorkerCore.class);
+    private static final int MAX_ERROR_CHARS = 8 * 1024;
+    private static final int REMEMBERED_FINISHED = 4096;
+
+    private final WorkerSettings settings;
+    private final TaskHandler handler;
+    private final Executor executor;
+    private final EventSink sink;
+    private final Clock clock;
+    private final WorkerResources resources;
+
+    private final Object lock = new Object();
+    private State state = State.CREATED;
+    private long generation;
+    private Map<String, String> group = Map.of();
+    private long lastRegisteredAt = -1;
+    private boolean awaitingAcceptance;
+    private boolean drainRequested;
+    private final Map<AttemptId, Attempt> running = new LinkedHashMap<>();
+    private final Set<AttemptId> finished = Collections.newSetFromMap(new LinkedHashMap<>() {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<AttemptId, Boolean> eldest) {
+            return size() > REMEMBERED_FINISHED;
+        }
+    });
+    private final CompletableFuture<State> activation = new CompletableFuture<>();
+    private final CompletableFuture<State> termination = new CompletableFuture<>();
+    private volatile String endReason;
+
+    WorkerCore(WorkerSettings settings, TaskHandler handler, Executor executor, EventSink sink, Clock clock,
+               WorkerResources resources) {
+        this.settings = settings;
+        this.handler = handler;
+        this.executor = executor;
+        this.sink = sink;
+        this.clock = clock;
+        this.resources = resources;
+    }
+
+    // ==== lifecycle ===============================================================================
+
+    /** Publishes a registration; its answer sets the generation. Called once reading is positioned. */
+    void register() {
+        synchronized (lock) {
+            if (terminal()) {
+                return;
+            }
+            long at = Math.max(clock.millis(), lastRegisteredAt + 1);
+            lastRegisteredAt = at;
+            awaitingAcceptance = true;
+            state = State.REGISTERING;
+            log.info("Worker {} registers in pool {} with labels {} and {} slot(s)", settings.id(), settings.pool(),
+                    settings.labels(), settings.slots());
+            sink.publish(new WorkerRegistered(settings.id(), settings.pool(), new HashMap<>(settings.labels()),
+                    settings.slots(), resources, null, null, Instant.ofEpochMilli(at)));
+        }
+    }
+
+    /**
+     * Takes nothing new, lets what runs finish, then reports that it left ({@code WorkerDraining}, then
+     * {@code WorkerLeft}). The future completes when the worker has left.
+     */
+    CompletableFuture<State> drain() {
+        synchronized (lock) {
+            switch (state) {
+                case CREATED -> terminate(State.LEFT, "drained before it started");
+                case REGISTERING -> {
+                    if (running.isEmpty()) {
+                        // The scheduler reads the leave after the registration it follows, so nothing stays behind.
+                        sink.publish(new WorkerLeft(settings.id(), settings.pool(), null,
+                                "drained before its registration was answered", now()));
+                        terminate(State.LEFT, "drained before its registration was answered");
+                    } else {
+                        drainRequested = true;
+                    }
+                }
+                case ACTIVE -> {
+                    state = State.DRAINING;
+                    log.info("Worker {} generation {} drains: it takes nothing new and finishes {} running attempt(s)",
+                            settings.id(), generation, running.size());
+                    sink.publish(new WorkerDraining(settings.id(), settings.pool(), generation, now()));
+                    finishDrainIfIdle();
+                }
+                default -> {
+                    // DRAINING already, or finished: nothing more to do.
+                }
+            }
+            return termination;
+        }
+    }
+
+    /**
+     * Stops at once: every running attempt is cancelled (its thread interrupted) and reported as failed and
+     * retryable, then the worker reports that it left.
+     */
+    void stopNow(String reason) {
+        synchronized (lock) {
+            if (terminal()) {
+                return;
+            }
+            boolean known = !awaitingAcceptance && generation > 0;
+            boolean registered = state != State.CREATED;
+            List<Attempt> attempts = new ArrayList<>(running.values());
+            if (!attempts.isEmpty()) {
+                log.warn("Worker {} stops at once ({}); reporting {} running attempt(s) as failed and retryable",
+                        settings.id(), reason, attempts.size());
+            }
+            for (Attempt a : attempts) {
+                a.abort("the worker stopped: " + reason,
+                        "the worker stopped before the attempt finished (" + reason + ")");
+            }
+            if (registered) {
+                sink.publish(new WorkerLeft(settings.id(), settings.pool(), known ? generation : null,
+                        "stopped: " + reason, now()));
+            }
+            terminate(State.STOPPED, reason);
+        }
+    }
+
+    /** Stops without a word to the scheduler, as a crash would: attempts are cancelled and not reported. */
+    void halt(String reason) {
+        synchronized (lock) {
+            if (terminal()) {
+                return;
+            }
+            for (Attempt a : new ArrayList<>(running.values())) {
+                a.abort("the worker halted: " + reason, null);
+            }
+            terminate(State.STOPPED, reason);
+        }
+    }
+
+    /** Sends a heartbeat under the current generation with the attempts it runs, when it has a generation. */
+    void heartbeat() {
+        synchronized (lock) {
+            if ((state != State.ACTIVE && state != State.DRAINING) || awaitingAcceptance || generation <= 0) {
+                return;
+            }
+            List<AttemptRef> refs = new ArrayList<>();
+            for (Attempt a : running.values()) {
+                if (a.generation == generation) {
+                    refs.add(new AttemptRef(a.id.taskId(), a.id.attempt()));
+                }
+            }
+            sink.publish(new WorkerHeartbeat(settings.id(), settings.pool(), generation, refs, now()));
+        }
+    }
+
+    // ==== events from the scheduler ================================================================
+
+    /** Handles one record of the worker's own key, in partition order. */
+    void onEvent(AssignmentEvent envelope) {
+        Object event = envelope.getEvent();
+        if (state().terminal()) {
+            log.debug("Worker {} is {}; it ignores {}", settings.id(), state(), event.getClass().getSimpleName());
+            return;
+        }
+        if (event instanceof AttemptAssigned a) {
+            onAssigned(a);
+        } else if (event instanceof AttemptRevoked r) {
+            onRevoked(r);
+        } else if (event instanceof WorkerFenced f) {
+            onFenced(f);
+        } else if (event instanceof RegistrationAccepted a) {
+            onAccepted(a);
+        } else if (event instanceof RegistrationRejected r) {
+            onRejected(r);
+        } else {
+            log.warn("Worker {} ignores an assignment event it does not know: {}", settings.id(), event);
+        }
+    }
+
+    private void onAccepted(RegistrationAccepted a) {
+        synchronized (lock) {
+            if (a.getAt().toEpochMilli() != lastRegisteredAt || a.getGeneration() <= generation) {
+                log.debug("Worker {} skips the answer to an earlier registration (generation {})", settings.id(),
+                        a.getGeneration());
+                return;
+            }
+            generation = a.getGeneration();
+            group = Collections.unmodifiableMap(new LinkedHashMap<>(a.getGroup()));
+            awaitingAcceptance = false;
+            abortWhere(x -> x.generation < generation, "generation " + generation + " replaced it",
+                    "was reassigned (stale claim)");
+            if (terminal()) {
+                return;
+            }
+            log.info("Worker {} is generation {} in pool {}, group {}, {} slot(s)", settings.id(), generation,
+                    settings.pool(), group, a.getSlots());
+            if (drainRequested) {
+                state = State.ACTIVE;
+                drainRequested = false;
+                drain();
+            } else {
+                state = State.ACTIVE;
+            }
+            activation.complete(state);
+        }
+    }
+
+    private void onRejected(RegistrationRejected r) {
+        synchronized (lock) {
+            if (!awaitingAcceptance || r.getAt().toEpochMilli() < lastRegisteredAt || terminal()) {
+                log.debug("Worker {} skips the rejection of an earlier registration", settings.id());
+                return;
+            }
+            RegistrationRejectedException rejection = new RegistrationRejectedException(settings.id(),
+                    String.valueOf(r.getCode()), r.getReason());
+            log.error("Worker {} stops: {}", settings.id(), rejection.getMessage());
+            for (Attempt a : new ArrayList<>(running.values())) {
+                a.abort("registration rejected", null);
+            }
+            activation.completeExceptionally(rejection);
+            terminate(State.REJECTED, rejection.getMessage());
+        }
+    }
+
+    private void onFenced(WorkerFenced f) {
+        synchronized (lock) {
+            long stale = f.getStaleGeneration();
+            if (f.getTaskId() != null) {
+                AttemptId id = new AttemptId(f.getTaskId(), f.getAttempt() == null ? -1 : f.getAttempt());
+                Attempt a = running.get(id);
+                if (a != null && a.generation <= stale) {
+                    log.warn("Attempt {} of task {} was reassigned (stale claim); aborting the local copy: {}",
+                            id.attempt(), id.taskId(), f.getReason());
+                    a.abort("fenced: " + f.getReason(), null);
+                }
+                return;
+            }
+            abortWhere(a -> a.generation <= stale, "generation " + stale + " was fenced: " + f.getReason(),
+                    "was reassigned (stale claim)");
+            if (stale != generation || awaitingAcceptance || terminal()) {
+                return; // about an earlier generation, or a registration is already on its way
+            }
+            if (f.getCurrentGeneration() == null) {
+                if (state == State.ACTIVE) {
+                    log.warn("Worker {} generation {} was fenced ({}); registering again", settings.id(), generation,
+                            f.getReason());
+                    register();
+                } else if (state == State.DRAINING) {
+                    log.warn("Worker {} generation {} was fenced while draining ({}); it has left", settings.id(),
+                            generation, f.getReason());
+                    terminate(State.LEFT, "fenced while draining");
+                }
+            } else {
+                fencedByAnother(f.getCurrentGeneration(), f.getReason());
+            }
+        }
+    }
+
+    private void onAssigned(AttemptAssigned a) {
+        Attempt attempt;
+        synchronized (lock) {
+            AttemptId id = new AttemptId(a.getTaskId(), a.getAttempt());
+            if (awaitingAcceptance) {
+                log.info("Worker {} skips attempt {} (generation {}): it was assigned before this registration",
+                        settings.id(), id, a.getGeneration());
+                return;
+            }
+            if (a.getGeneration() < generation) {
+                log.info("Worker {} skips attempt {}: it was assigned to generation {}, this is generation {}",
+                        settings.id(), id, a.getGeneration(), generation);
+                return;
+            }
+            if (a.getGeneration() > generation) {
+                fencedByAnother(a.getGeneration(), "attempt " + id + " was assigned to generation "
+                        + a.getGeneration());
+                return;
+            }
+            if (state != State.ACTIVE && state != State.DRAINING) {
+                log.info("Worker {} is {}; attempt {} is not run (the scheduler re-queues it)", settings.id(),
+                        state, id);
+                return;
+            }
+            if (running.containsKey(id) || finished.contains(id)) {
+                log.debug("Worker {} skips a repeated assignment of attempt {}", settings.id(), id);
+                return;
+            }
+            attempt = new Attempt(a);
+            running.put(id, attempt);
+        }
+        try {
+            executor.execute(attempt);
+        } catch (RejectedExecutionException e) {
+            log.warn("The executor refused attempt {} of task {}", attempt.id.attempt(), attempt.id.taskId(), e);
+            attempt.abort("the executor refused it", "the worker's executor refused the attempt: " + e.getMessage());
+        }
+    }
+
+    private void onRevoked(AttemptRevoked r) {
+        synchronized (lock) {
+            if (!awaitingAcceptance && generation > 0 && r.getGeneration() > generation) {
+                fencedByAnother(r.getGeneration(), "attempt " + r.getTaskId() + "#" + r.getAttempt()
+                        + " was revoked from generation " + r.getGeneration());
+                return;
+            }
+            Attempt a = running.get(new AttemptId(r.getTaskId(), r.getAttempt()));
+            if (a != null && a.generation <= r.getGeneration()) {
+                log.info("Attempt {} of task {} was revoked ({}); aborting it", r.getAttempt(), r.getTaskId(),
+                        r.getReason());
+                a.abort("revoked: " + r.getReason(), null);
+            }
+        }
+    }
+
+    /** A newer generation of this worker id exists that this process did not register: two workers share an id. */
+    private void fencedByAnother(long newer, String evidence) {
+        abortWhere(x -> true, "worker id " + settings.id() + " is now generation " + newer,
+                "was reassigned (stale claim)");
+        log.error("Worker {} generation {} is fenced: {}, but this process did not register it. Another worker "
+                + "uses the id {}; this one stops taking work (give each worker its own --id)", settings.id(),
+                generation, evidence, settings.id());
+        terminate(State.FENCED, "another worker registered the id " + settings.id() + " as generation " + newer);
+    }
+
+    // ==== attempts ================================================================================
+
+    private void abortWhere(Predicate<Attempt> which, String reason, String what) {
+        for (Attempt a : new ArrayList<>(running.values())) {
+            if (which.test(a)) {
+                log.warn("Attempt {} of task {} {}; aborting the local copy: {}", a.id.attempt(), a.id.taskId(), what,
+                        reason);
+                a.abort(reason, null);
+            }
+        }
+    }
+
+    private void ended(Attempt a) {
+        synchronized (lock) {
+            running.remove(a.id, a);
+            finished.add(a.id);
+            finishDrainIfIdle();
+        }
+    }
+
+    private void finishDrainIfIdle() {
+        if (state == State.DRAINING && running.isEmpty()) {
+            sink.publish(new WorkerLeft(settings.id(), settings.pool(), generation, "drained", now()));
+            log.info("Worker {} generation {} drained and left pool {}", settings.id(), generation, settings.pool());
+            terminate(State.LEFT, "drained");
+        }
+    }
+
+    private void terminate(State end, String reason) {
+        state = end;
+        endReason = reason;
+        activation.complete(end);
+        termination.complete(end);
+    }
+
+    private boolean terminal() {
+        return state.terminal();
+    }
+
+    private Instant now() {
+        return clock.instant();
+    }
+
+    // ==== reads ===================================================================================
+
+    State state() {
+        synchronized (lock) {
+            return state;
+        }
+    }
+
+    long generation() {
+        synchronized (lock) {
+            return generation;
+        }
+    }
+
+    Map<String, String> group() {
+        synchronized (lock) {
+            return group;
+        }
+    }
+
+    List<AttemptId> running() {
+        synchronized (lock) {
+            return List.copyOf(running.keySet());
+        }
+    }
+
+    Optional<String> endReason() {
+        return Optional.ofNullable(endReason);
+    }
+
+    CompletableFuture<State> activation() {
+        return activation;
+    }
+
+    CompletableFuture<State> termination() {
+        return termination;
+    }
+
+    // ==== one attempt =============================================================================
+
+    /** One assigned attempt: its context for the handler, its cancellation, and exactly one outcome report. */
+    private final class Attempt implements TaskContext, Runnable {
+
+        final AttemptId id;
+        final long generation;
+        private final AttemptAssigned assigned;
+        private final Map<String, String> group;
+        private final CancellationSignal cancellation = new CancellationSignal();
+        /** Set once the outcome is reported or deliberately not reported. */
+        private final AtomicBoolean settled = new AtomicBoolean();
+        private Thread thread;
+
+        Attempt(AttemptAssigned assigned) {
+            this.assigned = assigned;
+            this.id = new AttemptId(assigned.getTaskId(), assigned.getAttempt());
+            this.generation = assigned.getGeneration();
+            this.group = Collections.unmodifiableMap(new LinkedHashMap<>(assigned.getGroup()));
+        }
+
+        @Override
+        public void run() {
+            boolean aborted;
+            synchronized (this) {
+                aborted = settled.get();
+                if (!aborted) {
+                    thread = Thread.currentThread();
+                }
+            }
+            if (aborted) {
+                ended(this); // aborted while it waited for a thread; never started
+                return;
+            }
+            try {
+                sink.publish(new AttemptStarted(id.taskId(), settings.pool(), id.attempt(), settings.id(), generation,
+                        now()));
+                byte[] result = handler.handle(this);
+                if (settled.compareAndSet(false, true)) {
+                    sink.publish(new AttemptSucceeded(id.taskId(), settings.pool(), id.attempt(), settings.id(),
+                            generation, now(), result == null ? null : ByteBuffer.wrap(result)));
+                } else {
+                    log.info("Attempt {} of task {} returned after it was aborted ({}); not reported", id.attempt(),
+                            id.taskId(), cancellation.reason().orElse("aborted"));
+                }
+            } catch (Throwable t) {
+                if (settled.compareAndSet(false, true)) {
+                    boolean retryable = !(t instanceof NonRetryableException)
+                            && !(t instanceof TaskFailedException f && !f.retryable());
+                    log.info("Attempt {} of task {} failed ({}): {}", id.attempt(), id.taskId(),
+                            retryable ? "retryable" : "not retryable", t.toString());
+                    reportFailed(error(t), retryable);
+                } else {
+                    log.info("Attempt {} of task {} ended after it was aborted ({}): {}; not reported", id.attempt(),
+                            id.taskId(), cancellation.reason().orElse("aborted"), t.toString());
+                }
+                if (t instanceof Error e && !(t instanceof AssertionError)) {
+                    throw e;
+                }
+            } finally {
+                synchronized (this) {
+                    thread = null;
+                    Thread.interrupted(); // an abort's interrupt must not leak into the pool thread's next attempt
+                }
+                ended(this);
+            }
+        }
+
+        /**
+         * Cancels the attempt and interrupts its thread; reports it failed (retryable) with {@code failure} when
+         * given, else reports nothing (the scheduler has already ended it). Removes it from the running set.
+         */
+        void abort(String reason, String failure) {
+            if (settled.compareAndSet(false, true) && failure != null) {
+                reportFailed(failure, true);
+            }
+            cancellation.cancel(reason);
+            synchronized (this) {
+                if (thread != null) {
+                    thread.interrupt();
+                }
+            }
+            synchronized (lock) {
+                running.remove(id, this);
+                finished.add(id);
+            }
+        }
+
+        private void reportFailed(String error, boolean retryable) {
+            sink.publish(new AttemptFailed(id.taskId(), settings.pool(), id.attempt(), settings.id(), generation,
+                    now(), error, retryable));
+        }
+
+        @Override
+        public String taskId() {
+            return id.taskId();
+        }
+
+        @Override
+        public int attempt() {
+            return id.attempt();
+        }
+
+        @Override
+        public String pool() {
+            return settings.pool();
+        }
+
+        @Override
+        public String workerId() {
+            return settings.id();
+        }
+
+        @Override
+        public long generation() {
+            return generation;
+        }
+
+        @Override
+        public Map<String, String> group() {
+            return group;
+        }
+
+        @Override
+        public byte[] payload() {
+            ByteBuffer buffer = assigned.getPayload().duplicate();
+            byte[] bytes = new byte[buffer.remaining()];
+            buffer.get(bytes);
+            return bytes;
+        }
+
+        @Override
+        public Optional<Instant> deadline() {
+            return Optional.ofNullable(assigned.getDeadline());
+        }
+
+        @Override
+        public Optional<Duration> timeout() {
+            return Optional.ofNullable(assigned.getTimeoutMs()).map(Duration::ofMillis);
+        }
+
+        @Override
+        public CancellationSignal cancellation() {
+            return cancellation;
+        }
+
+        @Override
+        public void progress(Double fraction, String message) {
+            if (fraction != null && (fraction.isNaN() || fraction < 0 || fraction > 1)) {
+                throw new IllegalArgumentException("progress fraction is " + fraction + "; it must be between 0 and 1");
+            }
+            if (settled.get()) {
+                return; // the attempt is over (or aborted); progress would only be fenced
+            }
+            sink.publish(new AttemptProgress(id.taskId(), settings.pool(), id.attempt(), settings.id(), generation,
+                    now(), fraction, message));
+        }
+    }
+
+    private static String error(Throwable t) {
+        String text;
+        if (t instanceof TaskFailedException || t instanceof NonRetryableException) {
+            text = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+        } else {
+            text = t.getMessage() == null ? t.getClass().getName() : t.getClass().getName() + ": " + t.getMessage();
+        }
+        return text.length() <= MAX_ERROR_CHARS ? text : text.substring(0, MAX_ERROR_CHARS) + "...";
+    }
+}

@@ -1,0 +1,41 @@
+package io.cronoq.agent;
+
+import io.cronoq.schemas.rules.Rules;
+import io.cronoq.schemas.rules.Violation;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Who a worker is and how it paces itself: id, pool, labels, slots, heartbeat interval and how long
+ * {@link CronoqWorker#start()} waits for the scheduler's answer. Validated with cronoq's shared input rules.
+ */
+record WorkerSettings(String id, String pool, Map<String, String> labels, int slots, Duration heartbeatInterval,
+                      Duration registrationTimeout) {
+
+    WorkerSettings {
+        labels = java.util.Collections.unmodifiableMap(new TreeMap<>(labels));
+        Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
+        Objects.requireNonNull(registrationTimeout, "registrationTimeout");
+        Optional<Violation> broken = first(Rules.workerId(id), Rules.pool(pool), Rules.labels(labels),
+                Rules.slots(slots));
+        if (broken.isPresent()) {
+            throw broken.get().toException();
+        }
+        if (heartbeatInterval.isNegative() || heartbeatInterval.isZero()) {
+            throw new IllegalArgumentException("heartbeatInterval is " + heartbeatInterval + "; it must be positive");
+        }
+    }
+
+    @SafeVarargs
+    private static Optional<Violation> first(Optional<Violation>... checks) {
+        for (Optional<Violation> check : checks) {
+            if (check.isPresent()) {
+                return check;
+            }
+        }
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,99 @@
+package io.cronoq.agent.process;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** The {@code worker} command line: bad input exits 2 with a message naming the flag, before anything connects. */
+class WorkerCommandTest {
+
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine cli = WorkerCommand.commandLine();
+        cli.setErr(new PrintWriter(err, true));
+        cli.setOut(new PrintWriter(new StringWriter(), true));
+        return cli.execute(args);
+    }
+
+    @Test
+    void aMalformedLabelExits2NamingTheFlag() {
+        assertThat(run("--pool", "p", "--label", "gpu", "--", "cat")).isEqualTo(2);
+        assertThat(err.toString()).contains("--label 'gpu' is malformed").contains("NAME=VALUE");
+    }
+
+    @Test
+    void aLabelBreakingTheLabelRuleExits2NamingTheFlag() {
+        assertThat(run("--pool", "p", "--label", "gpu=A 100!", "--", "cat")).isEqualTo(2);
+        assertThat(err.toString()).contains("--label").contains("label value 'A 100!' is not allowed");
+    }
+
+    @Test
+    void slotsBelowOneExit2NamingTheFlag() {
+        assertThat(run("--pool", "p", "--slots", "0", "--", "cat")).isEqualTo(2);
+        assertThat(err.toString()).contains("--slots").contains("slots is 0");
+    }
+
+    @Test
+    void anUnknownFlagExits2NamingIt() {
+        assertThat(run("--pool", "p", "--colour", "blue", "--", "cat")).isEqualTo(2);
+        assertThat(err.toString()).contains("Unknown option").contains("--colour");
+    }
+
+    @Test
+    void aMissingCommandExits2SayingWhereItGoes() {
+        assertThat(run("--pool", "p")).isEqualTo(2);
+        assertThat(err.toString()).contains("missing the command to run").contains("after '--'");
+    }
+
+    @Test
+    void aMissingPoolExits2NamingTheFlag() {
+        assertThat(run("--", "cat")).isEqualTo(2);
+        assertThat(err.toString()).contains("--pool");
+    }
+
+    @Test
+    void aMemoryLimitWithAByteUnitTypoExits2NamingTheFlag() {
+        assertThat(run("--pool", "p", "--memory-limit", "64MB", "--", "cat")).isEqualTo(2);
+        assertThat(err.toString()).contains("--memory-limit '64MB'").contains("drop the B");
+    }
+
+    @Test
+    void aTimeoutThatIsNotADurationExits2NamingTheFlag() {
+        assertThat(run("--pool", "p", "--timeout", "soon", "--", "cat")).isEqualTo(2);
+        assertThat(err.toString()).contains("--timeout").contains("'soon' is not a duration");
+    }
+
+    @Test
+    void aBadPackageVersionExits2NamingTheFlag() {
+        assertThat(run("--pool", "p", "--package", "torch=latest", "--", "cat")).isEqualTo(2);
+        assertThat(err.toString()).contains("--package torch").contains("'latest' is not a version");
+    }
+
+    @Test
+    void aValidCommandLineBuildsTheAgentItDescribes() {
+        CommandLine cli = WorkerCommand.commandLine();
+        cli.parseArgs("--pool", "inference", "--id", "agent-7", "--label", "gpu=a100", "--label", "zone=eu",
+                "--slots", "3", "--cpu", "500m", "--memory", "2Gi", "--timeout", "5s",
+                "--", "sh", "-c", "cat; echo done");
+        WorkerCommand.Agent agent = ((WorkerCommand) cli.getCommand()).agent();
+        assertThat(agent.worker().id()).isEqualTo("agent-7");
+        assertThat(agent.worker().pool()).isEqualTo("inference");
+        assertThat(agent.worker().labels()).containsExactlyInAnyOrderEntriesOf(
+                java.util.Map.of("gpu", "a100", "zone", "eu"));
+        assertThat(agent.worker().slots()).isEqualTo(3);
+        agent.runner().shutdown();
+    }
+
+    @Test
+    void theCommandMayFollowTheFlagsWithoutTheDoubleDash() {
+        CommandLine cli = WorkerCommand.commandLine();
+        cli.parseArgs("--pool", "p", "sh", "-c", "cat");
+        WorkerCommand.Agent agent = ((WorkerCommand) cli.getCommand()).agent();
+        assertThat(agent.worker().pool()).isEqualTo("p");
+        agent.runner().shutdown();
+    }
+}
