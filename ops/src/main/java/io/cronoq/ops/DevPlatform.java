@@ -69,6 +69,13 @@ final class DevPlatform implements AutoCloseable {
         started.add(scheduler);
         awaitRunning(scheduler.streams(), Duration.ofSeconds(60));
         ready("Scheduler is running");
+
+        if (options.demo()) {
+            step("Starting demo workers in pool '" + DemoWorkers.POOL + "': demo-cpu-1, demo-cpu-2 and demo-gpu-1 (gpu=a100)");
+            DemoWorkers demo = DemoWorkers.start(kafka.bootstrapServers());
+            started.add(demo);
+            ready("Demo workers registered: 2 groups, 6 slots");
+        }
         out.printf("%ncronoq is up in %.1f s.%n  Kafka bootstrap: %s%n  Data directory:  %s%n  Ctrl-C stops everything.%n",
                 Duration.between(begin, Instant.now()).toMillis() / 1000.0, kafka.bootstrapServers(),
                 options.dataDir().toAbsolutePath());

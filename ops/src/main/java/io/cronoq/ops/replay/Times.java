@@ -1,0 +1,78 @@
+package io.cronoq.ops.replay;
+
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
+
+/** Reads the times analysts type and writes durations they can read. */
+final class Times {
+
+    /** What a time flag accepts, for help and error messages. */
+    static final String TIME_FORMATS = "an ISO-8601 time such as 2026-03-01T09:30:00Z, 2026-03-01T10:30:00+01:00, "
+            + "2026-03-01T09:30:00 (UTC) or 2026-03-01 (midnight UTC)";
+
+    private Times() {}
+
+    /** Parses an ISO-8601 instant, offset date-time, local date-time (UTC) or date (midnight UTC). */
+    static Instant parse(String text) {
+        String s = text.trim();
+        try {
+            return Instant.parse(s);
+        } catch (DateTimeException ignored) {
+            // not an instant with Z; try the other accepted forms
+        }
+        try {
+            return OffsetDateTime.parse(s).toInstant();
+        } catch (DateTimeException ignored) {
+            // no offset
+        }
+        try {
+            return LocalDateTime.parse(s).toInstant(ZoneOffset.UTC);
+        } catch (DateTimeException ignored) {
+            // not a date-time
+        }
+        try {
+            return LocalDate.parse(s).atStartOfDay().toInstant(ZoneOffset.UTC);
+        } catch (DateTimeException e) {
+            throw new IllegalArgumentException("'" + text + "' is not a time; use " + TIME_FORMATS, e);
+        }
+    }
+
+    /** A duration in milliseconds as people read it: 850ms, 12.3s, 4m05s, 2h03m, 3d04h. */
+    static String human(long ms) {
+        if (ms < 0) {
+            return "-" + human(-ms);
+        }
+        if (ms < 1_000) {
+            return ms + "ms";
+        }
+        if (ms < 60_000) {
+            return String.format(java.util.Locale.ROOT, "%.1fs", ms / 1000.0);
+        }
+        long s = ms / 1000;
+        if (s < 3_600) {
+            return String.format(java.util.Locale.ROOT, "%dm%02ds", s / 60, s % 60);
+        }
+        if (s < 86_400) {
+            return String.format(java.util.Locale.ROOT, "%dh%02dm", s / 3600, (s % 3600) / 60);
+        }
+        return String.format(java.util.Locale.ROOT, "%dd%02dh", s / 86_400, (s % 86_400) / 3600);
+    }
+
+    /** Picocli converter for time flags: a bad value is a usage error naming the flag. */
+    static final class InstantConverter implements ITypeConverter<Instant> {
+        @Override
+        public Instant convert(String value) {
+            try {
+                return parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+        }
+    }
+}
