@@ -3,12 +3,16 @@ package io.cronoq.schemas.rules;
 import io.cronoq.events.AttemptFailed;
 import io.cronoq.events.AttemptStarted;
 import io.cronoq.events.AttemptSucceeded;
+import io.cronoq.events.Preference;
+import io.cronoq.events.ResourceRequest;
+import io.cronoq.events.RetryPolicy;
 import io.cronoq.events.TaskCancelRequested;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.WorkerDraining;
 import io.cronoq.events.WorkerHeartbeat;
 import io.cronoq.events.WorkerLeft;
 import io.cronoq.events.WorkerRegistered;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -32,6 +36,8 @@ public final class Rules {
     public static final Pattern LABEL_VALUE = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?");
     /** The most slots one worker may declare; keeps capacity sums far from overflow. */
     public static final int MAX_SLOTS = 65_536;
+    /** The heaviest soft routing preference, as in Kubernetes' preferred node affinity. */
+    public static final int MAX_PREFERENCE_WEIGHT = 100;
 
     static final String POOL_ALLOWED =
             "1 to 128 characters: letters, digits, '.', '_', ':' or '-', starting with a letter or digit";
@@ -123,6 +129,110 @@ public final class Rules {
         }
         return Optional.of(new Violation("retry.maxAttempts",
                 "retry.maxAttempts is " + e.getRetry().getMaxAttempts() + "; a task gets at least 1 attempt"));
+    }
+
+    /**
+     * Every rule of a submission: those of {@link #check(TaskSubmitted)}, and the resources (no
+     * negative quantity, each package requirement readable by {@link PackageRequirement}), the
+     * preferences (valid labels, weight 1 to {@link #MAX_PREFERENCE_WEIGHT}), the times (a positive
+     * timeout, a start tolerance only with a start time) and the retry backoff. The Java client
+     * refuses a task that breaks any of them before sending it.
+     */
+    public static Optional<Violation> checkSubmission(TaskSubmitted e) {
+        Optional<Violation> v = check(e);
+        if (v.isPresent()) {
+            return v;
+        }
+        return first(resources(e.getResources()), preferences(e.getPreferences()), times(e), retry(e.getRetry()));
+    }
+
+    /** A task's resource request; null (no request) is valid. */
+    public static Optional<Violation> resources(ResourceRequest r) {
+        if (r == null) {
+            return Optional.empty();
+        }
+        Optional<Violation> v = first(notNegative("resources.cpuMillis", r.getCpuMillis()),
+                notNegative("resources.memoryBytes", r.getMemoryBytes()),
+                notNegative("resources.diskBytes", r.getDiskBytes()),
+                notNegative("resources.gpu", r.getGpu() == null ? null : r.getGpu().longValue()));
+        if (v.isPresent() || r.getPackages() == null) {
+            return v;
+        }
+        for (int i = 0; i < r.getPackages().size(); i++) {
+            v = PackageRequirement.check("resources.packages[" + i + "]", r.getPackages().get(i));
+            if (v.isPresent()) {
+                return v;
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Soft routing preferences: each names valid labels and weighs 1 to {@link #MAX_PREFERENCE_WEIGHT}. */
+    public static Optional<Violation> preferences(List<Preference> preferences) {
+        if (preferences == null) {
+            return Optional.empty();
+        }
+        for (int i = 0; i < preferences.size(); i++) {
+            String field = "preferences[" + i + "]";
+            Preference p = preferences.get(i);
+            if (p.getLabels() == null || p.getLabels().isEmpty()) {
+                return Optional.of(new Violation(field + ".labels", field + ".labels is empty; a preference names "
+                        + "at least one label a worker should carry"));
+            }
+            Optional<Violation> v = labels(p.getLabels());
+            if (v.isPresent()) {
+                return Optional.of(new Violation(field + "." + v.get().field(), v.get().message()));
+            }
+            if (p.getWeight() < 1 || p.getWeight() > MAX_PREFERENCE_WEIGHT) {
+                return Optional.of(new Violation(field + ".weight", field + ".weight is " + p.getWeight()
+                        + "; a preference weighs 1 to " + MAX_PREFERENCE_WEIGHT + " (as in Kubernetes' preferred affinity)"));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<Violation> times(TaskSubmitted e) {
+        if (e.getTimeoutMs() != null && e.getTimeoutMs() <= 0) {
+            return Optional.of(new Violation("timeoutMs", "timeoutMs is " + e.getTimeoutMs()
+                    + "; a timeout is a positive number of milliseconds"));
+        }
+        if (e.getStartToleranceMs() != null) {
+            if (e.getStartAt() == null) {
+                return Optional.of(new Violation("startToleranceMs", "startToleranceMs is set without startAt; "
+                        + "a tolerance belongs to a fixed start time"));
+            }
+            if (e.getStartToleranceMs() < 0) {
+                return Optional.of(new Violation("startToleranceMs", "startToleranceMs is " + e.getStartToleranceMs()
+                        + "; a tolerance is 0 or more milliseconds"));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<Violation> retry(RetryPolicy r) {
+        if (r == null) {
+            return Optional.empty();
+        }
+        if (r.getInitialBackoffMs() < 0) {
+            return Optional.of(new Violation("retry.initialBackoffMs", "retry.initialBackoffMs is "
+                    + r.getInitialBackoffMs() + "; a backoff is 0 or more milliseconds"));
+        }
+        if (r.getMaxBackoffMs() < r.getInitialBackoffMs()) {
+            return Optional.of(new Violation("retry.maxBackoffMs", "retry.maxBackoffMs is " + r.getMaxBackoffMs()
+                    + ", below retry.initialBackoffMs " + r.getInitialBackoffMs() + "; the cap is at least the first backoff"));
+        }
+        if (!(r.getMultiplier() >= 1.0) || Double.isInfinite(r.getMultiplier())) {
+            return Optional.of(new Violation("retry.multiplier", "retry.multiplier is " + r.getMultiplier()
+                    + "; backoff grows by a finite factor of 1 or more"));
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<Violation> notNegative(String field, Long value) {
+        if (value == null || value >= 0) {
+            return Optional.empty();
+        }
+        return Optional.of(new Violation(field, field + " is " + value + "; a request is 0 or more"));
     }
 
     public static Optional<Violation> check(TaskCancelRequested e) {
