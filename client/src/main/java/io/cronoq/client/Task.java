@@ -1,0 +1,367 @@
+package io.cronoq.client;
+
+import io.cronoq.events.Preference;
+import io.cronoq.events.Priority;
+import io.cronoq.events.ResourceRequest;
+import io.cronoq.events.TaskSubmitted;
+import io.cronoq.schemas.rules.InvalidInputException;
+import io.cronoq.schemas.rules.PackageRequirement;
+import io.cronoq.schemas.rules.Quantities;
+import io.cronoq.schemas.rules.Rules;
+import io.cronoq.schemas.rules.Violation;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * A task ready to submit: valid by every rule the scheduler applies, with its id fixed. Build one
+ * with {@code Task.of(payload).pool("inference").label("gpu", "a100").build()}. Sending the same
+ * {@code Task} twice (say, after a timeout) creates one task: the scheduler ignores the second
+ * submission of an id. Immutable and thread-safe.
+ */
+public final class Task {
+
+    private final TaskSubmitted event;
+
+    private Task(TaskSubmitted event) {
+        this.event = event;
+    }
+
+    /** Starts a task with this payload (handed to the worker as is; copied). */
+    public static Builder of(byte[] payload) {
+        return new Builder(new Draft()).payload(payload);
+    }
+
+    /** Starts a task whose payload is this text in UTF-8. */
+    public static Builder of(String payload) {
+        return of(Objects.requireNonNull(payload, "payload").getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The task id: the one given, or a random UUID drawn when the task was built. */
+    public String id() {
+        return event.getTaskId();
+    }
+
+    /** The pool the task runs in. */
+    public String pool() {
+        return event.getPool();
+    }
+
+    /** The labels a worker's group must carry (every name = value pair). */
+    public Map<String, String> labels() {
+        return Collections.unmodifiableMap(event.getLabels());
+    }
+
+    /** A copy of the payload. */
+    public byte[] payload() {
+        ByteBuffer b = event.getPayload().duplicate();
+        byte[] copy = new byte[b.remaining()];
+        b.get(copy);
+        return copy;
+    }
+
+    /** The priority class. */
+    public Priority priority() {
+        return event.getPriority();
+    }
+
+    /** When the task was built (the submission's event time). */
+    public Instant submittedAt() {
+        return event.getSubmittedAt();
+    }
+
+    /** Who submitted it, if said. */
+    public Optional<String> submitter() {
+        return Optional.ofNullable(event.getSubmitter());
+    }
+
+    /**
+     * The submission event this task sends: a fresh copy each time, so the caller may change it
+     * without changing the task.
+     */
+    public TaskSubmitted toEvent() {
+        return TaskSubmitted.newBuilder(event).build();
+    }
+
+    /** The event itself, for the client's serializer, which only reads it. */
+    TaskSubmitted event() {
+        return event;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Task t && t.event.equals(event);
+    }
+
+    @Override
+    public int hashCode() {
+        return event.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "Task[" + id() + " in " + pool() + (event.getLabels().isEmpty() ? "" : " " + event.getLabels()) + "]";
+    }
+
+    /**
+     * An immutable task builder: every step returns a new builder and leaves this one as it was, so
+     * a builder can be shared as a template ({@code base.label("gpu", "a100")} does not change
+     * {@code base}). A step refuses a bad value at once with an {@link InvalidInputException}
+     * naming the field; {@link #build()} refuses what only the whole task can tell (no pool, say).
+     */
+    public static final class Builder {
+
+        private final Draft draft;
+
+        private Builder(Draft draft) {
+            this.draft = draft;
+        }
+
+        private Builder with(java.util.function.Consumer<Draft> change) {
+            Draft copy = draft.copy();
+            change.accept(copy);
+            return new Builder(copy);
+        }
+
+        /** The payload handed to the worker (copied). */
+        public Builder payload(byte[] payload) {
+            byte[] copy = Objects.requireNonNull(payload, "payload").clone();
+            return with(d -> d.payload = copy);
+        }
+
+        /** The pool to run in; required. */
+        public Builder pool(String pool) {
+            throwIfPresent(Rules.pool(pool));
+            return with(d -> d.pool = pool);
+        }
+
+        /** A label a worker's group must carry; tasks without labels run in any group. */
+        public Builder label(String name, String value) {
+            throwIfPresent(Rules.labels(Collections.singletonMap(name, value)));
+            return with(d -> d.labels.put(name, value));
+        }
+
+        /** Several required labels at once (added to those given before). */
+        public Builder labels(Map<String, String> labels) {
+            Map<String, String> copy = new LinkedHashMap<>(Objects.requireNonNull(labels, "labels"));
+            throwIfPresent(Rules.labels(copy));
+            return with(d -> d.labels.putAll(copy));
+        }
+
+        /**
+         * The task id. Give one when the id must be known before building (a key of yours, so a
+         * second process submitting the same work creates no second task); otherwise {@link #build()}
+         * draws a random UUID.
+         */
+        public Builder id(String id) {
+            throwIfPresent(Rules.taskId(id));
+            return with(d -> d.id = id);
+        }
+
+        /** Who submits, for the journal and the gateway (free text). */
+        public Builder submitter(String submitter) {
+            return with(d -> d.submitter = submitter);
+        }
+
+        /** The priority class; {@link Priority#NORMAL} if not given. */
+        public Builder priority(Priority priority) {
+            Objects.requireNonNull(priority, "priority");
+            return with(d -> d.priority = priority);
+        }
+
+        /** A time by which the task should be done: raises its urgency as it nears, never cancels it. */
+        public Builder deadline(Instant deadline) {
+            Objects.requireNonNull(deadline, "deadline");
+            return with(d -> d.deadline = deadline);
+        }
+
+        /** The task does not start before this time. */
+        public Builder notBefore(Instant notBefore) {
+            Objects.requireNonNull(notBefore, "notBefore");
+            return with(d -> d.notBefore = notBefore);
+        }
+
+        /** A fixed start: the task starts at this time exactly, or not at all. */
+        public Builder startAt(Instant startAt) {
+            return startAt(startAt, Duration.ZERO);
+        }
+
+        /** A fixed start that may begin up to {@code tolerance} late (give more when matching workers are scarce). */
+        public Builder startAt(Instant startAt, Duration tolerance) {
+            Objects.requireNonNull(startAt, "startAt");
+            Objects.requireNonNull(tolerance, "tolerance");
+            if (tolerance.isNegative()) {
+                throw new InvalidInputException("startToleranceMs", "startToleranceMs is " + tolerance.toMillis()
+                        + "; a tolerance is 0 or more milliseconds");
+            }
+            return with(d -> {
+                d.startAt = startAt;
+                d.startTolerance = tolerance;
+            });
+        }
+
+        /** The lease of one attempt: one that runs longer is revoked and retried. */
+        public Builder timeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new InvalidInputException("timeoutMs", "timeoutMs is " + timeout.toMillis()
+                        + "; a timeout is a positive number of milliseconds");
+            }
+            return with(d -> d.timeout = timeout);
+        }
+
+        /** How a failed task is retried; the scheduler's default ({@link Retry#DEFAULT}) if not given. */
+        public Builder retry(Retry retry) {
+            Objects.requireNonNull(retry, "retry");
+            return with(d -> d.retry = retry);
+        }
+
+        /** CPU the worker must have: cores ({@code "2"}, {@code "0.5"}) or millicores ({@code "500m"}). */
+        public Builder cpu(String quantity) {
+            long millis = Quantities.parseCpuMillis("resources.cpu", quantity);
+            return with(d -> d.cpuMillis = millis);
+        }
+
+        /** Memory the worker must have: bytes or Kubernetes suffixes ({@code "8Gi"}, {@code "500M"}). */
+        public Builder memory(String quantity) {
+            long bytes = Quantities.parseBytes("resources.memory", quantity);
+            return with(d -> d.memoryBytes = bytes);
+        }
+
+        /** Free disk the worker must have: bytes or Kubernetes suffixes ({@code "20Gi"}). */
+        public Builder disk(String quantity) {
+            long bytes = Quantities.parseBytes("resources.disk", quantity);
+            return with(d -> d.diskBytes = bytes);
+        }
+
+        /** GPUs with free memory the worker must have. */
+        public Builder gpu(int count) {
+            if (count < 0) {
+                throw new InvalidInputException("resources.gpu", "resources.gpu is " + count + "; a request is 0 or more");
+            }
+            return with(d -> d.gpu = count);
+        }
+
+        /** Packages the worker must have installed, as pip writes them: {@code "torch>=2.0,<3"}, {@code "numpy"}. */
+        public Builder packages(String... requirements) {
+            List<String> checked = new ArrayList<>();
+            for (String requirement : requirements) {
+                String field = "resources.packages[" + (draft.packages.size() + checked.size()) + "]";
+                checked.add(PackageRequirement.parse(field, requirement).toString());
+            }
+            return with(d -> d.packages.addAll(checked));
+        }
+
+        /** A soft preference: among eligible workers, those carrying this label score {@code weight} (1 to 100) more. */
+        public Builder prefer(String name, String value, int weight) {
+            return prefer(Collections.singletonMap(name, value), weight);
+        }
+
+        /** A soft preference: among eligible workers, those carrying all these labels score {@code weight} (1 to 100) more. */
+        public Builder prefer(Map<String, String> labels, int weight) {
+            Preference preference = new Preference(new LinkedHashMap<>(Objects.requireNonNull(labels, "labels")), weight);
+            Optional<Violation> v = Rules.preferences(List.of(preference));
+            if (v.isPresent()) {
+                String index = "preferences[" + draft.preferences.size() + "]";
+                throw new InvalidInputException(v.get().field().replaceFirst("^preferences\\[0]", index),
+                        v.get().message().replace("preferences[0]", index));
+            }
+            return with(d -> d.preferences.add(preference));
+        }
+
+        /** The task, with its id fixed and its submission time read from the system clock. */
+        public Task build() {
+            return build(Clock.systemUTC());
+        }
+
+        /**
+         * The task, with its id fixed and its submission time read from {@code clock}.
+         *
+         * @throws InvalidInputException naming the first field that breaks a rule (e.g. no pool)
+         */
+        public Task build(Clock clock) {
+            TaskSubmitted event = draft.toEvent(draft.id != null ? draft.id : UUID.randomUUID().toString(),
+                    clock.instant());
+            throwIfPresent(Rules.checkSubmission(event));
+            return new Task(event);
+        }
+
+        private static void throwIfPresent(Optional<Violation> violation) {
+            if (violation.isPresent()) {
+                throw violation.get().toException();
+            }
+        }
+    }
+
+    /** The mutable state behind one immutable {@link Builder}; each step changes a fresh copy. */
+    private static final class Draft {
+        byte[] payload = new byte[0];
+        String pool;
+        String id;
+        String submitter;
+        Map<String, String> labels = new LinkedHashMap<>();
+        Priority priority = Priority.NORMAL;
+        Instant deadline;
+        Instant notBefore;
+        Instant startAt;
+        Duration startTolerance;
+        Duration timeout;
+        Retry retry;
+        Long cpuMillis;
+        Long memoryBytes;
+        Long diskBytes;
+        Integer gpu;
+        List<String> packages = new ArrayList<>();
+        List<Preference> preferences = new ArrayList<>();
+
+        Draft copy() {
+            Draft d = new Draft();
+            d.payload = payload;
+            d.pool = pool;
+            d.id = id;
+            d.submitter = submitter;
+            d.labels = new LinkedHashMap<>(labels);
+            d.priority = priority;
+            d.deadline = deadline;
+            d.notBefore = notBefore;
+            d.startAt = startAt;
+            d.startTolerance = startTolerance;
+            d.timeout = timeout;
+            d.retry = retry;
+            d.cpuMillis = cpuMillis;
+            d.memoryBytes = memoryBytes;
+            d.diskBytes = diskBytes;
+            d.gpu = gpu;
+            d.packages = new ArrayList<>(packages);
+            d.preferences = new ArrayList<>(preferences);
+            return d;
+        }
+
+        TaskSubmitted toEvent(String taskId, Instant submittedAt) {
+            boolean hasResources = cpuMillis != null || memoryBytes != null || diskBytes != null || gpu != null
+                    || !packages.isEmpty();
+            ResourceRequest resources = hasResources
+                    ? new ResourceRequest(cpuMillis, memoryBytes, diskBytes, gpu, new ArrayList<>(packages))
+                    : null;
+            List<Preference> prefs = new ArrayList<>();
+            for (Preference p : preferences) {
+                prefs.add(new Preference(new LinkedHashMap<>(p.getLabels()), p.getWeight()));
+            }
+            // The constructor, not the Avro builder: it needs no default resolution at run time.
+            return new TaskSubmitted(taskId, pool, new LinkedHashMap<>(labels), resources,
+                    ByteBuffer.wrap(payload.clone()), priority, deadline, notBefore, startAt,
+                    startTolerance == null ? null : startTolerance.toMillis(), timeout == null ? null : timeout.toMillis(),
+                    retry == null ? null : retry.toEvent(), prefs, submitter, submittedAt);
+        }
+    }
+}

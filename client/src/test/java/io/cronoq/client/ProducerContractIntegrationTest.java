@@ -1,0 +1,196 @@
+package io.cronoq.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.cronoq.events.DeadLetter;
+import io.cronoq.events.InputRejected;
+import io.cronoq.events.TaskFinished;
+import io.cronoq.events.TaskState;
+import io.cronoq.schemas.RegisteredSchema;
+import io.cronoq.schemas.SchemaRegistries;
+import io.cronoq.schemas.SchemaRegistry;
+import io.cronoq.schemas.Topics;
+import io.cronoq.testkit.KafkaBroker;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaParser;
+import org.apache.avro.generic.GenericDatumWriter;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.generic.GenericRecordBuilder;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The producer contract of docs/producer-contract.md, proved from outside the client: what a Python
+ * or Go producer does — a plain producer of bytes, the published {@code .avsc} files, a generic
+ * record, the Confluent wire format by hand with the id the registry gives — submits a task that
+ * runs; and a record that breaks the contract ends where the page says.
+ */
+@Tag("integration")
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class ProducerContractIntegrationTest {
+
+    @RegisterExtension
+    static final KafkaBroker broker = KafkaBroker.create();
+
+    /** The published schemas, as another language's producer would get them from the repository. */
+    private static final Path AVSC = Path.of("..", "schemas", "src", "main", "avro");
+    private static final String POOL = "inference";
+
+    @TempDir
+    Path stateDir;
+
+    private RunningScheduler scheduler;
+    private SchemaRegistry registry;
+    private KafkaProducer<String, byte[]> producer;
+    private String topic;
+
+    @BeforeEach
+    void start() {
+        scheduler = RunningScheduler.start(broker, stateDir);
+        topic = scheduler.prefix() + "submissions";
+        // The registry the gateway serves under the Confluent paths: here, straight from its topic.
+        registry = SchemaRegistries.fromConfig(Map.of("bootstrap.servers", broker.bootstrapServers(),
+                Topics.PREFIX_CONFIG, scheduler.prefix()));
+        producer = new KafkaProducer<>(broker.producerProps(), new StringSerializer(), new ByteArraySerializer());
+    }
+
+    @AfterEach
+    void stop() {
+        producer.close();
+        registry.close();
+        scheduler.close();
+    }
+
+    @Test
+    void aPlainProducerWithAGenericRecordInTheWireFormatSubmitsATaskThatRuns() throws Exception {
+        Schema envelope = publishedSchema("io.cronoq.events.SubmissionEvent");
+        String subject = topic + "-value";
+        int id = registry.register(subject, envelope);
+        String taskId = "py-" + UUID.randomUUID();
+        GenericRecord task = new GenericRecordBuilder(branch(envelope, "TaskSubmitted"))
+                .set("taskId", taskId)
+                .set("pool", POOL)
+                .set("labels", Map.of("gpu", "a100"))
+                .set("payload", ByteBuffer.wrap("from python".getBytes(StandardCharsets.UTF_8)))
+                .set("submittedAt", System.currentTimeMillis())
+                .build();
+
+        produce(POOL, wireFormat(id, envelope, new GenericRecordBuilder(envelope).set("event", task).build()));
+
+        try (SimulatedWorker worker = scheduler.worker(POOL, "gpu-1"); JournalTail journal = scheduler.journal()) {
+            worker.register(Map.of("gpu", "a100"), 1);
+            var attempt = worker.awaitAssignment(taskId);
+            assertThat(StandardCharsets.UTF_8.decode(attempt.getPayload()).toString()).isEqualTo("from python");
+            worker.succeed(attempt, null);
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(journal.eventsOf(taskId))
+                    .filteredOn(TaskFinished.class::isInstance).singleElement()
+                    .satisfies(f -> assertThat(((TaskFinished) f).getState()).isEqualTo(TaskState.SUCCEEDED)));
+        }
+        RegisteredSchema latest = registry.latest(subject).orElseThrow();
+        assertThat(latest.id()).as("what GET /subjects/%s/versions/latest serves", subject).isEqualTo(id);
+    }
+
+    @Test
+    void anUndecodableRecordIsDeadLetteredWithItsReasonAndCoordinates() throws Exception {
+        byte[] notAvro = "{\"taskId\": \"t1\", \"pool\": \"inference\"}".getBytes(StandardCharsets.UTF_8);
+        long offset = produce(POOL, notAvro);
+
+        try (KafkaConsumer<String, DeadLetter> deadLetters = new KafkaConsumer<>(
+                broker.consumerProps(broker.uniqueName("dead")), scheduler.topics().deadLetters().keySerde().deserializer(),
+                scheduler.topics().deadLetters().valueSerde().deserializer())) {
+            deadLetters.subscribe(List.of(scheduler.topics().deadLetters().name()));
+            List<DeadLetter> letters = new ArrayList<>();
+            await().atMost(Duration.ofSeconds(60)).until(() -> {
+                deadLetters.poll(Duration.ofMillis(200)).forEach(r -> letters.add(r.value()));
+                return !letters.isEmpty();
+            });
+            DeadLetter letter = letters.get(0);
+            assertThat(letter.getTopic()).isEqualTo(topic);
+            assertThat(letter.getOffset()).isEqualTo(offset);
+            assertThat(letter.getReason()).contains("byte 0");
+            assertThat(letter.getValue()).isEqualTo(ByteBuffer.wrap(notAvro));
+        }
+    }
+
+    @Test
+    void aDecodableButInvalidSubmissionIsJournaledAsRejectedWithTheField() throws Exception {
+        Schema envelope = publishedSchema("io.cronoq.events.SubmissionEvent");
+        int id = registry.register(topic + "-value", envelope);
+        String taskId = "bad-label-" + UUID.randomUUID();
+        GenericRecord task = new GenericRecordBuilder(branch(envelope, "TaskSubmitted"))
+                .set("taskId", taskId).set("pool", POOL).set("labels", Map.of("gpu", "a 100"))
+                .set("submittedAt", System.currentTimeMillis()).build();
+
+        produce(POOL, wireFormat(id, envelope, new GenericRecordBuilder(envelope).set("event", task).build()));
+
+        try (JournalTail journal = scheduler.journal()) {
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(journal.eventsOf(taskId))
+                    .filteredOn(InputRejected.class::isInstance).singleElement().satisfies(e -> {
+                        InputRejected rejected = (InputRejected) e;
+                        assertThat(rejected.getField()).isEqualTo("labels.gpu");
+                        assertThat(rejected.getReason()).contains("'a 100'");
+                    }));
+            assertThat(journal.eventsOf(taskId)).extracting(SpecificRecord::getSchema).extracting(Schema::getName)
+                    .doesNotContain("TaskSubmitted");
+        }
+    }
+
+    /** Parses every published {@code .avsc} (they refer to each other by name) and returns one schema. */
+    private static Schema publishedSchema(String fullName) throws IOException {
+        SchemaParser parser = new SchemaParser();
+        try (Stream<Path> files = Files.list(AVSC)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".avsc")).toList()) {
+                parser.parse(file);
+            }
+        }
+        return parser.getParsedNamedSchemas().stream().filter(s -> s.getFullName().equals(fullName)).findFirst()
+                .orElseThrow(() -> new AssertionError(fullName + " is not in " + AVSC.toAbsolutePath()));
+    }
+
+    private static Schema branch(Schema envelope, String name) {
+        return envelope.getField("event").schema().getTypes().stream().filter(s -> s.getName().equals(name))
+                .findFirst().orElseThrow();
+    }
+
+    /** Byte 0 = 0, bytes 1-4 = the schema id big-endian, then the Avro binary: the Confluent wire format. */
+    private static byte[] wireFormat(int schemaId, Schema schema, GenericRecord record) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(0);
+        out.write(ByteBuffer.allocate(4).putInt(schemaId).array());
+        BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
+        new GenericDatumWriter<GenericRecord>(schema).write(record, encoder);
+        encoder.flush();
+        return out.toByteArray();
+    }
+
+    private long produce(String key, byte[] value) throws Exception {
+        return producer.send(new ProducerRecord<>(topic, key, value)).get(30, TimeUnit.SECONDS).offset();
+    }
+}

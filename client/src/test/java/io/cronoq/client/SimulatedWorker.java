@@ -1,0 +1,123 @@
+package io.cronoq.client;
+
+import static org.awaitility.Awaitility.await;
+
+import io.cronoq.events.AssignmentEvent;
+import io.cronoq.events.AttemptAssigned;
+import io.cronoq.events.AttemptFailed;
+import io.cronoq.events.AttemptStarted;
+import io.cronoq.events.AttemptSucceeded;
+import io.cronoq.events.CompletionEvent;
+import io.cronoq.events.WorkerEvent;
+import io.cronoq.events.WorkerRegistered;
+import io.cronoq.schemas.Topics;
+import io.cronoq.testkit.KafkaBroker;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * A worker as the scheduler sees it, driven by the test: registers, reads the assignments topic
+ * (read_committed) for its own id, and reports attempts started, succeeded or failed.
+ */
+final class SimulatedWorker implements AutoCloseable {
+
+    private final Topics topics;
+    private final String pool;
+    private final String workerId;
+    private final KafkaProducer<String, byte[]> producer;
+    private final KafkaConsumer<String, AssignmentEvent> assignments;
+    private final List<AttemptAssigned> received = new ArrayList<>();
+
+    SimulatedWorker(KafkaBroker broker, Topics topics, String pool, String workerId) {
+        this.topics = topics;
+        this.pool = pool;
+        this.workerId = workerId;
+        this.producer = new KafkaProducer<>(broker.producerProps(), new StringSerializer(), new ByteArraySerializer());
+        this.assignments = new KafkaConsumer<>(broker.consumerProps(broker.uniqueName(workerId)),
+                topics.assignments().keySerde().deserializer(), topics.assignments().valueSerde().deserializer());
+        assignments.subscribe(List.of(topics.assignments().name()));
+    }
+
+    void register(Map<String, String> labels, int slots) {
+        var registered = new WorkerRegistered(workerId, pool, labels, slots, null, null, null, Instant.now());
+        String topic = topics.workers().name();
+        send(topic, topics.workers().valueSerde().serializer().serialize(topic, new WorkerEvent(registered)));
+    }
+
+    /** Waits until the scheduler assigns this task to this worker. */
+    AttemptAssigned awaitAssignment(String taskId) {
+        return awaitAssignment(taskId, 1);
+    }
+
+    /** Waits until the scheduler assigns this attempt of the task to this worker. */
+    AttemptAssigned awaitAssignment(String taskId, int attempt) {
+        await().atMost(Duration.ofSeconds(60)).until(() -> {
+            poll();
+            return find(taskId, attempt).isPresent();
+        });
+        return find(taskId, attempt).orElseThrow();
+    }
+
+    /** Every assignment this worker has read so far. */
+    List<AttemptAssigned> received() {
+        poll();
+        return List.copyOf(received);
+    }
+
+    void succeed(AttemptAssigned a, byte[] result) {
+        started(a);
+        complete(new AttemptSucceeded(a.getTaskId(), pool, a.getAttempt(), workerId, a.getGeneration(), Instant.now(),
+                result == null ? null : ByteBuffer.wrap(result)));
+    }
+
+    void fail(AttemptAssigned a, String error, boolean retryable) {
+        started(a);
+        complete(new AttemptFailed(a.getTaskId(), pool, a.getAttempt(), workerId, a.getGeneration(), Instant.now(),
+                error, retryable));
+    }
+
+    private void started(AttemptAssigned a) {
+        complete(new AttemptStarted(a.getTaskId(), pool, a.getAttempt(), workerId, a.getGeneration(), Instant.now()));
+    }
+
+    private void complete(Object event) {
+        String topic = topics.completions().name();
+        send(topic, topics.completions().valueSerde().serializer().serialize(topic, new CompletionEvent(event)));
+    }
+
+    private Optional<AttemptAssigned> find(String taskId, int attempt) {
+        return received.stream().filter(a -> a.getTaskId().equals(taskId) && a.getAttempt() == attempt).findFirst();
+    }
+
+    private void poll() {
+        assignments.poll(Duration.ofMillis(100)).forEach(r -> {
+            if (workerId.equals(r.key()) && r.value().getEvent() instanceof AttemptAssigned a) {
+                received.add(a);
+            }
+        });
+    }
+
+    private void send(String topic, byte[] value) {
+        try {
+            producer.send(new ProducerRecord<>(topic, pool, value)).get();
+        } catch (Exception e) {
+            throw new AssertionError("could not send to " + topic, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        producer.close();
+        assignments.close();
+    }
+}
