@@ -88,6 +88,9 @@ public final class LocalKafka implements AutoCloseable {
         p.setProperty("inter.broker.listener.name", "PLAINTEXT");
         p.setProperty("log.dirs", logDir.toAbsolutePath().toString());
         p.setProperty("num.partitions", "1");
+        // A producer that writes before the scheduler created its topics must fail, not create a topic
+        // with the wrong partition count that the scheduler then refuses.
+        p.setProperty("auto.create.topics.enable", "false");
         // One node: every internal topic must accept replication 1, or groups hang and transactions never start.
         p.setProperty("offsets.topic.replication.factor", "1");
         p.setProperty("transaction.state.log.replication.factor", "1");

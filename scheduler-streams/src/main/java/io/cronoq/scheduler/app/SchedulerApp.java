@@ -42,6 +42,7 @@ public final class SchedulerApp implements AutoCloseable {
         SchemaRegistry registry = registry(config);
         Topics topics = Topics.withPrefix(config.get(SchedulerConfig.TOPIC_PREFIX), registry);
         TopicSetup.ensure(config, topics);
+        TopicSetup.registerSchemas(registry, topics);
         KafkaStreams streams = new KafkaStreams(SchedulerTopology.build(topics), streamsProperties(config));
         streams.setUncaughtExceptionHandler(error -> {
             // Bad input never gets here (it is dead-lettered); this is an infrastructure failure.

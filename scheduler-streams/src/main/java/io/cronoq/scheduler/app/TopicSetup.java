@@ -1,6 +1,9 @@
 package io.cronoq.scheduler.app;
 
 import io.cronoq.scheduler.config.SchedulerConfig;
+import io.cronoq.schemas.AvroSerde;
+import io.cronoq.schemas.SchemaRegistry;
+import io.cronoq.schemas.Topic;
 import io.cronoq.schemas.TopicSpec;
 import io.cronoq.schemas.Topics;
 import java.util.ArrayList;
@@ -57,6 +60,19 @@ public final class TopicSetup {
         } catch (ExecutionException e) {
             throw new IllegalStateException("could not create or describe the cronoq topics at "
                     + config.get(SchedulerConfig.BOOTSTRAP_SERVERS) + ": " + e.getCause().getMessage(), e.getCause());
+        }
+    }
+
+    /**
+     * Registers the value schema of every cronoq topic under its subject ({@code <topic>-value}), so a
+     * producer in any language can fetch the schema it must write before any Java process has written.
+     */
+    public static void registerSchemas(SchemaRegistry registry, Topics topics) {
+        for (Topic<String, ?> topic : List.of(topics.submissions(), topics.workers(), topics.completions(),
+                topics.assignments(), topics.journal(), topics.deadLetters())) {
+            if (topic.valueSerde() instanceof AvroSerde<?> serde) {
+                registry.register(serde.subject(topic.name()), serde.schema());
+            }
         }
     }
 
