@@ -1,0 +1,18 @@
+package io.cronoq.gateway;
+
+import io.cronoq.events.TaskCancelRequested;
+import io.cronoq.events.TaskSubmitted;
+import io.cronoq.events.WorkerDraining;
+
+/**
+ * The only writes the gateway makes: events on the scheduler's input topics, keyed by pool. Each
+ * returns once the event is durably on its topic, or throws {@link ApiException} UNAVAILABLE.
+ */
+public interface Commands {
+
+    void submit(TaskSubmitted task);
+
+    void cancel(TaskCancelRequested cancel);
+
+    void drain(WorkerDraining drain);
+}

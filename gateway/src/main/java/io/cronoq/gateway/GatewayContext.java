@@ -1,0 +1,36 @@
+package io.cronoq.gateway;
+
+import io.cronoq.schemas.SchemaRegistry;
+import java.time.Clock;
+import java.util.Objects;
+
+/**
+ * Everything the gateway's routes use, and nothing they may change but through {@link Commands}:
+ * the state readers (the whole cluster's, and this instance's own for forwarded requests), the
+ * event writer, the schema registry it serves, its metrics and its clock.
+ *
+ * @param cluster  answers for every pool, forwarding to the instance that owns one
+ * @param local    answers from this instance's stores only (what a peer's forwarded request gets)
+ * @param commands writes submissions, cancels and drains to the input topics
+ * @param registry the registry served under the Confluent paths
+ * @param metrics  the Prometheus scrape
+ * @param clock    "now" for submissions, cancels and waiting ages
+ */
+public record GatewayContext(StateReader cluster, StateReader local, Commands commands, SchemaRegistry registry,
+                             MetricsSource metrics, Clock clock) {
+
+    /** Checks that nothing is missing. */
+    public GatewayContext {
+        Objects.requireNonNull(cluster, "cluster");
+        Objects.requireNonNull(local, "local");
+        Objects.requireNonNull(commands, "commands");
+        Objects.requireNonNull(registry, "registry");
+        Objects.requireNonNull(metrics, "metrics");
+        Objects.requireNonNull(clock, "clock");
+    }
+
+    /** The reader a request gets: this instance's own when a peer forwarded it, else the cluster's. */
+    StateReader reader(io.javalin.http.Context ctx) {
+        return PeerClient.LOCAL.equals(ctx.header(PeerClient.SCOPE_HEADER)) ? local : cluster;
+    }
+}

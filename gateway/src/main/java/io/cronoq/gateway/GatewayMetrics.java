@@ -1,0 +1,58 @@
+package io.cronoq.gateway;
+
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Clock;
+import java.util.List;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+
+/**
+ * The gateway's Prometheus registry: pool and group gauges ({@link PoolGauges}, refreshed at each
+ * scrape from this instance's stores), journal-derived counters ({@link JournalMeter}) and the
+ * Kafka Streams client metrics ({@link KafkaStreamsMetrics}).
+ */
+final class GatewayMetrics implements MetricsSource, AutoCloseable {
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final PoolGauges gauges = new PoolGauges(registry);
+    private final LocalStateReader local;
+    private final Clock clock;
+    private final KafkaStreamsMetrics streamsMetrics;
+    private JournalMeter journal;
+
+    GatewayMetrics(KafkaStreams streams, LocalStateReader local, Clock clock) {
+        this.local = local;
+        this.clock = clock;
+        this.streamsMetrics = new KafkaStreamsMetrics(streams);
+        streamsMetrics.bindTo(registry);
+    }
+
+    PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    void journal(JournalMeter meter) {
+        this.journal = meter;
+    }
+
+    @Override
+    public synchronized String scrape() {
+        try {
+            gauges.update(local.poolStates(), clock.instant());
+        } catch (ApiException | InvalidStateStoreException e) {
+            gauges.update(List.of(), clock.instant()); // not readable now: no pool figures rather than stale ones
+        }
+        return registry.scrape();
+    }
+
+    @Override
+    public void close() {
+        if (journal != null) {
+            journal.close();
+        }
+        streamsMetrics.close();
+        registry.close();
+    }
+}

@@ -1,0 +1,122 @@
+package io.cronoq.gateway;
+
+import io.cronoq.scheduler.app.SchedulerApp;
+import io.cronoq.scheduler.config.SchedulerConfig;
+import io.cronoq.schemas.SchemaRegistry;
+import io.cronoq.schemas.Topics;
+import io.javalin.Javalin;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.state.HostInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running gateway next to a scheduler instance in the same process:
+ * {@code try (var gateway = GatewayServer.start(app, 8080)) { … }}. It reads the instance's stores,
+ * forwards to the other instances at their {@code cronoq.application.server}, and owns its own
+ * Kafka producer, journal consumer and schema registry client, which {@link #close()} releases.
+ */
+public final class GatewayServer implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(GatewayServer.class);
+    /** How long a write waits for Kafka, and a forwarded read for a peer. */
+    static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+    private final Javalin app;
+    private final KafkaCommands commands;
+    private final GatewayMetrics metrics;
+    private final SchemaRegistry registry;
+
+    private GatewayServer(Javalin app, KafkaCommands commands, GatewayMetrics metrics, SchemaRegistry registry) {
+        this.app = app;
+        this.commands = commands;
+        this.metrics = metrics;
+        this.registry = registry;
+    }
+
+    /**
+     * Starts the gateway of a scheduler instance on {@code port} (0 for any free port). For several
+     * instances, set each one's {@code cronoq.application.server} to the host and this port.
+     */
+    public static GatewayServer start(SchedulerApp scheduler, int port) {
+        return start(scheduler.streams(), scheduler.config(), scheduler.topics(), port, Clock.systemUTC());
+    }
+
+    /** Starts a gateway over any Kafka Streams instance running the scheduler topology over {@code topics}. */
+    public static GatewayServer start(KafkaStreams streams, SchedulerConfig config, Topics topics, int port,
+                                      Clock clock) {
+        Map<String, Object> kafka = new HashMap<>();
+        config.kafkaOverrides().forEach((k, v) -> kafka.put(k.toString(), v));
+        kafka.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, config.get(SchedulerConfig.BOOTSTRAP_SERVERS));
+        HostInfo self = self(config);
+
+        SchemaRegistry registry = SchedulerApp.registry(config);
+        KafkaCommands commands = null;
+        GatewayMetrics metrics = null;
+        Javalin app;
+        try {
+            commands = new KafkaCommands(kafka, topics, TIMEOUT);
+            String inputTopic = topics.submissions().name();
+            LocalStateReader local = new LocalStateReader(streams, inputTopic, clock);
+            Ownership ownership = new Ownership(streams, self, inputTopic, commands::inputPartitions, local);
+            metrics = new GatewayMetrics(streams, local, clock);
+            metrics.journal(new JournalMeter(kafka, topics, metrics.registry(), local::ownedPartitions,
+                    commands::inputPartitions).start());
+            GatewayContext context = new GatewayContext(
+                    new ClusterStateReader(local, ownership, new PeerClient(TIMEOUT), clock),
+                    new ForwardedStateReader(local, ownership),
+                    commands, registry, metrics, clock);
+            app = Gateway.create(context).start(port);
+        } catch (RuntimeException e) {
+            // Did not start (e.g. the port is taken): release what was opened, then say why.
+            if (metrics != null) {
+                metrics.close();
+            }
+            if (commands != null) {
+                commands.close();
+            }
+            registry.close();
+            throw e;
+        }
+        if (self != null && self.port() != app.port()) {
+            log.warn("cronoq.application.server is {}:{} but the gateway listens on {}; other instances will "
+                    + "forward to the wrong port", self.host(), self.port(), app.port());
+        }
+        log.info("Gateway listening on port {} (forwarding {})", app.port(),
+                self == null ? "off: no cronoq.application.server" : "as " + self.host() + ":" + self.port());
+        return new GatewayServer(app, commands, metrics, registry);
+    }
+
+    private static HostInfo self(SchedulerConfig config) {
+        String server = config.get(SchedulerConfig.APPLICATION_SERVER);
+        return server == null || server.isBlank() ? null : HostInfo.buildFromEndpoint(server.trim());
+    }
+
+    /** The port it listens on. */
+    public int port() {
+        return app.port();
+    }
+
+    /** {@code http://localhost:<port>}. */
+    public String url() {
+        return "http://localhost:" + port();
+    }
+
+    /** Stops serving, then releases its Kafka clients and registry. */
+    @Override
+    public void close() {
+        app.stop();
+        metrics.close();
+        commands.close();
+        try {
+            registry.close();
+        } catch (RuntimeException e) {
+            log.warn("Closing the gateway's schema registry failed", e);
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package io.cronoq.gateway;
+
+import io.javalin.http.Context;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** {@code /healthz} (the process answers) and {@code /readyz} (the stores are queryable). */
+final class HealthRoutes {
+
+    private final GatewayContext context;
+
+    HealthRoutes(GatewayContext context) {
+        this.context = context;
+    }
+
+    void healthz(Context ctx) {
+        ctx.json(Map.of("status", "UP"));
+    }
+
+    void readyz(Context ctx) {
+        StateReader.Readiness readiness = context.local().readiness();
+        if (!readiness.ready()) {
+            throw ApiException.unavailable("not ready: " + readiness.reason(), null);
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("status", "READY");
+        body.put("streams", readiness.state());
+        ctx.json(body);
+    }
+}

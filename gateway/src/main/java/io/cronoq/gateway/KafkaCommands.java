@@ -1,0 +1,93 @@
+package io.cronoq.gateway;
+
+import io.cronoq.events.SubmissionEvent;
+import io.cronoq.events.TaskCancelRequested;
+import io.cronoq.events.TaskSubmitted;
+import io.cronoq.events.WorkerDraining;
+import io.cronoq.events.WorkerEvent;
+import io.cronoq.schemas.Topics;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@link Commands} on a Kafka producer: idempotent, {@code acks=all}, keyed by pool (the scheduler's
+ * fast path), each send awaited so that a 202 means the event is on every in-sync replica.
+ */
+final class KafkaCommands implements Commands, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(KafkaCommands.class);
+
+    private final KafkaProducer<String, byte[]> producer;
+    private final Topics topics;
+    private final Duration timeout;
+
+    KafkaCommands(Map<String, Object> kafkaConfig, Topics topics, Duration timeout) {
+        Map<String, Object> config = new java.util.HashMap<>(kafkaConfig);
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        config.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, timeout.toMillis());
+        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) Math.max(timeout.toMillis(), 1_000));
+        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeout.toMillis(), 30_000));
+        config.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, "cronoq-gateway");
+        this.producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
+        this.topics = topics;
+        this.timeout = timeout;
+    }
+
+    /** The number of partitions of the submissions topic, from the producer's metadata. */
+    int inputPartitions() {
+        return producer.partitionsFor(topics.submissions().name()).size();
+    }
+
+    @Override
+    public void submit(TaskSubmitted task) {
+        String topic = topics.submissions().name();
+        send(topic, task.getPool(), topics.submissions().valueSerde().serializer()
+                .serialize(topic, new SubmissionEvent(task)), "submission of task " + task.getTaskId());
+    }
+
+    @Override
+    public void cancel(TaskCancelRequested cancel) {
+        String topic = topics.submissions().name();
+        send(topic, cancel.getPool(), topics.submissions().valueSerde().serializer()
+                .serialize(topic, new SubmissionEvent(cancel)), "cancel of task " + cancel.getTaskId());
+    }
+
+    @Override
+    public void drain(WorkerDraining drain) {
+        String topic = topics.workers().name();
+        send(topic, drain.getPool(), topics.workers().valueSerde().serializer()
+                .serialize(topic, new WorkerEvent(drain)), "drain of worker " + drain.getWorkerId());
+    }
+
+    private void send(String topic, String pool, byte[] value, String what) {
+        try {
+            producer.send(new ProducerRecord<>(topic, pool, value)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException | KafkaException e) {
+            Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
+            log.warn("Could not write the {} to {}: {}", what, topic, cause.toString());
+            throw ApiException.unavailable("could not write the " + what + " to " + topic + " (" + cause
+                    + "); nothing was accepted, retry", cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw ApiException.unavailable("interrupted while writing the " + what, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(5));
+    }
+}

@@ -1,0 +1,166 @@
+package io.cronoq.gateway;
+
+import io.cronoq.events.TaskRecord;
+import io.cronoq.scheduler.query.PoolState;
+import io.cronoq.scheduler.query.SchedulerQueries;
+import io.cronoq.scheduler.query.SchedulerStores;
+import io.cronoq.scheduler.query.TaskCursor;
+import io.cronoq.scheduler.query.TaskFilter;
+import io.cronoq.scheduler.topology.StoreNames;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+
+/**
+ * The state held by this scheduler instance: the stores of the input partitions it runs as active
+ * tasks (standby copies are never read, so an answer is never stale by a failover). Pools owned by
+ * other instances are simply absent; {@link ClusterStateReader} adds them.
+ */
+final class LocalStateReader implements StateReader {
+
+    private final KafkaStreams streams;
+    private final String inputTopic;
+    private final Clock clock;
+
+    LocalStateReader(KafkaStreams streams, String inputTopic, Clock clock) {
+        this.streams = streams;
+        this.inputTopic = inputTopic;
+        this.clock = clock;
+    }
+
+    /** The input partitions this instance runs as active tasks, ascending. */
+    TreeSet<Integer> ownedPartitions() {
+        requireRunning();
+        TreeSet<Integer> owned = new TreeSet<>();
+        streams.metadataForLocalThreads().forEach(thread -> thread.activeTasks().forEach(task ->
+                task.topicPartitions().forEach(tp -> {
+                    if (tp.topic().equals(inputTopic)) {
+                        owned.add(tp.partition());
+                    }
+                })));
+        return owned;
+    }
+
+    /** Throws UNAVAILABLE unless Kafka Streams runs (not starting, rebalancing or stopping). */
+    void requireRunning() {
+        KafkaStreams.State state = streams.state();
+        if (state != KafkaStreams.State.RUNNING) {
+            throw ApiException.unavailable("the scheduler is " + state + ", not RUNNING; its stores cannot be "
+                    + "read until it is", null);
+        }
+    }
+
+    private List<SchedulerQueries> queries() {
+        List<SchedulerQueries> result = new ArrayList<>();
+        for (int partition : ownedPartitions()) {
+            try {
+                result.add(new SchedulerQueries(SchedulerStores.partition(streams, partition)));
+            } catch (InvalidStateStoreException e) {
+                throw ApiException.unavailable("the stores of partition " + partition + " are not queryable ("
+                        + e.getMessage() + "); they are restoring or moving", e);
+            }
+        }
+        return result;
+    }
+
+    @Override
+    public SnapshotView snapshot() {
+        Instant now = clock.instant();
+        List<PoolView> pools = new ArrayList<>();
+        for (SchedulerQueries q : queries()) {
+            for (String pool : q.pools()) {
+                q.pool(pool).ifPresent(state -> pools.add(ViewMapper.pool(state, now)));
+            }
+        }
+        pools.sort(Comparator.comparing(PoolView::pool));
+        return new SnapshotView(now.toString(), pools);
+    }
+
+    /** The raw state of every local pool, for the metrics. */
+    List<PoolState> poolStates() {
+        List<PoolState> states = new ArrayList<>();
+        for (SchedulerQueries q : queries()) {
+            for (String pool : q.pools()) {
+                q.pool(pool).ifPresent(states::add);
+            }
+        }
+        return states;
+    }
+
+    @Override
+    public Optional<PoolView> pool(String pool) {
+        Instant now = clock.instant();
+        for (SchedulerQueries q : queries()) {
+            Optional<PoolState> state = q.pool(pool);
+            if (state.isPresent()) {
+                return Optional.of(ViewMapper.pool(state.get(), now));
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public Optional<TaskView> task(String id, String pool) {
+        for (SchedulerQueries q : queries()) {
+            Optional<TaskRecord> task = q.task(id);
+            if (task.isPresent() && (pool == null || pool.equals(task.get().getTask().getPool()))) {
+                return Optional.of(ViewMapper.task(task.get(), clock.instant()));
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public TaskPage tasks(TaskFilter filter) {
+        List<TaskRecord> all = new ArrayList<>();
+        for (SchedulerQueries q : queries()) {
+            all.addAll(q.tasks(filter));
+        }
+        all.sort(TaskCursor.NEWEST_FIRST);
+        List<TaskRecord> page = all.size() > filter.limit() ? all.subList(0, filter.limit()) : all;
+        Instant now = clock.instant();
+        List<TaskView> views = new ArrayList<>(page.size());
+        page.forEach(t -> views.add(ViewMapper.task(t, now)));
+        // A full page may have a successor; a short one is the last.
+        String next = page.size() == filter.limit() ? TaskCursor.at(page.get(page.size() - 1)).token() : null;
+        return new TaskPage(views, next);
+    }
+
+    @Override
+    public List<WorkerView> workers(String pool) {
+        List<WorkerView> result = new ArrayList<>();
+        for (SchedulerQueries q : queries()) {
+            q.workers(pool).forEach(w -> result.add(ViewMapper.worker(w)));
+        }
+        result.sort(Comparator.comparing(WorkerView::pool).thenComparing(WorkerView::id));
+        return result;
+    }
+
+    @Override
+    public Readiness readiness() {
+        KafkaStreams.State state = streams.state();
+        if (state != KafkaStreams.State.RUNNING) {
+            return new Readiness(false, state.name(), "the scheduler is " + state + ", not RUNNING");
+        }
+        try {
+            for (int partition : ownedPartitions()) {
+                for (String store : List.of(StoreNames.TASKS, StoreNames.WORKERS, StoreNames.POOLS,
+                        StoreNames.WAITING, StoreNames.WAITING_COUNTS)) {
+                    streams.store(StoreQueryParameters.fromNameAndType(store, QueryableStoreTypes.keyValueStore())
+                            .withPartition(partition)).approximateNumEntries();
+                }
+            }
+        } catch (InvalidStateStoreException | ApiException e) {
+            return new Readiness(false, state.name(), "the stores are not queryable: " + e.getMessage());
+        }
+        return new Readiness(true, state.name(), null);
+    }
+}

@@ -1,0 +1,108 @@
+package io.cronoq.gateway;
+
+import io.cronoq.scheduler.topology.StoreNames;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.IntSupplier;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyQueryMetadata;
+import org.apache.kafka.streams.StreamsMetadata;
+import org.apache.kafka.streams.state.HostInfo;
+
+/**
+ * Which scheduler instance owns what, from Kafka Streams' metadata: the owner of a pool
+ * ({@code queryMetadataForKey} on the pools store — inputs are keyed by pool, so a pool lives in one
+ * partition) and the instances that together own every input partition.
+ */
+final class Ownership {
+
+    private static final StringSerializer KEYS = new StringSerializer();
+
+    private final KafkaStreams streams;
+    private final HostInfo self;
+    private final String inputTopic;
+    private final IntSupplier partitionCount;
+    private final LocalStateReader local;
+
+    /**
+     * @param self           this instance's {@code application.server}, or {@code null} when not set (single instance)
+     * @param partitionCount the number of partitions of {@code inputTopic}
+     */
+    Ownership(KafkaStreams streams, HostInfo self, String inputTopic, IntSupplier partitionCount,
+              LocalStateReader local) {
+        this.streams = streams;
+        this.self = self;
+        this.inputTopic = inputTopic;
+        this.partitionCount = partitionCount;
+        this.local = local;
+    }
+
+    /** The instance that owns the pool when it is another one; empty when this instance owns it. */
+    Optional<HostInfo> remoteOwner(String pool) {
+        local.requireRunning();
+        if (self == null) {
+            requireAllLocal();
+            return Optional.empty();
+        }
+        KeyQueryMetadata md = streams.queryMetadataForKey(StoreNames.POOLS, pool, KEYS);
+        if (md == null || md.equals(KeyQueryMetadata.NOT_AVAILABLE) || md.activeHost() == null
+                || md.activeHost().port() < 0) {
+            throw ApiException.unavailable("the owner of pool " + pool + " is not known yet (the scheduler "
+                    + "instances are rebalancing)", null);
+        }
+        return md.activeHost().equals(self) ? Optional.empty() : Optional.of(md.activeHost());
+    }
+
+    /**
+     * The other instances that, with this one, own every input partition; throws UNAVAILABLE when
+     * some partition has no owner yet, since an answer without it would be silently incomplete.
+     */
+    List<HostInfo> peers() {
+        local.requireRunning();
+        if (self == null) {
+            requireAllLocal();
+            return List.of();
+        }
+        Set<Integer> covered = new HashSet<>();
+        List<HostInfo> peers = new ArrayList<>();
+        for (StreamsMetadata m : streams.metadataForAllStreamsClients()) {
+            boolean owns = false;
+            for (TopicPartition tp : m.topicPartitions()) {
+                if (tp.topic().equals(inputTopic)) {
+                    covered.add(tp.partition());
+                    owns = true;
+                }
+            }
+            if (owns && !m.hostInfo().equals(self)) {
+                peers.add(m.hostInfo());
+            }
+        }
+        int partitions = partitionCount.getAsInt();
+        if (covered.size() < partitions) {
+            throw ApiException.unavailable(covered.size() + " of the " + partitions + " input partitions have an "
+                    + "active owner; the scheduler instances are rebalancing", null);
+        }
+        return peers;
+    }
+
+    /** Without {@code application.server} nothing can be forwarded: this instance must own every partition. */
+    private void requireAllLocal() {
+        int owned = local.ownedPartitions().size();
+        int partitions = partitionCount.getAsInt();
+        if (owned < partitions) {
+            throw ApiException.unavailable("this instance owns " + owned + " of the " + partitions + " input "
+                    + "partitions and cannot forward to the others: set cronoq.application.server on every "
+                    + "scheduler instance", null);
+        }
+    }
+
+    /** Whether this instance is configured for forwarding. */
+    boolean forwarding() {
+        return self != null;
+    }
+}

@@ -1,0 +1,91 @@
+package io.cronoq.gateway;
+
+import io.cronoq.events.TaskState;
+import io.cronoq.events.WorkerState;
+import io.cronoq.schemas.rules.Rules;
+import io.cronoq.schemas.rules.Violation;
+import io.cronoq.scheduler.query.TaskCursor;
+import io.javalin.http.Context;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Optional;
+
+/** Reads and checks path and query parameters; a bad one is a 400 naming it. */
+final class Params {
+
+    static final int DEFAULT_LIMIT = 50;
+    static final int MAX_LIMIT = 500;
+
+    private Params() {}
+
+    /** The {@code pool} query parameter, or {@code null}; checked against the pool rule. */
+    static String pool(Context ctx) {
+        String pool = ctx.queryParam("pool");
+        if (pool == null || pool.isEmpty()) {
+            return null;
+        }
+        Optional<Violation> broken = Rules.pool(pool);
+        if (broken.isPresent()) {
+            throw ApiException.invalid("pool", broken.get().message());
+        }
+        return pool;
+    }
+
+    /** The {@code {id}} path parameter, checked against the id rule. */
+    static String id(Context ctx) {
+        String id = ctx.pathParam("id");
+        if (!Rules.isId(id)) {
+            throw ApiException.invalid("id", "'" + id + "' is not an id; an id is 1 to 255 characters: letters, "
+                    + "digits, '.', '_', ':' or '-', starting with a letter or digit");
+        }
+        return id;
+    }
+
+    static TaskState taskState(Context ctx) {
+        return enumParam(ctx, "state", TaskState.class, TaskState.values());
+    }
+
+    static WorkerState workerState(Context ctx) {
+        return enumParam(ctx, "state", WorkerState.class, WorkerState.values());
+    }
+
+    static int limit(Context ctx) {
+        String text = ctx.queryParam("limit");
+        if (text == null || text.isEmpty()) {
+            return DEFAULT_LIMIT;
+        }
+        try {
+            int limit = Integer.parseInt(text);
+            if (limit >= 1 && limit <= MAX_LIMIT) {
+                return limit;
+            }
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        throw ApiException.invalid("limit", "limit '" + text + "' is not a whole number from 1 to " + MAX_LIMIT);
+    }
+
+    static TaskCursor before(Context ctx) {
+        String token = ctx.queryParam("before");
+        if (token == null || token.isEmpty()) {
+            return null;
+        }
+        try {
+            return TaskCursor.parse(token);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.invalid("before", e.getMessage());
+        }
+    }
+
+    private static <E extends Enum<E>> E enumParam(Context ctx, String name, Class<E> type, E[] values) {
+        String text = ctx.queryParam(name);
+        if (text == null || text.isEmpty()) {
+            return null;
+        }
+        try {
+            return Enum.valueOf(type, text.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw ApiException.invalid(name, name + " '" + text + "' is not one of " + Arrays.toString(values));
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package io.cronoq.gateway;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.cronoq.scheduler.query.TaskFilter;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.StringJoiner;
+import org.apache.kafka.streams.state.HostInfo;
+
+/**
+ * Asks another scheduler instance's gateway (at its {@code application.server}) for what only its
+ * stores hold, over the public API with {@value #SCOPE_HEADER}{@code : local} so it answers from its
+ * own stores and never forwards again. A peer that does not answer well makes the caller UNAVAILABLE.
+ */
+final class PeerClient {
+
+    /** The header that asks an instance to answer from its own stores only. */
+    static final String SCOPE_HEADER = "X-Cronoq-Scope";
+    static final String LOCAL = "local";
+
+    private final HttpClient http;
+    private final Duration timeout;
+
+    PeerClient(Duration timeout) {
+        this.timeout = timeout;
+        this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+    }
+
+    SnapshotView snapshot(HostInfo peer) {
+        return get(peer, "/v1/snapshot", Map.of(), SnapshotView.class).orElseThrow(() -> broken(peer, "/v1/snapshot", 404));
+    }
+
+    Optional<PoolView> pool(HostInfo peer, String pool) {
+        return get(peer, "/v1/snapshot", Map.of("pool", pool), SnapshotView.class)
+                .flatMap(s -> s.pools().stream().findFirst());
+    }
+
+    Optional<TaskView> task(HostInfo peer, String id, String pool) {
+        Map<String, String> query = pool == null ? Map.of() : Map.of("pool", pool);
+        return get(peer, "/v1/tasks/" + segment(id), query, TaskView.class);
+    }
+
+    TaskPage tasks(HostInfo peer, TaskFilter filter) {
+        Map<String, String> query = new LinkedHashMap<>();
+        if (filter.pool() != null) {
+            query.put("pool", filter.pool());
+        }
+        if (filter.state() != null) {
+            query.put("state", filter.state().name());
+        }
+        query.put("limit", Integer.toString(filter.limit()));
+        if (filter.before() != null) {
+            query.put("before", filter.before().token());
+        }
+        return get(peer, "/v1/tasks", query, TaskPage.class).orElseThrow(() -> broken(peer, "/v1/tasks", 404));
+    }
+
+    WorkerList workers(HostInfo peer, String pool) {
+        Map<String, String> query = pool == null ? Map.of() : Map.of("pool", pool);
+        return get(peer, "/v1/workers", query, WorkerList.class).orElseThrow(() -> broken(peer, "/v1/workers", 404));
+    }
+
+    /** The answer, or empty on 404; throws UNAVAILABLE on anything else that is not a 200. */
+    private <T> Optional<T> get(HostInfo peer, String path, Map<String, String> query, Class<T> type) {
+        StringJoiner q = new StringJoiner("&", "?", "").setEmptyValue("");
+        query.forEach((k, v) -> q.add(k + "=" + URLEncoder.encode(v, StandardCharsets.UTF_8)));
+        URI uri = URI.create("http://" + peer.host() + ":" + peer.port() + path + q);
+        HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout).header(SCOPE_HEADER, LOCAL)
+                .header("Accept", "application/json").GET().build();
+        HttpResponse<String> response;
+        try {
+            response = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw ApiException.unavailable("the scheduler instance at " + peer.host() + ":" + peer.port()
+                    + " that owns part of the state did not answer (" + e + ")", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw ApiException.unavailable("interrupted while asking " + peer.host() + ":" + peer.port(), e);
+        }
+        if (response.statusCode() == 404) {
+            return Optional.empty();
+        }
+        if (response.statusCode() != 200) {
+            throw broken(peer, path, response.statusCode());
+        }
+        try {
+            return Optional.of(Json.MAPPER.readValue(response.body(), type));
+        } catch (JsonProcessingException e) {
+            throw ApiException.unavailable("the scheduler instance at " + peer.host() + ":" + peer.port()
+                    + " answered " + path + " with JSON this gateway cannot read: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    private static ApiException broken(HostInfo peer, String path, int status) {
+        return ApiException.unavailable("the scheduler instance at " + peer.host() + ":" + peer.port()
+                + " answered " + path + " with HTTP " + status, null);
+    }
+
+    private static String segment(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+}

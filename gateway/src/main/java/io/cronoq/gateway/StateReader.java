@@ -1,0 +1,41 @@
+package io.cronoq.gateway;
+
+import io.cronoq.scheduler.query.TaskFilter;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The read-only state the gateway serves: the scheduler's stores, as views. Implementations answer
+ * from this instance's stores only ({@link LocalStateReader}) or from the whole cluster
+ * ({@link ClusterStateReader}); either throws {@link ApiException} {@code UNAVAILABLE} while the
+ * state cannot be read completely (restoring, rebalancing, a peer not answering).
+ */
+public interface StateReader {
+
+    /** Every pool, sorted by name. */
+    SnapshotView snapshot();
+
+    /** One pool, or empty when no instance knows it. */
+    Optional<PoolView> pool(String pool);
+
+    /** A task by id; {@code pool}, when given, routes straight to the pool's owner. */
+    Optional<TaskView> task(String id, String pool);
+
+    /** A page of tasks, newest first. */
+    TaskPage tasks(TaskFilter filter);
+
+    /** The workers of a pool, or of every pool when {@code pool} is {@code null}. */
+    List<WorkerView> workers(String pool);
+
+    /** Whether the state can be read now, and if not, why. */
+    Readiness readiness();
+
+    /**
+     * Whether an instance can answer.
+     *
+     * @param ready  whether the stores are queryable
+     * @param state  the Kafka Streams state, e.g. {@code RUNNING}
+     * @param reason why not, or {@code null} when ready
+     */
+    record Readiness(boolean ready, String state, String reason) {}
+}

@@ -1,0 +1,296 @@
+package io.cronoq.gateway;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.cronoq.events.Preference;
+import io.cronoq.events.Priority;
+import io.cronoq.events.ResourceRequest;
+import io.cronoq.events.RetryPolicy;
+import io.cronoq.events.TaskSubmitted;
+import io.cronoq.schemas.rules.InvalidInputException;
+import io.cronoq.schemas.rules.Quantities;
+import io.cronoq.schemas.rules.Rules;
+import io.cronoq.schemas.rules.Violation;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+/**
+ * Reads the JSON body of {@code POST /v1/tasks} into a {@link TaskSubmitted}: shapes and formats
+ * (ISO-8601 times, Kubernetes quantities) are checked here, every other rule by {@link Rules} — the
+ * rules the scheduler applies — and any failure is a 400 naming the field as the body spells it.
+ */
+final class SubmissionParser {
+
+    static final List<String> FIELDS = List.of("pool", "id", "labels", "resources", "payload", "payloadBase64",
+            "priority", "deadline", "notBefore", "startAt", "tolerance", "maxAttempts", "timeout", "prefer");
+    static final List<String> RESOURCE_FIELDS = List.of("cpu", "memory", "disk", "gpu", "packages");
+    private static final Set<String> PREFERENCE_FIELDS = Set.of("labels", "weight");
+
+    /** Avro/rule field names as the HTTP body spells them. */
+    private static final Map<String, String> BODY_NAMES = new LinkedHashMap<>();
+
+    static {
+        BODY_NAMES.put("taskId", "id");
+        BODY_NAMES.put("timeoutMs", "timeout");
+        BODY_NAMES.put("startToleranceMs", "tolerance");
+        BODY_NAMES.put("retry.maxAttempts", "maxAttempts");
+        BODY_NAMES.put("resources.cpuMillis", "resources.cpu");
+        BODY_NAMES.put("resources.memoryBytes", "resources.memory");
+        BODY_NAMES.put("resources.diskBytes", "resources.disk");
+    }
+
+    private final Supplier<Instant> clock;
+
+    SubmissionParser(Supplier<Instant> clock) {
+        this.clock = clock;
+    }
+
+    /** The task this body describes, checked against every submission rule. */
+    TaskSubmitted parse(String body) {
+        JsonNode root;
+        try {
+            root = Json.MAPPER.readTree(body == null ? "" : body);
+        } catch (JsonProcessingException e) {
+            throw ApiException.invalid("body", "the body is not JSON (" + e.getOriginalMessage() + "); send a JSON "
+                    + "object such as {\"pool\":\"default\",\"payload\":\"hello\"}");
+        }
+        if (root == null || !root.isObject()) {
+            throw ApiException.invalid("body", "the body must be a JSON object with at least \"pool\"");
+        }
+        closed(root, "", FIELDS);
+        TaskSubmitted.Builder task = TaskSubmitted.newBuilder()
+                .setPool(requiredText(root, "pool"))
+                .setTaskId(optionalText(root, "id").orElseGet(() -> UUID.randomUUID().toString()))
+                .setLabels(labels(root.get("labels"), "labels"))
+                .setResources(resources(root.get("resources")))
+                .setPayload(payload(root))
+                .setPriority(priority(root))
+                .setDeadline(instant(root, "deadline"))
+                .setNotBefore(instant(root, "notBefore"))
+                .setStartAt(instant(root, "startAt"))
+                .setStartToleranceMs(durationMillis(root, "tolerance"))
+                .setTimeoutMs(durationMillis(root, "timeout"))
+                .setPreferences(preferences(root.get("prefer")))
+                .setSubmittedAt(clock.get());
+        Integer maxAttempts = integer(root.get("maxAttempts"), "maxAttempts");
+        if (maxAttempts != null) {
+            task.setRetry(RetryPolicy.newBuilder().setMaxAttempts(maxAttempts).build());
+        }
+        TaskSubmitted built = task.build();
+        Optional<Violation> broken = Rules.checkSubmission(built);
+        if (broken.isPresent()) {
+            throw ApiException.invalid(bodyName(broken.get().field()), broken.get().message());
+        }
+        return built;
+    }
+
+    /** A rule's field name (Avro's) as the body spells it: {@code timeoutMs} is {@code timeout}. */
+    static String bodyName(String field) {
+        if (field.startsWith("preferences")) {
+            return "prefer" + field.substring("preferences".length());
+        }
+        return BODY_NAMES.getOrDefault(field, field);
+    }
+
+    private static void closed(JsonNode object, String prefix, List<String> allowed) {
+        Iterator<String> names = object.fieldNames();
+        while (names.hasNext()) {
+            String name = names.next();
+            if (!allowed.contains(name)) {
+                throw ApiException.invalid(prefix + name, "unknown field '" + prefix + name + "'; "
+                        + (prefix.isEmpty() ? "a task" : prefix.substring(0, prefix.length() - 1)) + " has "
+                        + String.join(", ", allowed));
+            }
+        }
+    }
+
+    private static String requiredText(JsonNode root, String field) {
+        return optionalText(root, field).orElseThrow(() -> ApiException.invalid(field, field + " is required"));
+    }
+
+    private static Optional<String> optionalText(JsonNode root, String field) {
+        JsonNode node = root.get(field);
+        if (node == null || node.isNull()) {
+            return Optional.empty();
+        }
+        if (!node.isTextual()) {
+            throw ApiException.invalid(field, field + " must be a string, not " + node.getNodeType().name().toLowerCase(Locale.ROOT));
+        }
+        return Optional.of(node.asText());
+    }
+
+    private static Map<String, String> labels(JsonNode node, String field) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        if (node == null || node.isNull()) {
+            return labels;
+        }
+        if (!node.isObject()) {
+            throw ApiException.invalid(field, field + " must be an object of name to value, e.g. {\"gpu\":\"a100\"}");
+        }
+        node.properties().forEach(e -> {
+            if (!e.getValue().isTextual()) {
+                throw ApiException.invalid(field + "." + e.getKey(), field + "." + e.getKey() + " must be a string");
+            }
+            labels.put(e.getKey(), e.getValue().asText());
+        });
+        return labels;
+    }
+
+    private static ResourceRequest resources(JsonNode node) {
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (!node.isObject()) {
+            throw ApiException.invalid("resources", "resources must be an object with any of "
+                    + String.join(", ", RESOURCE_FIELDS));
+        }
+        closed(node, "resources.", RESOURCE_FIELDS);
+        ResourceRequest.Builder r = ResourceRequest.newBuilder();
+        try {
+            quantity(node, "cpu").ifPresent(q -> r.setCpuMillis(Quantities.parseCpuMillis("resources.cpu", q)));
+            quantity(node, "memory").ifPresent(q -> r.setMemoryBytes(Quantities.parseBytes("resources.memory", q)));
+            quantity(node, "disk").ifPresent(q -> r.setDiskBytes(Quantities.parseBytes("resources.disk", q)));
+        } catch (InvalidInputException e) {
+            throw ApiException.invalid(e.field(), e.violation().message());
+        }
+        r.setGpu(integer(node.get("gpu"), "resources.gpu"));
+        List<String> packages = new ArrayList<>();
+        JsonNode list = node.get("packages");
+        if (list != null && !list.isNull()) {
+            if (!list.isArray()) {
+                throw ApiException.invalid("resources.packages", "resources.packages must be a list of requirement "
+                        + "strings, e.g. [\"torch>=2.0,<3\"]");
+            }
+            for (int i = 0; i < list.size(); i++) {
+                if (!list.get(i).isTextual()) {
+                    throw ApiException.invalid("resources.packages[" + i + "]", "resources.packages[" + i
+                            + "] must be a string such as \"numpy>=1.26\"");
+                }
+                packages.add(list.get(i).asText());
+            }
+        }
+        return r.setPackages(packages).build();
+    }
+
+    /** A quantity as text: a JSON string, or a number (cpu {@code 0.5}, memory in bytes). */
+    private static Optional<String> quantity(JsonNode resources, String name) {
+        JsonNode node = resources.get(name);
+        if (node == null || node.isNull()) {
+            return Optional.empty();
+        }
+        if (node.isTextual()) {
+            return Optional.of(node.asText());
+        }
+        if (node.isNumber()) {
+            return Optional.of(node.decimalValue().toPlainString());
+        }
+        throw ApiException.invalid("resources." + name, "resources." + name + " must be a string such as "
+                + (name.equals("cpu") ? "\"500m\"" : "\"8Gi\""));
+    }
+
+    private static ByteBuffer payload(JsonNode root) {
+        Optional<String> text = optionalText(root, "payload");
+        Optional<String> base64 = optionalText(root, "payloadBase64");
+        if (text.isPresent() && base64.isPresent()) {
+            throw ApiException.invalid("payloadBase64", "give payload (UTF-8 text) or payloadBase64 (bytes), not both");
+        }
+        if (base64.isPresent()) {
+            try {
+                return ByteBuffer.wrap(Base64.getDecoder().decode(base64.get()));
+            } catch (IllegalArgumentException e) {
+                throw ApiException.invalid("payloadBase64", "payloadBase64 is not base64 (" + e.getMessage() + ")");
+            }
+        }
+        return ByteBuffer.wrap(text.orElse("").getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static Priority priority(JsonNode root) {
+        Optional<String> text = optionalText(root, "priority");
+        if (text.isEmpty()) {
+            return Priority.NORMAL;
+        }
+        try {
+            return Priority.valueOf(text.get().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw ApiException.invalid("priority", "priority '" + text.get() + "' is not one of LOW, NORMAL, HIGH, CRITICAL");
+        }
+    }
+
+    private static Instant instant(JsonNode root, String field) {
+        Optional<String> text = optionalText(root, field);
+        if (text.isEmpty()) {
+            return null;
+        }
+        try {
+            return Instant.parse(text.get());
+        } catch (DateTimeParseException e) {
+            throw ApiException.invalid(field, field + " '" + text.get() + "' is not an ISO-8601 instant such as "
+                    + "2026-01-01T12:00:00Z");
+        }
+    }
+
+    private static Long durationMillis(JsonNode root, String field) {
+        Optional<String> text = optionalText(root, field);
+        if (text.isEmpty()) {
+            return null;
+        }
+        try {
+            return Duration.parse(text.get()).toMillis();
+        } catch (DateTimeParseException | ArithmeticException e) {
+            throw ApiException.invalid(field, field + " '" + text.get() + "' is not an ISO-8601 duration such as "
+                    + "PT30S or PT5M");
+        }
+    }
+
+    private static Integer integer(JsonNode node, String field) {
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (!node.isIntegralNumber() || !node.canConvertToInt()) {
+            throw ApiException.invalid(field, field + " must be a whole number");
+        }
+        return node.intValue();
+    }
+
+    private static List<Preference> preferences(JsonNode node) {
+        List<Preference> preferences = new ArrayList<>();
+        if (node == null || node.isNull()) {
+            return preferences;
+        }
+        if (!node.isArray()) {
+            throw ApiException.invalid("prefer", "prefer must be a list of {\"labels\":{...},\"weight\":n}");
+        }
+        for (int i = 0; i < node.size(); i++) {
+            String field = "prefer[" + i + "]";
+            JsonNode p = node.get(i);
+            if (!p.isObject()) {
+                throw ApiException.invalid(field, field + " must be an object {\"labels\":{...},\"weight\":n}");
+            }
+            Iterator<String> names = p.fieldNames();
+            while (names.hasNext()) {
+                String name = names.next();
+                if (!PREFERENCE_FIELDS.contains(name)) {
+                    throw ApiException.invalid(field + "." + name, "unknown field '" + field + "." + name
+                            + "'; a preference has labels, weight");
+                }
+            }
+            Integer weight = integer(p.get("weight"), field + ".weight");
+            preferences.add(new Preference(labels(p.get("labels"), field + ".labels"), weight == null ? 1 : weight));
+        }
+        return preferences;
+    }
+}

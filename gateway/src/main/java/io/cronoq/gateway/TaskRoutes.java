@@ -1,0 +1,75 @@
+package io.cronoq.gateway;
+
+import io.cronoq.events.TaskCancelRequested;
+import io.cronoq.events.TaskState;
+import io.cronoq.events.TaskSubmitted;
+import io.cronoq.scheduler.query.TaskFilter;
+import io.javalin.http.Context;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/** {@code /v1/tasks}: submit and cancel (written to the submissions topic), read one or a page. */
+final class TaskRoutes {
+
+    private static final Set<String> CANCELLABLE = Set.of(TaskState.WAITING.name(), TaskState.ASSIGNED.name(),
+            TaskState.RUNNING.name());
+
+    private final GatewayContext context;
+    private final SubmissionParser parser;
+
+    TaskRoutes(GatewayContext context) {
+        this.context = context;
+        this.parser = new SubmissionParser(context.clock()::instant);
+    }
+
+    /** {@code POST /v1/tasks}: 202 with the id once the submission is durably on the topic. */
+    void submit(Context ctx) {
+        TaskSubmitted task = parser.parse(ctx.body());
+        context.commands().submit(task);
+        ctx.status(202).json(accepted(task.getTaskId(), task.getPool()));
+    }
+
+    /** {@code GET /v1/tasks/{id}[?pool=]}. */
+    void get(Context ctx) {
+        String id = Params.id(ctx);
+        String pool = Params.pool(ctx);
+        ctx.json(context.reader(ctx).task(id, pool).orElseThrow(() -> notFound(id, pool)));
+    }
+
+    /** {@code GET /v1/tasks?pool=&state=&limit=&before=}: newest first. */
+    void list(Context ctx) {
+        TaskFilter filter = new TaskFilter(Params.pool(ctx), Params.taskState(ctx), Params.limit(ctx),
+                Params.before(ctx));
+        ctx.json(context.reader(ctx).tasks(filter));
+    }
+
+    /** {@code DELETE /v1/tasks/{id}[?pool=&reason=]}: 202 once the cancel request is on the topic. */
+    void cancel(Context ctx) {
+        String id = Params.id(ctx);
+        TaskView task = context.cluster().task(id, Params.pool(ctx)).orElseThrow(() -> notFound(id, null));
+        if (!CANCELLABLE.contains(task.state())) {
+            throw ApiException.invalid("id", "task " + id + " is already " + task.state() + "; only a WAITING, "
+                    + "ASSIGNED or RUNNING task can be cancelled");
+        }
+        context.commands().cancel(TaskCancelRequested.newBuilder()
+                .setTaskId(id)
+                .setPool(task.pool())
+                .setReason(ctx.queryParam("reason"))
+                .setRequestedAt(context.clock().instant())
+                .build());
+        ctx.status(202).json(accepted(id, task.pool()));
+    }
+
+    private static Map<String, Object> accepted(String id, String pool) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("id", id);
+        body.put("pool", pool);
+        return body;
+    }
+
+    private static ApiException notFound(String id, String pool) {
+        return ApiException.notFound("no task " + id + (pool == null ? "" : " in pool " + pool)
+                + "; a task just submitted appears within moments");
+    }
+}

@@ -1,0 +1,32 @@
+package io.cronoq.gateway;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A task as {@code GET /v1/tasks/{id}} shows it. Times are ISO-8601 instants, durations ISO-8601
+ * durations; a field that does not apply is {@code null}.
+ *
+ * @param waiting  why and since when it waits, only while {@code state} is {@code WAITING}
+ * @param attempts every attempt so far, oldest first
+ */
+public record TaskView(String id, String pool, String state, Map<String, String> labels, ResourcesView resources,
+                       String priority, int payloadBytes, String submitter, String submittedAt, String updatedAt,
+                       String deadline, String notBefore, String startAt, String tolerance, String timeout,
+                       Integer maxAttempts, List<PreferenceView> prefer, WaitingView waiting,
+                       List<AttemptView> attempts) {
+
+    /** Why a task waits: the scheduler's reason, since when, and for how long by the gateway's clock. */
+    public record WaitingView(String reason, String since, Long waitingMs) {}
+
+    /** A soft routing preference. */
+    public record PreferenceView(Map<String, String> labels, int weight) {}
+
+    /**
+     * One attempt of a task.
+     *
+     * @param group the labels of the group it was assigned to
+     */
+    public record AttemptView(int attempt, String worker, Map<String, String> group, long generation,
+                              String assignedAt, String startedAt, String finishedAt, String outcome, String error) {}
+}

@@ -1,0 +1,161 @@
+// The cronoq dashboard: polls the gateway's JSON API and redraws. No build step, no dependencies.
+'use strict';
+
+const REFRESH_MS = 1000;
+// The recent-task list scans every task the scheduler holds (there is no time index): refresh it less often.
+const RECENT_EVERY = 5;
+let selectedTask = null;
+let round = 0;
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null) continue;
+    if (name === 'class') node.className = value;
+    else if (name === 'onclick') node.addEventListener('click', value);
+    else node.setAttribute(name, value);
+  }
+  for (const child of children) {
+    if (child === undefined || child === null) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function labels(map) {
+  const pairs = Object.entries(map || {}).map(([k, v]) => k + '=' + v);
+  return pairs.length ? pairs.join(',') : '(none)';
+}
+
+function age(ms) {
+  if (ms === null || ms === undefined) return '—';
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return s + 's';
+  if (s < 3600) return Math.floor(s / 60) + 'm ' + (s % 60) + 's';
+  return Math.floor(s / 3600) + 'h ' + Math.floor((s % 3600) / 60) + 'm';
+}
+
+function time(iso) {
+  return iso ? new Date(iso).toLocaleTimeString() : '—';
+}
+
+async function api(path) {
+  const response = await fetch(path, { headers: { Accept: 'application/json' } });
+  const body = await response.json();
+  if (!response.ok) {
+    const error = body && body.error ? body.error.code + ': ' + body.error.message : 'HTTP ' + response.status;
+    throw new Error(path + ' — ' + error);
+  }
+  return body;
+}
+
+function figure(cls, label, value) {
+  return el('span', null, label + ' ', el('b', { class: cls }, value));
+}
+
+function bar(busy, capacity) {
+  const share = capacity > 0 ? Math.min(1, busy / capacity) : 0;
+  const fill = el('div', { class: 'fill' + (capacity > 0 && busy >= capacity ? ' full' : '') });
+  fill.style.width = (share * 100).toFixed(1) + '%';
+  return el('div', { class: 'bar', title: busy + ' of ' + capacity + ' slots busy' }, fill);
+}
+
+function renderPools(snapshot) {
+  const root = document.getElementById('pools');
+  root.replaceChildren();
+  if (!snapshot.pools.length) {
+    root.append(el('p', { class: 'empty' }, 'No pools yet: register a worker or submit a task.'));
+  }
+  for (const pool of snapshot.pools) {
+    const groups = pool.groups.map(g => el('div', { class: 'group', 'data-group': g.key },
+      el('span', { class: 'name', title: labels(g.labels) }, g.key === '' ? '(no labels)' : g.key),
+      bar(g.busy, g.capacity),
+      el('span', null,
+        el('b', { class: 'group-busy' }, g.busy), ' / ', el('b', { class: 'group-capacity' }, g.capacity),
+        ' busy · ', el('b', { class: 'group-waiting' }, g.waiting), ' waiting · ',
+        el('b', { class: 'group-workers' }, g.workers), ' workers')));
+    root.append(el('div', { class: 'pool', 'data-pool': pool.pool },
+      el('h3', null, pool.pool),
+      el('div', { class: 'figures' },
+        figure('pool-capacity', 'capacity', pool.capacity),
+        figure('pool-busy', 'busy', pool.busy),
+        figure('pool-waiting', 'waiting', pool.waiting),
+        figure('pool-oldest', 'oldest wait', age(pool.oldestWaitingMs)),
+        figure('pool-demand', 'demand', pool.demand),
+        pool.drainingBusy ? figure('pool-draining', 'draining', pool.drainingBusy) : null),
+      ...(groups.length ? groups : [el('p', { class: 'empty' }, 'no live workers')])));
+  }
+}
+
+function taskRow(task, cells) {
+  return el('tr', { 'data-task': task.id, 'data-pool': task.pool, onclick: () => showTask(task.id, task.pool) },
+    ...cells.map(c => el('td', null, c)));
+}
+
+function renderWaiting(page) {
+  const body = document.querySelector('#waiting tbody');
+  body.replaceChildren(...page.tasks.map(t => taskRow(t, [t.id, t.pool, labels(t.labels),
+    age(t.waiting && t.waiting.waitingMs), (t.waiting && t.waiting.reason) || '—'])));
+  if (!page.tasks.length) body.append(el('tr', null, el('td', { colspan: 5, class: 'empty' }, 'Nothing waits.')));
+}
+
+function renderTasks(page) {
+  const body = document.querySelector('#tasks tbody');
+  body.replaceChildren(...page.tasks.map(t => taskRow(t, [t.id, t.pool, t.state, time(t.submittedAt),
+    t.attempts.length])));
+}
+
+function renderWorkers(list) {
+  const body = document.querySelector('#workers tbody');
+  body.replaceChildren(...list.workers.map(w => el('tr', { 'data-worker': w.pool + '/' + w.id },
+    el('td', null, w.id), el('td', null, w.pool), el('td', null, labels(w.labels)), el('td', null, w.state),
+    el('td', null, w.busy + ' / ' + w.slots), el('td', null, w.generation), el('td', null, time(w.lastHeartbeat)))));
+}
+
+async function showTask(id, pool) {
+  selectedTask = { id, pool };
+  await renderTask();
+}
+
+async function renderTask() {
+  if (!selectedTask) return;
+  const task = await api('/v1/tasks/' + encodeURIComponent(selectedTask.id) + '?pool=' + encodeURIComponent(selectedTask.pool));
+  document.getElementById('task-detail').hidden = false;
+  document.getElementById('task-detail-id').textContent = task.id;
+  const fields = document.getElementById('task-detail-fields');
+  const rows = [['pool', task.pool], ['state', task.state], ['requires', labels(task.labels)],
+    ['priority', task.priority], ['submitted', task.submittedAt], ['updated', task.updatedAt]];
+  if (task.waiting) rows.push(['waiting', (task.waiting.reason || '') + ' (' + age(task.waiting.waitingMs) + ')']);
+  fields.replaceChildren(...rows.flatMap(([k, v]) => [el('dt', null, k), el('dd', { 'data-field': k }, v)]));
+  document.querySelector('#task-detail-attempts tbody').replaceChildren(...task.attempts.map(a => el('tr', null,
+    ...[a.attempt, a.worker, labels(a.group), a.generation, time(a.assignedAt), time(a.startedAt),
+      time(a.finishedAt), a.outcome || '—', a.error || ''].map(c => el('td', null, c)))));
+}
+
+async function refresh() {
+  const banner = document.getElementById('error');
+  try {
+    const recent = round++ % RECENT_EVERY === 0;
+    const [snapshot, waiting, workers, tasks] = await Promise.all([
+      api('/v1/snapshot'), api('/v1/tasks?state=WAITING&limit=100'), api('/v1/workers'),
+      recent ? api('/v1/tasks?limit=20') : null]);
+    renderPools(snapshot);
+    renderWaiting(waiting);
+    renderWorkers(workers);
+    if (tasks) renderTasks(tasks);
+    await renderTask();
+    banner.hidden = true;
+    document.getElementById('status').textContent = 'updated ' + time(snapshot.at);
+  } catch (e) {
+    banner.textContent = String(e.message || e);
+    banner.hidden = false;
+  } finally {
+    setTimeout(refresh, REFRESH_MS);
+  }
+}
+
+document.getElementById('task-detail-close').addEventListener('click', () => {
+  selectedTask = null;
+  document.getElementById('task-detail').hidden = true;
+});
+refresh();

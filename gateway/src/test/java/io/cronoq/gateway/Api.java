@@ -1,0 +1,79 @@
+package io.cronoq.gateway;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+/** A plain HTTP client on one gateway, as a user would call it: java.net.http plus Jackson. */
+final class Api {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final String base;
+
+    Api(String base) {
+        this.base = base;
+    }
+
+    /** One answer: status, headers, body text and (when JSON) the body parsed. */
+    record Reply(int status, HttpResponse<String> raw) {
+        String text() {
+            return raw.body();
+        }
+
+        JsonNode json() {
+            try {
+                return JSON.readTree(raw.body());
+            } catch (IOException e) {
+                throw new UncheckedIOException("not JSON: " + raw.body(), e);
+            }
+        }
+
+        String header(String name) {
+            return raw.headers().firstValue(name).orElse(null);
+        }
+
+        @Override
+        public String toString() {
+            return status + " " + raw.body();
+        }
+    }
+
+    Reply get(String path) {
+        return send(HttpRequest.newBuilder(uri(path)).GET());
+    }
+
+    Reply post(String path, String json) {
+        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8)));
+    }
+
+    Reply delete(String path) {
+        return send(HttpRequest.newBuilder(uri(path)).DELETE());
+    }
+
+    private URI uri(String path) {
+        return URI.create(base + path);
+    }
+
+    private Reply send(HttpRequest.Builder request) {
+        try {
+            HttpResponse<String> response = http.send(request.timeout(Duration.ofSeconds(30)).build(),
+                    HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            return new Reply(response.statusCode(), response);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package io.cronoq.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.cronoq.events.TaskCancelRequested;
+import io.cronoq.events.TaskSubmitted;
+import io.cronoq.events.WorkerDraining;
+import io.cronoq.schemas.InMemorySchemaRegistry;
+import io.javalin.Javalin;
+import java.io.InputStream;
+import java.lang.reflect.RecordComponent;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.TreeSet;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** {@code /openapi.json} stays true: its paths and methods are the routes Javalin registered, its schemas the views. */
+class OpenApiDocumentTest {
+
+    private static JsonNode document;
+
+    @BeforeAll
+    static void read() throws Exception {
+        try (InputStream in = OpenApiDocumentTest.class.getResourceAsStream(ServiceRoutes.OPENAPI_RESOURCE)) {
+            document = Api.JSON.readTree(in);
+        }
+    }
+
+    @Test
+    void documentedPathsAndMethodsAreExactlyTheRegisteredRoutes() {
+        Javalin app = Gateway.create(new GatewayContext(new NoState(), new NoState(), NO_WRITES, new InMemorySchemaRegistry(),
+                () -> "", Clock.systemUTC()));
+
+        TreeSet<String> registered = new TreeSet<>();
+        app.unsafe.internalRouter.allHttpHandlers().forEach(parsed -> {
+            if (parsed.endpoint.method.isHttpMethod()) {
+                registered.add(parsed.endpoint.method.name().toUpperCase() + " " + parsed.endpoint.path);
+            }
+        });
+        TreeSet<String> documented = new TreeSet<>();
+        document.path("paths").properties().forEach(path -> path.getValue().fieldNames()
+                .forEachRemaining(method -> documented.add(method.toUpperCase() + " " + path.getKey())));
+
+        assertThat(registered).isNotEmpty();
+        assertThat(documented).isEqualTo(registered);
+    }
+
+    @Test
+    void documentedSchemasHaveExactlyTheFieldsOfTheViews() {
+        assertProperties("Task", TaskView.class);
+        assertProperties("Attempt", TaskView.AttemptView.class);
+        assertProperties("Waiting", TaskView.WaitingView.class);
+        assertProperties("Preference", TaskView.PreferenceView.class);
+        assertProperties("Resources", ResourcesView.class);
+        assertProperties("TaskPage", TaskPage.class);
+        assertProperties("Snapshot", SnapshotView.class);
+        assertProperties("Pool", PoolView.class);
+        assertProperties("Group", PoolView.GroupView.class);
+        assertProperties("WorkerList", WorkerList.class);
+        assertProperties("Worker", WorkerView.class);
+        assertProperties("ErrorDetail", ErrorBody.Detail.class);
+        assertThat(properties("TaskSubmission")).containsExactlyInAnyOrderElementsOf(SubmissionParser.FIELDS);
+        assertThat(properties("ResourceRequest")).containsExactlyInAnyOrderElementsOf(SubmissionParser.RESOURCE_FIELDS);
+        assertThat(document.at("/components/schemas/ErrorDetail/properties/code/enum"))
+                .extracting(JsonNode::asText)
+                .containsExactlyInAnyOrderElementsOf(Arrays.stream(ErrorCode.values()).map(Enum::name).toList());
+    }
+
+    private static void assertProperties(String schema, Class<? extends Record> view) {
+        List<String> fields = Arrays.stream(view.getRecordComponents()).map(RecordComponent::getName).toList();
+        assertThat(properties(schema)).as(schema).containsExactlyInAnyOrderElementsOf(fields);
+    }
+
+    private static List<String> properties(String schema) {
+        List<String> names = new ArrayList<>();
+        document.path("components").path("schemas").path(schema).path("properties").fieldNames()
+                .forEachRemaining(names::add);
+        return names;
+    }
+
+    private static final Commands NO_WRITES = new Commands() {
+        @Override
+        public void submit(TaskSubmitted task) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void cancel(TaskCancelRequested cancel) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void drain(WorkerDraining drain) {
+            throw new UnsupportedOperationException();
+        }
+    };
+}

@@ -1,0 +1,59 @@
+package io.cronoq.gateway;
+
+import io.cronoq.scheduler.app.SchedulerApp;
+import io.cronoq.scheduler.config.SchedulerConfig;
+import io.cronoq.testkit.KafkaBroker;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.util.Map;
+
+/**
+ * One scheduler instance with its gateway in this JVM, as ops runs them: its own state directory,
+ * and {@code cronoq.application.server} set to the gateway's port so other instances can forward.
+ */
+final class SchedulerNode implements AutoCloseable {
+
+    final SchedulerApp app;
+    final GatewayServer gateway;
+    final Api api;
+
+    private SchedulerNode(SchedulerApp app, GatewayServer gateway) {
+        this.app = app;
+        this.gateway = gateway;
+        this.api = new Api(gateway.url());
+    }
+
+    /** Starts an instance of the scheduler {@code applicationId} over the topics under {@code prefix}. */
+    static SchedulerNode start(KafkaBroker broker, String prefix, String applicationId, int partitions) {
+        int port = freePort();
+        try {
+            SchedulerConfig config = SchedulerConfig.of(Map.of(
+                    SchedulerConfig.BOOTSTRAP_SERVERS.name(), broker.bootstrapServers(),
+                    SchedulerConfig.TOPIC_PREFIX.name(), prefix,
+                    SchedulerConfig.APPLICATION_ID.name(), applicationId,
+                    SchedulerConfig.STATE_DIR.name(), Files.createTempDirectory("cronoq-gateway").toString(),
+                    SchedulerConfig.APPLICATION_SERVER.name(), "localhost:" + port,
+                    SchedulerConfig.PARTITIONS.name(), Integer.toString(partitions)));
+            SchedulerApp app = SchedulerApp.start(config);
+            return new SchedulerNode(app, GatewayServer.start(app, port));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        gateway.close();
+        app.close();
+    }
+}

@@ -1,0 +1,67 @@
+package io.cronoq.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cronoq.events.Priority;
+import io.cronoq.events.TaskSubmitted;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The JSON body of a submission becomes exactly the event the scheduler reads. */
+class SubmissionParserTest {
+
+    private static final Instant NOW = Instant.parse("2026-03-01T10:00:00Z");
+    private final SubmissionParser parser = new SubmissionParser(() -> NOW);
+
+    @Test
+    void everyFieldOfTheBodyLandsInTheEvent() {
+        TaskSubmitted task = parser.parse("""
+                {"pool":"inference","id":"t-1","labels":{"gpu":"a100"},"payloadBase64":"AAEC",
+                 "resources":{"cpu":0.5,"memory":"8Gi","disk":"10G","gpu":1,"packages":["numpy>=1.26"]},
+                 "priority":"critical","deadline":"2026-03-02T00:00:00Z","notBefore":"2026-03-01T11:00:00Z",
+                 "startAt":"2026-03-01T12:00:00Z","tolerance":"PT5M","timeout":"PT1H","maxAttempts":4,
+                 "prefer":[{"labels":{"zone":"eu"}}]}""");
+
+        assertThat(task.getTaskId()).isEqualTo("t-1");
+        assertThat(task.getPool()).isEqualTo("inference");
+        assertThat(task.getLabels()).isEqualTo(Map.of("gpu", "a100"));
+        assertThat(task.getPayload().remaining()).isEqualTo(3);
+        assertThat(task.getResources().getCpuMillis()).isEqualTo(500);
+        assertThat(task.getResources().getMemoryBytes()).isEqualTo(8L << 30);
+        assertThat(task.getResources().getDiskBytes()).isEqualTo(10_000_000_000L);
+        assertThat(task.getResources().getGpu()).isEqualTo(1);
+        assertThat(task.getResources().getPackages()).containsExactly("numpy>=1.26");
+        assertThat(task.getPriority()).isEqualTo(Priority.CRITICAL);
+        assertThat(task.getDeadline()).isEqualTo(Instant.parse("2026-03-02T00:00:00Z"));
+        assertThat(task.getStartToleranceMs()).isEqualTo(300_000L);
+        assertThat(task.getTimeoutMs()).isEqualTo(3_600_000L);
+        assertThat(task.getRetry().getMaxAttempts()).isEqualTo(4);
+        assertThat(task.getPreferences().get(0).getWeight()).as("weight defaults to 1").isEqualTo(1);
+        assertThat(task.getSubmittedAt()).isEqualTo(NOW);
+    }
+
+    @Test
+    void aMinimalBodyGetsAnIdAnEmptyPayloadAndNormalPriority() {
+        TaskSubmitted task = parser.parse("{\"pool\":\"p\",\"payload\":\"héllo\"}");
+
+        assertThat(task.getTaskId()).isNotBlank();
+        assertThat(StandardCharsets.UTF_8.decode(task.getPayload()).toString()).isEqualTo("héllo");
+        assertThat(task.getPriority()).isEqualTo(Priority.NORMAL);
+        assertThat(task.getResources()).isNull();
+    }
+
+    @Test
+    void theSharedRulesRefuseWithTheFieldAsTheBodySpellsIt() {
+        assertThatThrownBy(() -> parser.parse("{\"pool\":\"p\",\"timeout\":\"PT0S\"}"))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+                    assertThat(e.field()).isEqualTo("timeout");
+                });
+        assertThat(SubmissionParser.bodyName("preferences[2].labels.zone")).isEqualTo("prefer[2].labels.zone");
+        assertThat(SubmissionParser.bodyName("resources.memoryBytes")).isEqualTo("resources.memory");
+        assertThat(SubmissionParser.bodyName("labels.gpu")).isEqualTo("labels.gpu");
+    }
+}

@@ -1,0 +1,115 @@
+package io.cronoq.scheduler.query;
+
+import io.cronoq.events.PoolRecord;
+import io.cronoq.events.TaskRecord;
+import io.cronoq.events.WorkerRecord;
+import io.cronoq.scheduler.policy.PoolStore;
+import io.cronoq.scheduler.policy.WaitingQueue;
+import io.cronoq.scheduler.topology.StoreNames;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+
+/**
+ * One pool's view of the stores for the placement policy's own loading code, so a snapshot is
+ * computed by the same {@code PoolScheduler} that places tasks, never by a copy of its rules.
+ * Every write fails: a read-side object must never change scheduler state.
+ */
+final class ReadOnlyPoolStore implements PoolStore {
+
+    private static final StringSerializer KEYS = new StringSerializer();
+
+    private final String pool;
+    private final SchedulerStores stores;
+    private final WaitingQueue waiting;
+
+    ReadOnlyPoolStore(String pool, SchedulerStores stores) {
+        this.pool = pool;
+        this.stores = stores;
+        this.waiting = new ReadOnlyWaitingQueue();
+    }
+
+    @Override
+    public PoolRecord pool() {
+        return stores.pools().get(pool);
+    }
+
+    @Override
+    public TaskRecord task(String taskId) {
+        return stores.tasks().get(taskId);
+    }
+
+    @Override
+    public Iterable<WorkerRecord> workers() {
+        List<WorkerRecord> result = new ArrayList<>();
+        try (KeyValueIterator<String, WorkerRecord> it =
+                     stores.workers().prefixScan(StoreNames.workerPrefix(pool), KEYS)) {
+            it.forEachRemaining(kv -> result.add(kv.value));
+        }
+        return result;
+    }
+
+    @Override
+    public WaitingQueue waiting() {
+        return waiting;
+    }
+
+    @Override
+    public void putPool(PoolRecord record) {
+        throw readOnly();
+    }
+
+    @Override
+    public void putTask(TaskRecord task) {
+        throw readOnly();
+    }
+
+    @Override
+    public void putWorker(WorkerRecord worker) {
+        throw readOnly();
+    }
+
+    private static UnsupportedOperationException readOnly() {
+        return new UnsupportedOperationException("the query side never writes scheduler state");
+    }
+
+    /** The pool's waiting index, read-only. */
+    private final class ReadOnlyWaitingQueue implements WaitingQueue {
+
+        @Override
+        public Entry first(String classKey) {
+            String prefix = WaitingKeys.classPrefix(pool, classKey);
+            try (KeyValueIterator<String, String> it = stores.waiting().prefixScan(prefix, KEYS)) {
+                if (!it.hasNext()) {
+                    return null;
+                }
+                KeyValue<String, String> head = it.next();
+                return new Entry(classKey, WaitingKeys.orderOf(head.key), head.value);
+            }
+        }
+
+        @Override
+        public Map<String, Long> counts() {
+            Map<String, Long> result = new HashMap<>();
+            try (KeyValueIterator<String, Long> it =
+                         stores.waitingCounts().prefixScan(WaitingKeys.poolPrefix(pool), KEYS)) {
+                it.forEachRemaining(kv -> result.put(WaitingKeys.classOf(pool, kv.key), kv.value));
+            }
+            return result;
+        }
+
+        @Override
+        public void add(Entry entry) {
+            throw readOnly();
+        }
+
+        @Override
+        public void remove(String classKey, long order) {
+            throw readOnly();
+        }
+    }
+}

@@ -1,0 +1,211 @@
+package io.cronoq.scheduler.query;
+
+import io.cronoq.events.TaskRecord;
+import io.cronoq.events.TaskState;
+import io.cronoq.events.WorkerRecord;
+import io.cronoq.scheduler.policy.GroupSnapshot;
+import io.cronoq.scheduler.policy.PoolScheduler;
+import io.cronoq.scheduler.policy.PoolSnapshot;
+import io.cronoq.scheduler.policy.WaitingQueue;
+import io.cronoq.scheduler.query.PoolState.ClassState;
+import io.cronoq.scheduler.query.PoolState.GroupState;
+import io.cronoq.scheduler.topology.StoreNames;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+
+/**
+ * Read-side questions over the scheduler's stores — the pools, one pool's state, a task, a page
+ * of tasks, the workers, the waiting line — answered from whatever stores it is given (one
+ * partition, every local one, a test driver's). It never writes and holds no state of its own;
+ * pool figures come from the placement policy's own loading code, so they follow its rules.
+ */
+public final class SchedulerQueries {
+
+    private static final StringSerializer KEYS = new StringSerializer();
+
+    private final SchedulerStores stores;
+
+    public SchedulerQueries(SchedulerStores stores) {
+        this.stores = stores;
+    }
+
+    /**
+     * Every pool these stores know, sorted: those with counters (a task was ever submitted) and
+     * those with registered workers (a pool with workers but no task yet has no counters).
+     */
+    public List<String> pools() {
+        TreeSet<String> pools = new TreeSet<>();
+        try (var it = stores.pools().all()) {
+            it.forEachRemaining(kv -> pools.add(kv.key));
+        }
+        try (var it = stores.workers().all()) {
+            it.forEachRemaining(kv -> pools.add(kv.value.getPool()));
+        }
+        return new ArrayList<>(pools);
+    }
+
+    /** The state of one pool, or empty when these stores know nothing of it. */
+    public Optional<PoolState> pool(String pool) {
+        ReadOnlyPoolStore store = new ReadOnlyPoolStore(pool, stores);
+        if (store.pool() == null && !store.workers().iterator().hasNext()) {
+            return Optional.empty();
+        }
+        PoolSnapshot snapshot = new PoolScheduler(pool, store).snapshot();
+        List<ClassState> classes = classes(store, snapshot.groups());
+        List<GroupState> groups = new ArrayList<>(snapshot.groups().size());
+        for (GroupSnapshot g : snapshot.groups()) {
+            Instant oldest = null;
+            for (ClassState c : classes) {
+                if (ClassKeys.includes(g.labels(), ClassKeys.parse(c.key()))) {
+                    oldest = earlier(oldest, c.oldestWaitingSince());
+                }
+            }
+            groups.add(new GroupState(g, ClassKeys.of(g.labels()), g.busy() + g.waiting(), oldest));
+        }
+        long servable = 0;
+        Instant oldest = null;
+        for (ClassState c : classes) {
+            if (c.groups() > 0) {
+                servable += c.waiting();
+            }
+            oldest = earlier(oldest, c.oldestWaitingSince());
+        }
+        return Optional.of(new PoolState(snapshot, List.copyOf(groups), classes, snapshot.busy() + servable,
+                snapshot.waiting() - servable, oldest));
+    }
+
+    private List<ClassState> classes(ReadOnlyPoolStore store, List<GroupSnapshot> groups) {
+        WaitingQueue waiting = store.waiting();
+        List<ClassState> classes = new ArrayList<>();
+        for (Map.Entry<String, Long> count : new TreeMap<>(waiting.counts()).entrySet()) {
+            if (count.getValue() <= 0) {
+                continue;
+            }
+            WaitingQueue.Entry head = waiting.first(count.getKey());
+            if (head == null) {
+                continue; // the line emptied between the two reads
+            }
+            TaskRecord task = stores.tasks().get(head.taskId());
+            Instant since = task == null ? null
+                    : task.getWaitingSince() != null ? task.getWaitingSince() : task.getTask().getSubmittedAt();
+            Map<String, String> required = ClassKeys.parse(count.getKey());
+            int matching = 0;
+            for (GroupSnapshot g : groups) {
+                if (ClassKeys.includes(g.labels(), required)) {
+                    matching++;
+                }
+            }
+            classes.add(new ClassState(count.getKey(), count.getValue(), head.taskId(), since, matching));
+        }
+        return List.copyOf(classes);
+    }
+
+    /** The task with this id, or empty. */
+    public Optional<TaskRecord> task(String taskId) {
+        return Optional.ofNullable(stores.tasks().get(taskId));
+    }
+
+    /**
+     * A page of tasks, newest first. For {@code WAITING} it reads the waiting index (of the pool, or
+     * of every pool); otherwise it scans every task these stores hold (there is no index by pool or time).
+     */
+    public List<TaskRecord> tasks(TaskFilter filter) {
+        // The page is the `limit` newest that pass: keep them in a heap whose head is the oldest kept.
+        PriorityQueue<TaskRecord> page = new PriorityQueue<>(TaskCursor.NEWEST_FIRST.reversed());
+        if (filter.state() == TaskState.WAITING) {
+            try (KeyValueIterator<String, String> it = filter.pool() == null ? stores.waiting().all()
+                    : stores.waiting().prefixScan(WaitingKeys.poolPrefix(filter.pool()), KEYS)) {
+                it.forEachRemaining(kv -> offer(page, stores.tasks().get(kv.value), filter));
+            }
+        } else {
+            try (KeyValueIterator<String, TaskRecord> it = stores.tasks().all()) {
+                it.forEachRemaining(kv -> offer(page, kv.value, filter));
+            }
+        }
+        List<TaskRecord> result = new ArrayList<>(page);
+        result.sort(TaskCursor.NEWEST_FIRST);
+        return result;
+    }
+
+    private static void offer(PriorityQueue<TaskRecord> page, TaskRecord task, TaskFilter filter) {
+        if (task == null || !filter.accepts(task)) {
+            return;
+        }
+        page.add(task);
+        if (page.size() > filter.limit()) {
+            page.poll();
+        }
+    }
+
+    /**
+     * The first {@code limit} waiting tasks of a pool in line order (the order a freed slot would
+     * take them in), each with its place in its class's line.
+     */
+    public List<WaitingTask> waiting(String pool, int limit) {
+        record Entry(String classKey, long order, String taskId, long place) {}
+        Comparator<Entry> lineOrder = Comparator.comparingLong(Entry::order);
+        PriorityQueue<Entry> first = new PriorityQueue<>(lineOrder.reversed());
+        Map<String, Long> places = new HashMap<>();
+        try (KeyValueIterator<String, String> it = stores.waiting().prefixScan(WaitingKeys.poolPrefix(pool), KEYS)) {
+            while (it.hasNext()) {
+                KeyValue<String, String> kv = it.next();
+                String classKey = WaitingKeys.classOf(pool, kv.key);
+                long place = places.merge(classKey, 1L, Long::sum); // keys of a class come in line order
+                first.add(new Entry(classKey, WaitingKeys.orderOf(kv.key), kv.value, place));
+                if (first.size() > limit) {
+                    first.poll();
+                }
+            }
+        }
+        List<Entry> entries = new ArrayList<>(first);
+        entries.sort(lineOrder);
+        List<WaitingTask> result = new ArrayList<>(entries.size());
+        for (Entry e : entries) {
+            TaskRecord task = stores.tasks().get(e.taskId());
+            if (task != null && task.getState() == TaskState.WAITING) {
+                result.add(new WaitingTask(task, e.classKey(), e.place()));
+            }
+        }
+        return result;
+    }
+
+    /** The workers of a pool, or of every pool when {@code pool} is {@code null}, sorted by pool then id. */
+    public List<WorkerRecord> workers(String pool) {
+        List<WorkerRecord> result = new ArrayList<>();
+        try (KeyValueIterator<String, WorkerRecord> it = pool == null ? stores.workers().all()
+                : stores.workers().prefixScan(StoreNames.workerPrefix(pool), KEYS)) {
+            it.forEachRemaining(kv -> result.add(kv.value));
+        }
+        result.sort(Comparator.comparing(WorkerRecord::getPool).thenComparing(WorkerRecord::getWorkerId));
+        return result;
+    }
+
+    /** Every registration of a worker id, one per pool it ever joined (usually one). */
+    public List<WorkerRecord> workersWithId(String workerId) {
+        List<WorkerRecord> result = new ArrayList<>();
+        for (WorkerRecord w : workers(null)) {
+            if (w.getWorkerId().equals(workerId)) {
+                result.add(w);
+            }
+        }
+        return result;
+    }
+
+    private static Instant earlier(Instant a, Instant b) {
+        if (a == null) {
+            return b;
+        }
+        return b == null || !b.isBefore(a) ? a : b;
+    }
+}
