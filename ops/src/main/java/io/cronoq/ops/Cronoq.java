@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "cronoq", mixinStandardHelpOptions = true, version = "cronoq 0.1.0",
         description = "A task scheduler for mixed worker fleets in which Kafka is the database.",
-        subcommands = {DevCommand.class, SchedulerCommand.class, TopicsCommand.class},
+        subcommands = {DevCommand.class, SchedulerCommand.class, TopicsCommand.class, io.cronoq.ops.replay.ReplayCommand.class, io.cronoq.ops.replay.SimulateCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:failure", "2:usage error (bad flag or value)"})
 public final class Cronoq {

@@ -2,6 +2,7 @@ package io.cronoq.ops.replay;
 
 import io.cronoq.schemas.rules.Rules;
 import io.cronoq.schemas.rules.Violation;
+import java.util.Comparator;
 import java.util.Map;
 import java.util.Optional;
 import java.util.StringJoiner;
@@ -12,6 +13,9 @@ final class Labels {
 
     /** How an empty label set is shown to people. */
     static final String NONE = "(no labels)";
+
+    /** Label sets in the order of their {@link #format} text, so the unlabeled group comes first. */
+    static final Comparator<Map<String, String>> ORDER = Comparator.comparing(Labels::format);
 
     private Labels() {}
 

@@ -6,6 +6,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.Locale;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -52,16 +53,16 @@ final class Times {
             return ms + "ms";
         }
         if (ms < 60_000) {
-            return String.format(java.util.Locale.ROOT, "%.1fs", ms / 1000.0);
+            return String.format(Locale.ROOT, "%.1fs", ms / 1000.0);
         }
         long s = ms / 1000;
         if (s < 3_600) {
-            return String.format(java.util.Locale.ROOT, "%dm%02ds", s / 60, s % 60);
+            return String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
         }
         if (s < 86_400) {
-            return String.format(java.util.Locale.ROOT, "%dh%02dm", s / 3600, (s % 3600) / 60);
+            return String.format(Locale.ROOT, "%dh%02dm", s / 3600, (s % 3600) / 60);
         }
-        return String.format(java.util.Locale.ROOT, "%dd%02dh", s / 86_400, (s % 86_400) / 3600);
+        return String.format(Locale.ROOT, "%dd%02dh", s / 86_400, (s % 86_400) / 3600);
     }
 
     /** Picocli converter for time flags: a bad value is a usage error naming the flag. */

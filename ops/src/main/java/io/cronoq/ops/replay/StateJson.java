@@ -1,0 +1,63 @@
+package io.cronoq.ops.replay;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+
+/** Prints a {@link StateAt} as one JSON document, for scripts: {@code at}, {@code pools}, {@code groups}, {@code queues}. */
+final class StateJson {
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private StateJson() {}
+
+    static void write(StateAt state, PrintWriter out) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("at", state.at().toString());
+        ArrayNode pools = root.putArray("pools");
+        for (StateAt.Pool p : state.pools()) {
+            ObjectNode pool = pools.addObject();
+            pool.put("pool", p.pool());
+            pool.put("workers", p.workers());
+            pool.put("capacity", p.capacity());
+            pool.put("busy", p.busy());
+            pool.put("waiting", p.waiting());
+            ObjectNode tasks = pool.putObject("tasks");
+            p.tasks().forEach((state1, n) -> tasks.put(state1.toString(), n));
+        }
+        ArrayNode groups = root.putArray("groups");
+        for (StateAt.Group g : state.groups()) {
+            ObjectNode group = groups.addObject();
+            group.put("pool", g.pool());
+            group.set("labels", TimelineJsonLines.labels(g.labels()));
+            group.put("workers", g.workers());
+            group.put("capacity", g.capacity());
+            group.put("busy", g.busy());
+            group.put("drainingBusy", g.drainingBusy());
+            group.put("waiting", g.waiting());
+        }
+        ObjectNode queues = root.putObject("queues");
+        state.queues().forEach((poolName, queued) -> {
+            ArrayNode queue = queues.putArray(poolName);
+            for (StateAt.Queued q : queued) {
+                ObjectNode task = queue.addObject();
+                task.put("taskId", q.taskId());
+                task.set("labels", TimelineJsonLines.labels(q.labels()));
+                task.put("attempts", q.attempts());
+                task.put("since", TimelineJsonLines.time(q.since()));
+                task.put("waitedMs", q.waitedMs());
+                task.put("reason", q.reason());
+            }
+        });
+        try {
+            out.println(JSON.writeValueAsString(root));
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+        out.flush();
+    }
+}

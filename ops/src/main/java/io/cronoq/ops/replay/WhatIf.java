@@ -1,0 +1,95 @@
+package io.cronoq.ops.replay;
+
+import io.cronoq.events.JournalEntry;
+import io.cronoq.events.WorkerRegistered;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * A what-if question answered from a journal: simulates every pool under a {@link FleetChange}
+ * and compares it with the recording: placements, and wait-time percentiles per group.
+ */
+final class WhatIf {
+
+    /** The answer: per pool, placements and tasks left waiting; per group, recorded and simulated waits. */
+    record Report(FleetChange change, long entries, List<PoolResult> pools, List<GroupResult> groups) {
+
+        /** Whether every pool's simulation placed every attempt exactly as recorded. */
+        boolean reproduced() {
+            return pools.stream().allMatch(p -> p.placements().identical());
+        }
+    }
+
+    /** One pool's comparison. */
+    record PoolResult(String pool, Placements placements, int waitingRecorded, int waitingSimulated, int addedWorkers,
+                      int droppedRegistrations) {}
+
+    /** One group's wait percentiles, recorded and simulated (zero attempts where the group placed none). */
+    record GroupResult(String pool, String labels, WaitStats.Percentiles recorded, WaitStats.Percentiles simulated) {}
+
+    private WhatIf() {}
+
+    /**
+     * Simulates the journal's pools under the change.
+     *
+     * @param journal every entry, each pool's in journal order
+     * @throws IllegalArgumentException naming the flag when the change names a pool or group the journal lacks
+     */
+    static Report run(List<JournalEntry> journal, FleetChange change) {
+        Map<String, List<JournalEntry>> byPool = new LinkedHashMap<>();
+        for (JournalEntry entry : journal) {
+            byPool.computeIfAbsent(entry.getPool(), p -> new ArrayList<>()).add(entry);
+        }
+        check(change, byPool);
+        List<JournalEntry> simulatedJournal = new ArrayList<>();
+        Map<String, Simulation.Result> results = new TreeMap<>();
+        for (var pool : byPool.entrySet()) {
+            Simulation.Result result = Simulation.run(pool.getKey(), pool.getValue(), change);
+            results.put(pool.getKey(), result);
+            simulatedJournal.addAll(result.journal());
+        }
+        WaitStats recorded = WaitStats.of(Timeline.of(journal));
+        WaitStats simulated = WaitStats.of(Timeline.of(simulatedJournal));
+        List<PoolResult> pools = new ArrayList<>();
+        results.forEach((pool, result) -> pools.add(new PoolResult(pool,
+                Placements.compare(byPool.get(pool), result.journal()), recorded.waitingAtEnd(pool),
+                simulated.waitingAtEnd(pool), result.addedWorkers(), result.droppedRegistrations())));
+        TreeSet<WaitStats.GroupKey> groups = new TreeSet<>(recorded.groups());
+        groups.addAll(simulated.groups());
+        List<GroupResult> rows = new ArrayList<>();
+        for (WaitStats.GroupKey g : groups) {
+            rows.add(new GroupResult(g.pool(), g.labels(), recorded.percentiles(g), simulated.percentiles(g)));
+        }
+        return new Report(change, journal.size(), List.copyOf(pools), List.copyOf(rows));
+    }
+
+    private static void check(FleetChange change, Map<String, List<JournalEntry>> byPool) {
+        for (FleetChange.AddWorkers add : change.added()) {
+            if (!byPool.containsKey(add.pool())) {
+                throw new IllegalArgumentException("--add-workers: pool '" + add.pool() + "' is not in the journal; "
+                        + "its pools: " + new TreeSet<>(byPool.keySet()));
+            }
+        }
+        for (FleetChange.RemoveGroup remove : change.removed()) {
+            List<JournalEntry> entries = byPool.get(remove.pool());
+            if (entries == null) {
+                throw new IllegalArgumentException("--remove-group: pool '" + remove.pool() + "' is not in the journal; "
+                        + "its pools: " + new TreeSet<>(byPool.keySet()));
+            }
+            TreeSet<String> groups = new TreeSet<>();
+            for (JournalEntry e : entries) {
+                if (e.getEvent() instanceof WorkerRegistered r) {
+                    groups.add("'" + Labels.format(r.getLabels()) + "'");
+                }
+            }
+            if (!groups.contains("'" + Labels.format(remove.labels()) + "'")) {
+                throw new IllegalArgumentException("--remove-group: no worker of pool '" + remove.pool()
+                        + "' registered with labels '" + Labels.format(remove.labels()) + "'; its groups: " + groups);
+            }
+        }
+    }
+}

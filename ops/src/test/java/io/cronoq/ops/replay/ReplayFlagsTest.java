@@ -1,0 +1,55 @@
+package io.cronoq.ops.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cronoq.ops.Cronoq;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
+
+/** Bad flags of {@code replay} and {@code simulate} exit 2 and name the flag, before anything is read. */
+class ReplayFlagsTest {
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "replay --at yesterday                              | --at",
+        "replay --from 2026-13-01                            | --from",
+        "replay --format xml                                | --format",
+        "replay --at 2026-01-01T00:00:00Z --from 2026-01-01 | --from",
+        "replay --at 2026-01-01T00:00:00Z --format csv      | --format",
+        "replay --json                                      | --json",
+        "replay --output /no/such/dir/t.csv                 | --output",
+        "simulate --add-workers batch:gpu=a100              | --add-workers",
+        "simulate --add-workers batch:gpu=a100:0x4          | --add-workers",
+        "simulate --remove-group batch                      | --remove-group",
+        "simulate --remove-group batch:gpu                  | --remove-group"})
+    void aBadFlagExitsWithTwoAndNamesIt(String args, String flag) {
+        int code = run(args.trim().split("\\s+"));
+
+        assertThat(code).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(err.toString()).contains(flag);
+        assertThat(out.toString()).isEmpty();
+    }
+
+    @Test
+    void helpListsTheFlagsAndExamples() {
+        assertThat(run("replay", "--help")).isZero();
+        assertThat(out.toString()).contains("--from", "--format", "--at", "--json", "--output", "progress",
+                "--bootstrap", "--topic-prefix", "Examples:");
+        assertThat(run("simulate", "--help")).isZero();
+        assertThat(out.toString()).contains("--add-workers", "--remove-group", "POOL:LABELS:COUNTxSLOTS");
+    }
+
+    private int run(String... args) {
+        CommandLine cli = Cronoq.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+}

@@ -1,0 +1,204 @@
+package io.cronoq.ops.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cronoq.events.AttemptAssigned;
+import io.cronoq.events.AttemptOutcome;
+import io.cronoq.events.JournalEntry;
+import io.cronoq.events.TaskCancelled;
+import io.cronoq.events.TaskFinished;
+import io.cronoq.events.TaskState;
+import io.cronoq.events.WorkerRemoved;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** What-if simulation over journals recorded without Kafka. */
+class SimulationTest {
+
+    private static final Map<String, String> NONE = Map.of();
+    private static final Map<String, String> GPU = Map.of("gpu", "a100");
+
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1, 7, 42})
+    void withNoChangeTheSimulationMakesEveryRecordedDecisionAgain(long seed) {
+        List<JournalEntry> recorded = JournalRecorder.busyDay(seed);
+        JournalShape.isRich(recorded);
+
+        WhatIf.Report report = WhatIf.run(recorded, FleetChange.none());
+
+        assertThat(report.reproduced()).isTrue();
+        for (String pool : List.of("batch", "etl")) {
+            List<JournalEntry> simulated = Simulation.run(pool, only(pool, recorded), FleetChange.none()).journal();
+            assertThat(Placements.of(simulated)).as("same task, attempt, worker and generation, in the same order")
+                    .containsExactlyElementsOf(Placements.of(only(pool, recorded)));
+            assertThat(simulated.stream().map(JournalEntry::getEvent).toList())
+                    .as("every input and decision of %s, as journaled", pool)
+                    .containsExactlyElementsOf(only(pool, recorded).stream().map(JournalEntry::getEvent).toList());
+        }
+        for (WhatIf.GroupResult g : report.groups()) {
+            assertThat(g.simulated()).as("waits of %s/%s", g.pool(), g.labels()).isEqualTo(g.recorded());
+        }
+    }
+
+    @Test
+    void addingWorkersToTheStarvedGroupLowersItsWaits() {
+        List<JournalEntry> recorded = starvedGpuGroup();
+
+        WhatIf.Report report = WhatIf.run(recorded, new FleetChange(
+                List.of(new FleetChange.AddWorkers("batch", GPU, 2, 2)), List.of()));
+
+        WhatIf.GroupResult gpu = group(report, "gpu=a100");
+        assertThat(gpu.recorded().p90()).as("recorded: the a100 line is long").isGreaterThan(60_000);
+        assertThat(gpu.simulated().p90()).isLessThan(gpu.recorded().p90());
+        assertThat(gpu.simulated().max()).isLessThan(gpu.recorded().max());
+        assertThat(gpu.simulated().attempts()).as("the 12 a100 tasks, and unlabeled ones when the others are full")
+                .isGreaterThanOrEqualTo(12);
+        assertThat(report.pools().get(0).waitingSimulated()).isZero();
+        assertThat(report.pools().get(0).addedWorkers()).isEqualTo(2);
+        assertThat(report.reproduced()).isFalse();
+    }
+
+    @Test
+    void removingAGroupLeavesTheTasksOnlyItCouldRunWaiting() {
+        List<JournalEntry> recorded = starvedGpuGroup();
+
+        WhatIf.Report report = WhatIf.run(recorded, new FleetChange(
+                List.of(), List.of(new FleetChange.RemoveGroup("batch", GPU))));
+
+        WhatIf.PoolResult batch = report.pools().get(0);
+        assertThat(batch.droppedRegistrations()).isEqualTo(1);
+        assertThat(batch.waitingRecorded()).isZero();
+        assertThat(batch.waitingSimulated()).as("the 12 a100 tasks").isEqualTo(12);
+        assertThat(group(report, "gpu=a100").simulated().attempts()).isZero();
+        assertThat(group(report, "").simulated().attempts()).isEqualTo(30);
+    }
+
+    @Test
+    void anAttemptLostInTheRecordingFinishesWhenTheSimulationPlacesItOnAWorkerThatStays() {
+        // Recorded: w1 takes t1 and leaves after 10 s, t1 waits until w2 comes at 20 s and runs 5 s there.
+        List<JournalEntry> recorded = JournalRecorder.scripted()
+                .script("t1", JournalRecorder.Run.succeeds(0, 60_000), JournalRecorder.Run.succeeds(1_000, 5_000))
+                .register(0, "batch", "w1", NONE, 1)
+                .submit(100, "batch", "t1", NONE)
+                .leave(10_100, "batch", "w1")
+                .register(20_000, "batch", "w2", NONE, 1)
+                .record();
+
+        // With an extra worker from the start ("simulated-1" sorts before "w1"), t1 never meets the leaving worker.
+        List<JournalEntry> simulated = Simulation.run("batch", recorded, new FleetChange(
+                List.of(new FleetChange.AddWorkers("batch", NONE, 1, 1)), List.of())).journal();
+
+        List<AttemptAssigned> placed = simulated.stream().map(JournalEntry::getEvent)
+                .filter(AttemptAssigned.class::isInstance).map(AttemptAssigned.class::cast).toList();
+        assertThat(placed).singleElement().satisfies(a -> assertThat(a.getWorkerId()).isEqualTo("simulated-1"));
+        JournalEntry finished = simulated.stream().filter(e -> e.getEvent() instanceof TaskFinished).findFirst()
+                .orElseThrow();
+        assertThat(((TaskFinished) finished.getEvent()).getOutcome()).isEqualTo(AttemptOutcome.SUCCEEDED);
+        assertThat(finished.getAt()).as("not before the recorded attempt's lifetime, then the next run's 5 s")
+                .isEqualTo(JournalRecorder.t(100 + 10_001));
+    }
+
+    @Test
+    void aCancelStillCancelsWhereverTheTaskRuns() {
+        List<JournalEntry> recorded = JournalRecorder.scripted()
+                .script("t1", JournalRecorder.Run.succeeds(0, 10_000))
+                .register(0, "batch", "w1", NONE, 1)
+                .submit(100, "batch", "t1", NONE)
+                .submit(200, "batch", "t2", NONE)
+                .cancel(5_000, "batch", "t2")
+                .record();
+
+        List<JournalEntry> simulated = Simulation.run("batch", recorded, new FleetChange(
+                List.of(new FleetChange.AddWorkers("batch", NONE, 1, 1)), List.of())).journal();
+
+        assertThat(simulated).filteredOn(e -> e.getEvent() instanceof TaskCancelled).singleElement()
+                .satisfies(e -> assertThat(((TaskCancelled) e.getEvent()).getPreviousState())
+                        .as("recorded it waited; simulated it was placed at once").isEqualTo(TaskState.ASSIGNED));
+    }
+
+    @Test
+    void theLoopOrdersSimultaneousEventsAsTheJournalDid() {
+        List<JournalEntry> recorded = JournalRecorder.scripted()
+                .script("a", JournalRecorder.Run.succeeds(0, 1_000))
+                .register(0, "p", "w1", NONE, 1)
+                .submit(0, "p", "a", NONE)
+                .submit(1_000, "p", "b", NONE)
+                .submit(1_000, "p", "c", NONE)
+                .record();
+
+        List<JournalEntry> simulated = Simulation.run("p", recorded, FleetChange.none()).journal();
+
+        assertThat(Placements.of(simulated)).extracting(Placements.Placement::taskId).containsExactly("a", "b", "c");
+        assertThat(Placements.of(simulated)).containsExactlyElementsOf(Placements.of(recorded));
+    }
+
+    @Test
+    void aChangeNamingAPoolOrGroupTheJournalLacksIsRefusedNamingTheFlag() {
+        List<JournalEntry> recorded = starvedGpuGroup();
+
+        assertThatThrownBy(() -> WhatIf.run(recorded, new FleetChange(
+                List.of(new FleetChange.AddWorkers("nope", GPU, 1, 1)), List.of())))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--add-workers")
+                .hasMessageContaining("nope");
+        assertThatThrownBy(() -> WhatIf.run(recorded, new FleetChange(
+                List.of(), List.of(new FleetChange.RemoveGroup("batch", Map.of("gpu", "h100"))))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--remove-group")
+                .hasMessageContaining("gpu=h100").hasMessageContaining("'gpu=a100'");
+    }
+
+    /** 3 unlabeled workers (2 slots), 1 a100 worker (1 slot); 30 unlabeled and 12 a100 tasks of 20 to 40 s. */
+    static List<JournalEntry> starvedGpuGroup() {
+        JournalRecorder r = JournalRecorder.scripted();
+        r.register(0, "batch", "cpu-1", NONE, 2).register(0, "batch", "cpu-2", NONE, 2)
+                .register(0, "batch", "cpu-3", NONE, 2).register(0, "batch", "gpu-1", GPU, 1);
+        for (int i = 0; i < 30; i++) {
+            r.script("c" + i, JournalRecorder.Run.succeeds(200, 20_000 + (i % 5) * 2_000));
+            r.submit(1_000 + i * 4_000L, "batch", "c" + i, NONE);
+        }
+        for (int i = 0; i < 12; i++) {
+            r.script("g" + i, JournalRecorder.Run.succeeds(500, 30_000 + (i % 3) * 5_000));
+            r.submit(2_000 + i * 10_000L, "batch", "g" + i, GPU);
+        }
+        return r.record();
+    }
+
+    private static WhatIf.GroupResult group(WhatIf.Report report, String labels) {
+        return report.groups().stream().filter(g -> g.labels().equals(labels)).findFirst().orElseThrow();
+    }
+
+    private static List<JournalEntry> only(String pool, List<JournalEntry> journal) {
+        return journal.stream().filter(e -> e.getPool().equals(pool)).toList();
+    }
+
+    /** What a journal must hold for the no-change test to prove something. */
+    static final class JournalShape {
+        static void isRich(List<? extends JournalEntry> journal) {
+            List<Object> events = journal.stream().map(JournalEntry::getEvent).collect(Collectors.toList());
+            Set<String> tasks = events.stream().filter(AttemptAssigned.class::isInstance)
+                    .map(e -> ((AttemptAssigned) e).getTaskId()).collect(Collectors.toSet());
+            Set<Map<String, String>> groups = events.stream().filter(AttemptAssigned.class::isInstance)
+                    .map(e -> Map.copyOf(((AttemptAssigned) e).getGroup())).collect(Collectors.toSet());
+            assertThat(tasks).as("dozens of placed tasks").hasSizeGreaterThan(40);
+            assertThat(groups).as("several groups").hasSizeGreaterThanOrEqualTo(4);
+            assertThat(events).as("retries").anyMatch(e -> e instanceof AttemptAssigned a && a.getAttempt() > 1);
+            assertThat(events).as("failures").anyMatch(e -> e instanceof TaskFinished f
+                    && f.getOutcome() == AttemptOutcome.FAILED);
+            assertThat(events).as("a worker's attempts lost").anyMatch(e -> e instanceof TaskFinished f
+                    && f.getOutcome() == AttemptOutcome.LOST);
+            assertThat(events).as("cancels").anyMatch(TaskCancelled.class::isInstance);
+            assertThat(events).as("a worker leaving").anyMatch(WorkerRemoved.class::isInstance);
+            boolean stampedLate = false;
+            for (int i = 1; i < journal.size(); i++) {
+                stampedLate |= journal.get(i).getPool().equals(journal.get(i - 1).getPool())
+                        && journal.get(i).getAt().isBefore(journal.get(i - 1).getAt());
+            }
+            assertThat(stampedLate).as("some inputs stamped before earlier-processed ones").isTrue();
+        }
+    }
+}
