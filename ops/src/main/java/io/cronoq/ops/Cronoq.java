@@ -1,5 +1,6 @@
 package io.cronoq.ops;
 
+import io.cronoq.agent.process.WorkerCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -17,6 +18,8 @@ public final class Cronoq {
     /** Builds the command line, so tests can run it without exiting the JVM. */
     public static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new Cronoq());
+        // The agent process owns its flags and their rules (stop at `--`, exit 2 naming the flag).
+        cli.addSubcommand("worker", WorkerCommand.configure(new CommandLine(new WorkerCommand())));
         cli.setExecutionExceptionHandler((error, command, parsed) -> {
             if (error instanceof IllegalArgumentException) {
                 command.getErr().println(command.getColorScheme().errorText("cronoq: " + error.getMessage()));

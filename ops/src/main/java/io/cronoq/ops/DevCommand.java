@@ -19,6 +19,10 @@ final class DevCommand implements Callable<Integer> {
             description = "Kafka's client port; its controller uses the next one (default: ${DEFAULT-VALUE}).")
     int kafkaPort;
 
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = "8080",
+            description = "HTTP port of the gateway and dashboard (default: ${DEFAULT-VALUE}).")
+    int httpPort;
+
     @Option(names = "--no-demo", description = "Start no demo workers.")
     boolean noDemo;
 
@@ -27,8 +31,11 @@ final class DevCommand implements Callable<Integer> {
         if (kafkaPort < 1 || kafkaPort > 65534) {
             throw new IllegalArgumentException("--kafka-port must be between 1 and 65534, got " + kafkaPort);
         }
+        if (httpPort < 1 || httpPort > 65535) {
+            throw new IllegalArgumentException("--port must be between 1 and 65535, got " + httpPort);
+        }
         DevPlatform platform = DevPlatform.start(
-                new DevPlatform.Options(dataDir, kafkaPort, kafkaPort + 1, !noDemo), System.out);
+                new DevPlatform.Options(dataDir, kafkaPort, kafkaPort + 1, httpPort, !noDemo), System.out);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             System.out.println("\nStopping cronoq …");

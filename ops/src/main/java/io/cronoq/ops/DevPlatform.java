@@ -1,5 +1,6 @@
 package io.cronoq.ops;
 
+import io.cronoq.gateway.GatewayServer;
 import io.cronoq.kafka.LocalKafka;
 import io.cronoq.scheduler.app.SchedulerApp;
 import io.cronoq.scheduler.config.SchedulerConfig;
@@ -14,18 +15,19 @@ import org.apache.kafka.streams.KafkaStreams;
 
 /**
  * The whole platform on one machine: a real single-node Kafka with its data under the data
- * directory, the topics, one scheduler instance and (optionally) demo workers. A second start on the
+ * directory, the topics, one scheduler instance with its HTTP gateway and (optionally) demo workers. A second start on the
  * same directory resumes the same state. Closing stops everything in reverse order.
  */
 final class DevPlatform implements AutoCloseable {
 
     /** What to start. */
-    record Options(Path dataDir, int kafkaPort, int controllerPort, boolean demo) {}
+    record Options(Path dataDir, int kafkaPort, int controllerPort, int httpPort, boolean demo) {}
 
     private final PrintStream out;
     private final List<AutoCloseable> started = new ArrayList<>();
     private LocalKafka kafka;
     private SchedulerApp scheduler;
+    private GatewayServer gateway;
 
     private DevPlatform(PrintStream out) {
         this.out = out;
@@ -38,7 +40,7 @@ final class DevPlatform implements AutoCloseable {
      */
     static DevPlatform start(Options options, PrintStream out) {
         for (var port : Map.of("--kafka-port", options.kafkaPort(), "--kafka-port + 1 (Kafka's controller)",
-                options.controllerPort()).entrySet()) {
+                options.controllerPort(), "--port", options.httpPort()).entrySet()) {
             if (LocalKafka.portInUse(port.getValue())) {
                 throw new IllegalArgumentException("port " + port.getValue() + " is in use; stop what listens there or choose another with "
                         + port.getKey());
@@ -65,10 +67,16 @@ final class DevPlatform implements AutoCloseable {
         scheduler = SchedulerApp.start(SchedulerConfig.of(Map.of(
                 SchedulerConfig.BOOTSTRAP_SERVERS.name(), kafka.bootstrapServers(),
                 SchedulerConfig.APPLICATION_ID.name(), "cronoq-dev",
-                SchedulerConfig.STATE_DIR.name(), options.dataDir().resolve("state").toString())));
+                SchedulerConfig.STATE_DIR.name(), options.dataDir().resolve("state").toString(),
+                SchedulerConfig.APPLICATION_SERVER.name(), "localhost:" + options.httpPort())));
         started.add(scheduler);
         awaitRunning(scheduler.streams(), Duration.ofSeconds(60));
         ready("Scheduler is running");
+
+        step("Starting the gateway on port " + options.httpPort());
+        gateway = GatewayServer.start(scheduler, options.httpPort());
+        started.add(gateway);
+        ready("Gateway is up: dashboard " + gateway.url() + "/");
 
         if (options.demo()) {
             step("Starting demo workers in pool '" + DemoWorkers.POOL + "': demo-cpu-1, demo-cpu-2 and demo-gpu-1 (gpu=a100)");
@@ -76,9 +84,10 @@ final class DevPlatform implements AutoCloseable {
             started.add(demo);
             ready("Demo workers registered: 2 groups, 6 slots");
         }
-        out.printf("%ncronoq is up in %.1f s.%n  Kafka bootstrap: %s%n  Data directory:  %s%n  Ctrl-C stops everything.%n",
-                Duration.between(begin, Instant.now()).toMillis() / 1000.0, kafka.bootstrapServers(),
-                options.dataDir().toAbsolutePath());
+        out.printf("%ncronoq is up in %.1f s.%n  Dashboard:       %s/%n  API:             %s/v1/snapshot%n"
+                        + "  Kafka bootstrap: %s%n  Data directory:  %s%n  Ctrl-C stops everything.%n",
+                Duration.between(begin, Instant.now()).toMillis() / 1000.0, gateway.url(), gateway.url(),
+                kafka.bootstrapServers(), options.dataDir().toAbsolutePath());
     }
 
     private static void awaitRunning(KafkaStreams streams, Duration timeout) {
@@ -104,6 +113,10 @@ final class DevPlatform implements AutoCloseable {
 
     SchedulerApp scheduler() {
         return scheduler;
+    }
+
+    GatewayServer gateway() {
+        return gateway;
     }
 
     private void step(String what) {

@@ -1,5 +1,6 @@
 package io.cronoq.ops;
 
+import io.cronoq.gateway.GatewayServer;
 import io.cronoq.scheduler.app.SchedulerApp;
 import io.cronoq.scheduler.config.SchedulerConfig;
 import java.nio.file.Path;
@@ -12,7 +13,7 @@ import picocli.CommandLine.Option;
 
 /** {@code cronoq scheduler}: runs one scheduler instance against any Kafka cluster until stopped. */
 @Command(name = "scheduler", mixinStandardHelpOptions = true,
-        description = "Run a scheduler instance against a Kafka cluster (Ctrl-C stops it cleanly).")
+        description = "Run a scheduler instance with its HTTP gateway against a Kafka cluster (Ctrl-C stops it cleanly).")
 final class SchedulerCommand implements Callable<Integer> {
 
     @Mixin
@@ -24,6 +25,11 @@ final class SchedulerCommand implements Callable<Integer> {
     @Option(names = "--application-id", paramLabel = "ID", description = "Instances with the same id share the pools (default: cronoq-scheduler).")
     String applicationId;
 
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = "8080",
+            description = "HTTP port of this instance's gateway (default: ${DEFAULT-VALUE}); other instances forward to it "
+                    + "at cronoq.application.server, so set that to host:port when running several.")
+    int httpPort;
+
     @Override
     public Integer call() throws InterruptedException {
         Map<String, Object> settings = kafka.settings();
@@ -34,8 +40,11 @@ final class SchedulerCommand implements Callable<Integer> {
             settings.put(SchedulerConfig.APPLICATION_ID.name(), applicationId);
         }
         SchedulerApp app = SchedulerApp.start(SchedulerConfig.of(settings));
+        GatewayServer gateway = GatewayServer.start(app, httpPort);
+        System.out.println("cronoq scheduler running; gateway at " + gateway.url() + "/ (Ctrl-C stops it)");
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            gateway.close();
             app.close();
             stopped.countDown();
         }, "cronoq-scheduler-shutdown"));

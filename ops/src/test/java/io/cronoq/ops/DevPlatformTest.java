@@ -11,6 +11,10 @@ import io.cronoq.kafka.LocalKafka;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -32,7 +36,7 @@ class DevPlatformTest {
     void demoTasksRunToCompletionAndASecondStartResumesTheSameData() throws Exception {
         int port = LocalKafka.freePort();
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
-        DevPlatform.Options options = new DevPlatform.Options(dataDir, port, LocalKafka.freePort(), true);
+        DevPlatform.Options options = new DevPlatform.Options(dataDir, port, LocalKafka.freePort(), LocalKafka.freePort(), true);
 
         try (DevPlatform platform = DevPlatform.start(options, new PrintStream(progress, true, StandardCharsets.UTF_8));
              CronoqClient client = CronoqClient.connect(platform.bootstrapServers())) {
@@ -46,9 +50,15 @@ class DevPlatformTest {
             assertThat(plainOutcome.state()).isEqualTo(TaskState.SUCCEEDED);
             assertThat(gpuOutcome.state()).isEqualTo(TaskState.SUCCEEDED);
             assertThat(gpuOutcome.workerId()).contains("demo-gpu-1");
+
+            HttpResponse<String> snapshot = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(URI.create(platform.gateway().url() + "/v1/snapshot?pool=demo")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(snapshot.statusCode()).isEqualTo(200);
+            assertThat(snapshot.body()).contains("\"capacity\":6").contains("\"gpu\":\"a100\"");
         }
         assertThat(progress.toString(StandardCharsets.UTF_8))
-                .contains("Kafka is up at 127.0.0.1:" + port, "Scheduler is running", "Demo workers registered");
+                .contains("Kafka is up at 127.0.0.1:" + port, "Scheduler is running", "Gateway is up", "Demo workers registered");
 
         try (DevPlatform again = DevPlatform.start(options, new PrintStream(new ByteArrayOutputStream(), true,
                 StandardCharsets.UTF_8));
@@ -62,7 +72,7 @@ class DevPlatformTest {
     @Test
     void aTakenPortIsRefusedNamingTheFlag() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            DevPlatform.Options options = new DevPlatform.Options(dataDir, taken.getLocalPort(), LocalKafka.freePort(), false);
+            DevPlatform.Options options = new DevPlatform.Options(dataDir, taken.getLocalPort(), LocalKafka.freePort(), LocalKafka.freePort(), false);
             assertThatThrownBy(() -> DevPlatform.start(options, new PrintStream(new ByteArrayOutputStream(), true,
                     StandardCharsets.UTF_8)))
                     .isInstanceOf(IllegalArgumentException.class)
