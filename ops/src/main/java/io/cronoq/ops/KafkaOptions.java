@@ -6,8 +6,8 @@ import java.util.HashMap;
 import java.util.Map;
 import picocli.CommandLine.Option;
 
-/** The options every command that talks to Kafka shares: where Kafka is, the topic prefix, a config file. */
-final class KafkaOptions {
+/** The options every command that talks to Kafka shares (a picocli mixin): where Kafka is, the topic prefix, a config file. */
+public final class KafkaOptions {
 
     @Option(names = "--bootstrap", paramLabel = "HOST:PORT", description = "Kafka bootstrap servers (default: from the config file, else localhost:9092).")
     String bootstrap;
@@ -19,7 +19,7 @@ final class KafkaOptions {
     Path configFile;
 
     /** The settings: the config file's, then these flags over them. */
-    Map<String, Object> settings() {
+    public Map<String, Object> settings() {
         Map<String, Object> settings = new HashMap<>(configFile == null ? Map.of() : ConfigFile.read(configFile));
         if (bootstrap != null) {
             settings.put(SchedulerConfig.BOOTSTRAP_SERVERS.name(), bootstrap);
@@ -28,5 +28,10 @@ final class KafkaOptions {
             settings.put(SchedulerConfig.TOPIC_PREFIX.name(), topicPrefix);
         }
         return settings;
+    }
+
+    /** The scheduler configuration these options describe. */
+    public SchedulerConfig config() {
+        return SchedulerConfig.of(settings());
     }
 }

@@ -1,22 +1,18 @@
 package io.cronoq.ops.replay;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.scheduler.app.SchedulerApp;
 import io.cronoq.scheduler.config.SchedulerConfig;
 import io.cronoq.schemas.SchemaRegistry;
 import io.cronoq.schemas.Topics;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.CommonClientConfigs;
+import io.cronoq.ops.KafkaOptions;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -25,15 +21,8 @@ import picocli.CommandLine.Option;
  */
 final class JournalOptions {
 
-    @Option(names = "--bootstrap", paramLabel = "HOST:PORT",
-            description = "Kafka bootstrap servers (default: from the config file, else localhost:9092).")
-    String bootstrap;
-
-    @Option(names = "--topic-prefix", paramLabel = "PREFIX", description = "Prefix of the cronoq topics (default: cronoq.).")
-    String topicPrefix;
-
-    @Option(names = "--config", paramLabel = "FILE", description = "A cronoq TOML config file; flags override it.")
-    Path configFile;
+    @Mixin
+    KafkaOptions kafka;
 
     @Option(names = "--progress", negatable = true,
             description = "Show a progress bar on stderr while reading (default: only when stderr is a terminal).")
@@ -41,14 +30,7 @@ final class JournalOptions {
 
     /** The scheduler settings these options describe: the config file's, then the flags over them. */
     SchedulerConfig config() {
-        Map<String, Object> settings = new HashMap<>(configFile == null ? Map.of() : readConfigFile(configFile));
-        if (bootstrap != null) {
-            settings.put(SchedulerConfig.BOOTSTRAP_SERVERS.name(), bootstrap);
-        }
-        if (topicPrefix != null) {
-            settings.put(SchedulerConfig.TOPIC_PREFIX.name(), topicPrefix);
-        }
-        return SchedulerConfig.of(settings);
+        return kafka.config();
     }
 
     /**
@@ -57,39 +39,15 @@ final class JournalOptions {
      */
     JournalReader.Stats read(Instant from, Consumer<JournalEntry> sink, PrintWriter err) {
         SchedulerConfig config = config();
-        Map<String, Object> kafka = new HashMap<>();
-        config.kafkaOverrides().forEach((k, v) -> kafka.put(k.toString(), v));
-        kafka.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, config.get(SchedulerConfig.BOOTSTRAP_SERVERS));
+        Map<String, Object> clientSettings = new HashMap<>();
+        config.kafkaOverrides().forEach((k, v) -> clientSettings.put(k.toString(), v));
+        clientSettings.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, config.get(SchedulerConfig.BOOTSTRAP_SERVERS));
         try (SchemaRegistry registry = SchedulerApp.registry(config)) {
             Topics topics = Topics.withPrefix(config.get(SchedulerConfig.TOPIC_PREFIX), registry);
-            try (JournalReader reader = JournalReader.open(kafka, topics.journal(), from)) {
+            try (JournalReader reader = JournalReader.open(clientSettings, topics.journal(), from)) {
                 boolean show = progress != null ? progress : ProgressBar.stderrIsTerminal();
                 return reader.read(sink, show ? new ProgressBar(err, "journal") : JournalReader.Progress.NONE);
             }
-        }
-    }
-
-    /** A TOML file as flat dotted keys ({@code [cronoq] topic.prefix} is {@code cronoq.topic.prefix}). */
-    private static Map<String, Object> readConfigFile(Path file) {
-        if (!Files.isReadable(file)) {
-            throw new IllegalArgumentException("--config " + file + ": no such readable file");
-        }
-        try {
-            Map<String, Object> flat = new LinkedHashMap<>();
-            flatten("", new TomlMapper().readTree(file.toFile()), flat);
-            return flat;
-        } catch (IOException e) {
-            throw new IllegalArgumentException("--config " + file + " is not valid TOML: " + e.getMessage(), e);
-        }
-    }
-
-    private static void flatten(String prefix, JsonNode node, Map<String, Object> out) {
-        if (node.isObject()) {
-            for (var field : node.properties()) {
-                flatten(prefix.isEmpty() ? field.getKey() : prefix + "." + field.getKey(), field.getValue(), out);
-            }
-        } else if (node.isValueNode()) {
-            out.put(prefix, node.asText());
         }
     }
 }
