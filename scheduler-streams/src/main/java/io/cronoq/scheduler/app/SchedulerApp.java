@@ -1,5 +1,7 @@
 package io.cronoq.scheduler.app;
 
+import io.cronoq.scheduler.auth.Credentials;
+import io.cronoq.scheduler.auth.RegistrationGuard;
 import io.cronoq.scheduler.config.SchedulerConfig;
 import io.cronoq.scheduler.topology.SchedulerTopology;
 import io.cronoq.schemas.SchemaRegistries;
@@ -29,21 +31,34 @@ public final class SchedulerApp implements AutoCloseable {
     private final SchemaRegistry registry;
     private final Topics topics;
     private final KafkaStreams streams;
+    private final Credentials credentials;
 
-    private SchedulerApp(SchedulerConfig config, SchemaRegistry registry, Topics topics, KafkaStreams streams) {
+    private SchedulerApp(SchedulerConfig config, SchemaRegistry registry, Topics topics, KafkaStreams streams,
+                         Credentials credentials) {
         this.config = config;
+        this.credentials = credentials;
         this.registry = registry;
         this.topics = topics;
         this.streams = streams;
     }
 
-    /** Starts a scheduler instance; returns once Kafka Streams has been started (it may still be rebalancing). */
+    /** Starts a scheduler instance without credentials (open: local development only). */
     public static SchedulerApp start(SchedulerConfig config) {
+        return start(config, Credentials.none());
+    }
+
+    /**
+     * Starts a scheduler instance; returns once Kafka Streams has been started (it may still be
+     * rebalancing). {@code credentials} guard worker registrations here and HTTP calls in the gateway.
+     */
+    public static SchedulerApp start(SchedulerConfig config, Credentials credentials) {
         SchemaRegistry registry = registry(config);
         Topics topics = Topics.withPrefix(config.get(SchedulerConfig.TOPIC_PREFIX), registry);
         TopicSetup.ensure(config, topics);
         TopicSetup.registerSchemas(registry, topics);
-        KafkaStreams streams = new KafkaStreams(SchedulerTopology.build(topics), streamsProperties(config));
+        KafkaStreams streams = new KafkaStreams(SchedulerTopology.build(topics,
+                new RegistrationGuard(credentials, config.getInt(SchedulerConfig.AUTH_SIGNATURE_MAX_AGE_MS))),
+                streamsProperties(config));
         streams.setUncaughtExceptionHandler(error -> {
             // Bad input never gets here (it is dead-lettered); this is an infrastructure failure.
             log.error("Stream thread failed; replacing it", error);
@@ -52,7 +67,12 @@ public final class SchedulerApp implements AutoCloseable {
         streams.start();
         log.info("Scheduler '{}' started against {} (topics prefixed '{}')", config.get(SchedulerConfig.APPLICATION_ID),
                 config.get(SchedulerConfig.BOOTSTRAP_SERVERS), config.get(SchedulerConfig.TOPIC_PREFIX));
-        return new SchedulerApp(config, registry, topics, streams);
+        if (credentials.isEmpty()) {
+            log.warn("No [[auth.tokens]] configured: worker registrations are not verified (local development only)");
+        } else {
+            log.info("Worker registrations must be signed by one of {} credential(s)", credentials.all().size());
+        }
+        return new SchedulerApp(config, registry, topics, streams, credentials);
     }
 
     /** The schema registry of this configuration: the external one at its URL, else the embedded topic-backed one. */
@@ -92,6 +112,11 @@ public final class SchedulerApp implements AutoCloseable {
 
     public Topics topics() {
         return topics;
+    }
+
+    /** The credentials this instance checks (empty: open). */
+    public Credentials credentials() {
+        return credentials;
     }
 
     public SchedulerConfig config() {

@@ -43,9 +43,12 @@ public final class SchedulerConfig {
     public static final Key PARTITIONS = new Key("cronoq.topic.partitions", "6",
             "Partitions of the input topics when cronoq creates them (all inputs must have the same count).");
 
+    public static final Key AUTH_SIGNATURE_MAX_AGE_MS = new Key("cronoq.auth.signature.max.age.ms", "300000",
+            "How far (ms) a signed worker registration's registeredAt may be from the time its record arrived before it is refused as stale.");
+
     public static final List<Key> KEYS = List.of(BOOTSTRAP_SERVERS, TOPIC_PREFIX, APPLICATION_ID,
             PROCESSING_GUARANTEE, COMMIT_INTERVAL_MS, STATE_DIR, STANDBY_REPLICAS, STREAM_THREADS,
-            SCHEMA_REGISTRY_URL, APPLICATION_SERVER, PARTITIONS);
+            SCHEMA_REGISTRY_URL, APPLICATION_SERVER, PARTITIONS, AUTH_SIGNATURE_MAX_AGE_MS);
 
     private final Map<String, String> values;
 
@@ -80,6 +83,7 @@ public final class SchedulerConfig {
         intAtLeast(STANDBY_REPLICAS, 0);
         intAtLeast(STREAM_THREADS, 1);
         intAtLeast(PARTITIONS, 1);
+        intAtLeast(AUTH_SIGNATURE_MAX_AGE_MS, 1);
         String guarantee = get(PROCESSING_GUARANTEE);
         if (!guarantee.equals("exactly_once_v2") && !guarantee.equals("at_least_once")) {
             throw new IllegalArgumentException(PROCESSING_GUARANTEE.name() + " is '" + guarantee

@@ -6,6 +6,7 @@ import io.cronoq.events.AttemptStarted;
 import io.cronoq.events.AttemptSucceeded;
 import io.cronoq.events.InputRejected;
 import io.cronoq.events.JournalEntry;
+import io.cronoq.events.RegistrationRejected;
 import io.cronoq.events.RejectionCode;
 import io.cronoq.events.TaskCancelRequested;
 import io.cronoq.events.TaskSubmitted;
@@ -13,6 +14,7 @@ import io.cronoq.events.WorkerDraining;
 import io.cronoq.events.WorkerHeartbeat;
 import io.cronoq.events.WorkerLeft;
 import io.cronoq.events.WorkerRegistered;
+import io.cronoq.scheduler.auth.RegistrationGuard;
 import io.cronoq.scheduler.policy.Decision;
 import io.cronoq.scheduler.policy.PoolScheduler;
 import io.cronoq.scheduler.topology.StorePoolStore.SchedulerStores;
@@ -20,6 +22,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -30,7 +33,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Moves events in and out of the placement policy: hands each decoded input to its pool's
  * {@link PoolScheduler} and routes the decisions to the journal (key: pool) and the assignments
- * topic (key: worker id). It decides nothing itself. One instance serves the pools of one stream task;
+ * topic (key: worker id). It decides nothing itself, except that a worker registration the
+ * {@link RegistrationGuard} refuses is answered with {@code RegistrationRejected} and never reaches the policy. One instance serves the pools of one stream task;
  * each pool's scheduler is loaded from the stores on the pool's first event after the task starts.
  */
 final class SchedulerProcessor implements Processor<String, Inbound, Object, Object> {
@@ -38,8 +42,13 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
     private static final Logger log = LoggerFactory.getLogger(SchedulerProcessor.class);
 
     private final Map<String, PoolScheduler> schedulers = new HashMap<>();
+    private final RegistrationGuard guard;
     private ProcessorContext<Object, Object> context;
     private SchedulerStores stores;
+
+    SchedulerProcessor(RegistrationGuard guard) {
+        this.guard = guard;
+    }
 
     @Override
     public void init(ProcessorContext<Object, Object> context) {
@@ -61,6 +70,14 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
         if (pool == null || pool.isBlank()) {
             journal(record.key(), record.timestamp(), rejectedForPool(in), null);
             return;
+        }
+        if (in.event() instanceof WorkerRegistered registration) {
+            Optional<RegistrationRejected> refused = guard.check(registration, record.timestamp());
+            if (refused.isPresent()) {
+                // Refused before the policy: the worker is not registered, so it gets no task.
+                route(pool, record.timestamp(), Decision.journalAndNotify(refused.get(), registration.getWorkerId(), null));
+                return;
+            }
         }
         try {
             PoolScheduler scheduler = schedulers.computeIfAbsent(pool, p -> new PoolScheduler(p, new StorePoolStore(p, stores)));

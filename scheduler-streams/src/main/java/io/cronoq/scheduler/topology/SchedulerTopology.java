@@ -6,6 +6,7 @@ import io.cronoq.events.SubmissionEvent;
 import io.cronoq.events.TaskRecord;
 import io.cronoq.events.WorkerEvent;
 import io.cronoq.events.WorkerRecord;
+import io.cronoq.scheduler.auth.RegistrationGuard;
 import io.cronoq.schemas.Topic;
 import io.cronoq.schemas.Topics;
 import java.util.function.Function;
@@ -30,14 +31,19 @@ public final class SchedulerTopology {
 
     private SchedulerTopology() {}
 
-    /** Builds the scheduler topology over the given topics. */
+    /** Builds the scheduler topology over the given topics, accepting every registration (no credentials). */
     public static Topology build(Topics topics) {
+        return build(topics, RegistrationGuard.open());
+    }
+
+    /** Builds the scheduler topology; {@code guard} decides which worker registrations reach the policy. */
+    public static Topology build(Topics topics, RegistrationGuard guard) {
         Topology topology = new Topology();
         addInput(topology, "submissions", topics.submissions(), SubmissionEvent::getEvent);
         addInput(topology, "workers", topics.workers(), WorkerEvent::getEvent);
         addInput(topology, "completions", topics.completions(), CompletionEvent::getEvent);
 
-        topology.addProcessor(SCHEDULER, SchedulerProcessor::new,
+        topology.addProcessor(SCHEDULER, () -> new SchedulerProcessor(guard),
                 "submissions-decode", "workers-decode", "completions-decode");
         topology.addStateStore(store(StoreNames.TASKS, topics.serde(TaskRecord.class)), SCHEDULER);
         topology.addStateStore(store(StoreNames.WORKERS, topics.serde(WorkerRecord.class)), SCHEDULER);

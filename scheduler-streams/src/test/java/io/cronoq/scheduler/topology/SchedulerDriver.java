@@ -18,6 +18,7 @@ import io.cronoq.events.WorkerLeft;
 import io.cronoq.events.WorkerRecord;
 import io.cronoq.events.WorkerRegistered;
 import io.cronoq.scheduler.app.SchedulerApp;
+import io.cronoq.scheduler.auth.RegistrationGuard;
 import io.cronoq.scheduler.config.SchedulerConfig;
 import io.cronoq.schemas.InMemorySchemaRegistry;
 import io.cronoq.schemas.Topics;
@@ -50,6 +51,11 @@ final class SchedulerDriver implements AutoCloseable {
     private final TestOutputTopic<String, DeadLetter> deadLetters;
 
     SchedulerDriver() {
+        this(RegistrationGuard.open());
+    }
+
+    /** The topology with {@code guard} checking worker registrations. */
+    SchedulerDriver(RegistrationGuard guard) {
         this.topics = Topics.withPrefix("cronoq.", new InMemorySchemaRegistry());
         Path stateDir;
         try {
@@ -60,7 +66,7 @@ final class SchedulerDriver implements AutoCloseable {
         SchedulerConfig config = SchedulerConfig.of(Map.of(
                 SchedulerConfig.BOOTSTRAP_SERVERS.name(), "dummy:9092",
                 SchedulerConfig.STATE_DIR.name(), stateDir.toString()));
-        this.driver = new TopologyTestDriver(SchedulerTopology.build(topics), SchedulerApp.streamsProperties(config));
+        this.driver = new TopologyTestDriver(SchedulerTopology.build(topics, guard), SchedulerApp.streamsProperties(config));
         this.submissions = input(topics.submissions());
         this.workers = input(topics.workers());
         this.completions = input(topics.completions());
@@ -95,6 +101,12 @@ final class SchedulerDriver implements AutoCloseable {
         } else {
             throw new IllegalArgumentException("not an input event: " + event.getSchema().getName());
         }
+        return this;
+    }
+
+    /** Pipes a worker event, keyed by its pool, with an explicit record timestamp. */
+    SchedulerDriver sendWorkerEventAt(SpecificRecord event, java.time.Instant timestamp) {
+        workers.pipeInput(poolOf(event), new WorkerEvent(event), timestamp);
         return this;
     }
 

@@ -1,0 +1,69 @@
+package io.cronoq.scheduler.auth;
+
+import java.security.MessageDigest;
+import java.util.Set;
+
+/**
+ * One configured token: its name, role, the pools it may act in ({@code null} = every pool) and, for
+ * a worker, the {@code name=value} labels it may claim. The secret never leaves this object in
+ * text: {@link #toString()} redacts it and {@link #matches} compares in constant time.
+ */
+public final class Credential {
+
+    private final String name;
+    private final Role role;
+    private final byte[] secret;
+    private final Set<String> pools;
+    private final Set<String> labels;
+
+    public Credential(String name, Role role, byte[] secret, Set<String> pools, Set<String> labels) {
+        this.name = name;
+        this.role = role;
+        this.secret = secret.clone();
+        this.pools = pools == null ? null : Set.copyOf(pools);
+        this.labels = Set.copyOf(labels);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public Role role() {
+        return role;
+    }
+
+    /** The secret's bytes (a copy), for signing and verifying HMACs. */
+    public byte[] secret() {
+        return secret.clone();
+    }
+
+    /** Whether {@code candidate} is this credential's secret, in time independent of where they differ. */
+    public boolean matches(byte[] candidate) {
+        return MessageDigest.isEqual(secret, candidate);
+    }
+
+    /** Whether this credential may act in {@code pool}. */
+    public boolean allowsPool(String pool) {
+        return pools == null || pools.contains(pool);
+    }
+
+    /** Whether this credential is confined to some pools (false: every pool). */
+    public boolean poolRestricted() {
+        return pools != null;
+    }
+
+    /** Whether a worker with this credential may claim {@code name=value}; admins may claim any label. */
+    public boolean allowsLabel(String name, String value) {
+        return role == Role.ADMIN || labels.contains(name + "=" + value);
+    }
+
+    public Set<String> labels() {
+        return labels;
+    }
+
+    @Override
+    public String toString() {
+        return "Credential{name=" + name + ", role=" + role.configName() + ", pools=" + (pools == null ? "*" : pools)
+                + ", labels=" + labels + ", secret=<redacted>}";
+    }
+}
