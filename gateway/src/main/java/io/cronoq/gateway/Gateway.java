@@ -6,7 +6,8 @@ import io.javalin.json.JavalinJackson;
 
 /**
  * The gateway as a Javalin app built from a {@link GatewayContext}, separately from starting it:
- * routes are method references on small route classes, errors are typed and mapped once
+ * routes are method references on small route classes, each tagged with the
+ * {@link Permission} that {@link Access} checks before it runs, errors are typed and mapped once
  * ({@link ErrorMapping}), the dashboard is static files from the jar at {@code /}. It holds no
  * scheduling logic: it reads through the context's state readers and writes through its commands.
  */
@@ -22,6 +23,8 @@ public final class Gateway {
         HealthRoutes health = new HealthRoutes(context);
         SchemaRoutes schemas = new SchemaRoutes(context.registry());
         ServiceRoutes service = new ServiceRoutes(context.metrics());
+        Access access = new Access(context.credentials());
+        access.announce();
         return Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.jsonMapper(new JavalinJackson(Json.MAPPER, false));
@@ -30,22 +33,23 @@ public final class Gateway {
                 files.directory = "/dashboard";
                 files.location = Location.CLASSPATH;
             });
-            config.routes.post("/v1/tasks", tasks::submit);
-            config.routes.get("/v1/tasks", tasks::list);
-            config.routes.get("/v1/tasks/{id}", tasks::get);
-            config.routes.delete("/v1/tasks/{id}", tasks::cancel);
-            config.routes.get("/v1/snapshot", snapshot::get);
-            config.routes.get("/v1/workers", workers::list);
-            config.routes.get("/v1/workers/{id}", workers::get);
-            config.routes.post("/v1/workers/{id}/drain", workers::drain);
-            config.routes.get("/metrics", service::metrics);
-            config.routes.get("/healthz", health::healthz);
-            config.routes.get("/readyz", health::readyz);
-            config.routes.get("/schemas/ids/{id}", schemas::byId);
-            config.routes.get("/subjects", schemas::subjects);
-            config.routes.get("/subjects/{subject}/versions", schemas::versions);
-            config.routes.get("/subjects/{subject}/versions/{version}", schemas::version);
-            config.routes.get("/openapi.json", service::openApi);
+            config.routes.beforeMatched(access::check);
+            config.routes.post("/v1/tasks", tasks::submit, Permission.SUBMIT);
+            config.routes.get("/v1/tasks", tasks::list, Permission.READ);
+            config.routes.get("/v1/tasks/{id}", tasks::get, Permission.READ);
+            config.routes.delete("/v1/tasks/{id}", tasks::cancel, Permission.CANCEL);
+            config.routes.get("/v1/snapshot", snapshot::get, Permission.READ);
+            config.routes.get("/v1/workers", workers::list, Permission.READ);
+            config.routes.get("/v1/workers/{id}", workers::get, Permission.READ);
+            config.routes.post("/v1/workers/{id}/drain", workers::drain, Permission.DRAIN);
+            config.routes.get("/metrics", service::metrics, Permission.METRICS);
+            config.routes.get("/healthz", health::healthz, Permission.OPEN);
+            config.routes.get("/readyz", health::readyz, Permission.OPEN);
+            config.routes.get("/schemas/ids/{id}", schemas::byId, Permission.SCHEMAS);
+            config.routes.get("/subjects", schemas::subjects, Permission.SCHEMAS);
+            config.routes.get("/subjects/{subject}/versions", schemas::versions, Permission.SCHEMAS);
+            config.routes.get("/subjects/{subject}/versions/{version}", schemas::version, Permission.SCHEMAS);
+            config.routes.get("/openapi.json", service::openApi, Permission.OPEN);
             ErrorMapping.register(config.routes);
         });
     }

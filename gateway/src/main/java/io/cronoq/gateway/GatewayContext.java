@@ -1,5 +1,6 @@
 package io.cronoq.gateway;
 
+import io.cronoq.scheduler.auth.Credentials;
 import io.cronoq.schemas.SchemaRegistry;
 import java.time.Clock;
 import java.util.Objects;
@@ -15,9 +16,16 @@ import java.util.Objects;
  * @param registry the registry served under the Confluent paths
  * @param metrics  the Prometheus scrape
  * @param clock    "now" for submissions, cancels and waiting ages
+ * @param credentials who may call what ({@link Credentials#none()}: open, for local development)
  */
 public record GatewayContext(StateReader cluster, StateReader local, Commands commands, SchemaRegistry registry,
-                             MetricsSource metrics, Clock clock) {
+                             MetricsSource metrics, Clock clock, Credentials credentials) {
+
+    /** An open gateway (no credentials): local development and tests. */
+    public GatewayContext(StateReader cluster, StateReader local, Commands commands, SchemaRegistry registry,
+                          MetricsSource metrics, Clock clock) {
+        this(cluster, local, commands, registry, metrics, clock, Credentials.none());
+    }
 
     /** Checks that nothing is missing. */
     public GatewayContext {
@@ -27,6 +35,7 @@ public record GatewayContext(StateReader cluster, StateReader local, Commands co
         Objects.requireNonNull(registry, "registry");
         Objects.requireNonNull(metrics, "metrics");
         Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(credentials, "credentials");
     }
 
     /** The reader a request gets: this instance's own when a peer forwarded it, else the cluster's. */

@@ -1,6 +1,7 @@
 package io.cronoq.gateway;
 
 import io.cronoq.scheduler.app.SchedulerApp;
+import io.cronoq.scheduler.auth.Credentials;
 import io.cronoq.scheduler.config.SchedulerConfig;
 import io.cronoq.schemas.SchemaRegistry;
 import io.cronoq.schemas.Topics;
@@ -44,12 +45,19 @@ public final class GatewayServer implements AutoCloseable {
      * instances, set each one's {@code cronoq.application.server} to the host and this port.
      */
     public static GatewayServer start(SchedulerApp scheduler, int port) {
-        return start(scheduler.streams(), scheduler.config(), scheduler.topics(), port, Clock.systemUTC());
+        return start(scheduler.streams(), scheduler.config(), scheduler.topics(), port, Clock.systemUTC(),
+                scheduler.credentials());
     }
 
     /** Starts a gateway over any Kafka Streams instance running the scheduler topology over {@code topics}. */
     public static GatewayServer start(KafkaStreams streams, SchedulerConfig config, Topics topics, int port,
                                       Clock clock) {
+        return start(streams, config, topics, port, clock, Credentials.none());
+    }
+
+    /** As above, with {@code credentials} deciding who may call what (empty: open, logged loudly). */
+    public static GatewayServer start(KafkaStreams streams, SchedulerConfig config, Topics topics, int port,
+                                      Clock clock, Credentials credentials) {
         Map<String, Object> kafka = new HashMap<>();
         config.kafkaOverrides().forEach((k, v) -> kafka.put(k.toString(), v));
         kafka.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, config.get(SchedulerConfig.BOOTSTRAP_SERVERS));
@@ -70,7 +78,7 @@ public final class GatewayServer implements AutoCloseable {
             GatewayContext context = new GatewayContext(
                     new ClusterStateReader(local, ownership, new PeerClient(TIMEOUT), clock),
                     new ForwardedStateReader(local, ownership),
-                    commands, registry, metrics, clock);
+                    commands, registry, metrics, clock, credentials);
             app = Gateway.create(context).start(port);
         } catch (RuntimeException e) {
             // Did not start (e.g. the port is taken): release what was opened, then say why.

@@ -19,13 +19,16 @@ import org.apache.kafka.streams.state.HostInfo;
 /**
  * Asks another scheduler instance's gateway (at its {@code application.server}) for what only its
  * stores hold, over the public API with {@value #SCOPE_HEADER}{@code : local} so it answers from its
- * own stores and never forwards again. A peer that does not answer well makes the caller UNAVAILABLE.
+ * own stores and never forwards again. The caller's {@code Authorization} header goes along, so the
+ * peer checks the same credential. A peer that does not answer well makes the caller UNAVAILABLE.
  */
 final class PeerClient {
 
     /** The header that asks an instance to answer from its own stores only. */
     static final String SCOPE_HEADER = "X-Cronoq-Scope";
     static final String LOCAL = "local";
+    /** The Authorization header of the request being served on this thread, forwarded to peers. */
+    static final ThreadLocal<String> CALLER = new ThreadLocal<>();
 
     private final HttpClient http;
     private final Duration timeout;
@@ -74,8 +77,13 @@ final class PeerClient {
         StringJoiner q = new StringJoiner("&", "?", "").setEmptyValue("");
         query.forEach((k, v) -> q.add(k + "=" + URLEncoder.encode(v, StandardCharsets.UTF_8)));
         URI uri = URI.create("http://" + peer.host() + ":" + peer.port() + path + q);
-        HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout).header(SCOPE_HEADER, LOCAL)
-                .header("Accept", "application/json").GET().build();
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uri).timeout(timeout).header(SCOPE_HEADER, LOCAL)
+                .header("Accept", "application/json");
+        String authorization = CALLER.get();
+        if (authorization != null) {
+            builder.header("Authorization", authorization);
+        }
+        HttpRequest request = builder.GET().build();
         HttpResponse<String> response;
         try {
             response = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));

@@ -18,9 +18,20 @@ final class Api {
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String base;
+    private final String authorization;
 
     Api(String base) {
+        this(base, null);
+    }
+
+    private Api(String base, String authorization) {
         this.base = base;
+        this.authorization = authorization;
+    }
+
+    /** The same gateway, called with {@code Authorization: Bearer <secret>}. */
+    Api withToken(String secret) {
+        return new Api(base, "Bearer " + secret);
     }
 
     /** One answer: status, headers, body text and (when JSON) the body parsed. */
@@ -66,6 +77,9 @@ final class Api {
 
     private Reply send(HttpRequest.Builder request) {
         try {
+            if (authorization != null) {
+                request.header("Authorization", authorization);
+            }
             HttpResponse<String> response = http.send(request.timeout(Duration.ofSeconds(30)).build(),
                     HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
             return new Reply(response.statusCode(), response);

@@ -1,6 +1,7 @@
 package io.cronoq.gateway;
 
 import io.cronoq.scheduler.app.SchedulerApp;
+import io.cronoq.scheduler.auth.Credentials;
 import io.cronoq.scheduler.config.SchedulerConfig;
 import io.cronoq.testkit.KafkaBroker;
 import java.io.IOException;
@@ -27,6 +28,12 @@ final class SchedulerNode implements AutoCloseable {
 
     /** Starts an instance of the scheduler {@code applicationId} over the topics under {@code prefix}. */
     static SchedulerNode start(KafkaBroker broker, String prefix, String applicationId, int partitions) {
+        return start(broker, prefix, applicationId, partitions, Credentials.none());
+    }
+
+    /** As above, with {@code credentials} guarding the gateway and worker registrations. */
+    static SchedulerNode start(KafkaBroker broker, String prefix, String applicationId, int partitions,
+                               Credentials credentials) {
         int port = freePort();
         try {
             SchedulerConfig config = SchedulerConfig.of(Map.of(
@@ -36,7 +43,7 @@ final class SchedulerNode implements AutoCloseable {
                     SchedulerConfig.STATE_DIR.name(), Files.createTempDirectory("cronoq-gateway").toString(),
                     SchedulerConfig.APPLICATION_SERVER.name(), "localhost:" + port,
                     SchedulerConfig.PARTITIONS.name(), Integer.toString(partitions)));
-            SchedulerApp app = SchedulerApp.start(config);
+            SchedulerApp app = SchedulerApp.start(config, credentials);
             return new SchedulerNode(app, GatewayServer.start(app, port));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -1,0 +1,24 @@
+package io.cronoq.gateway;
+
+import io.javalin.security.RouteRole;
+
+/**
+ * What a route needs, attached to it as a Javalin route role and checked by {@link Access} before
+ * the route runs. The roles that hold each permission are in {@link Access}.
+ */
+enum Permission implements RouteRole {
+    /** Health, readiness, the API description and the dashboard's static files: no token needed. */
+    OPEN,
+    /** Reading tasks, workers and snapshots, in the credential's pools. */
+    READ,
+    /** Submitting tasks, in the credential's pools. */
+    SUBMIT,
+    /** Cancelling tasks, in the credential's pools. */
+    CANCEL,
+    /** Draining a worker. */
+    DRAIN,
+    /** The Prometheus scrape: every pool's gauges. */
+    METRICS,
+    /** The schema registry paths: schemas are not per pool. */
+    SCHEMAS
+}
