@@ -397,6 +397,7 @@ public final class CronoqWorker implements AutoCloseable {
         private ResourceOverrides overrides = ResourceOverrides.NONE;
         private ResourceDetector detector;
         private Clock clock = Clock.systemUTC();
+        private WorkerCredential credential;
 
         private Builder() {
         }
@@ -533,6 +534,15 @@ public final class CronoqWorker implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The credential that signs the registration (HMAC-SHA256, see {@code RegistrationSignature}); a
+         * scheduler with {@code [[auth.tokens]]} configured refuses unsigned registrations.
+         */
+        public Builder credential(String name, String secret) {
+            this.credential = WorkerCredential.of(name, secret);
+            return this;
+        }
+
         /** The clock that stamps events (default: UTC system clock). */
         public Builder clock(Clock eventClock) {
             this.clock = Objects.requireNonNull(eventClock, "eventClock");
@@ -553,7 +563,7 @@ public final class CronoqWorker implements AutoCloseable {
                 detector = ResourceDetector.system();
             }
             WorkerSettings settings = new WorkerSettings(id != null ? id : WorkerIds.defaultId(), pool, labels, slots,
-                    heartbeatInterval, registrationTimeout);
+                    heartbeatInterval, registrationTimeout, credential);
             Builder frozen = copy();
             return new CronoqWorker(frozen, settings);
         }
@@ -576,6 +586,7 @@ public final class CronoqWorker implements AutoCloseable {
             b.overrides = overrides;
             b.detector = detector;
             b.clock = clock;
+            b.credential = credential;
             return b;
         }
     }

@@ -16,6 +16,7 @@ import io.cronoq.events.WorkerFenced;
 import io.cronoq.events.WorkerHeartbeat;
 import io.cronoq.events.WorkerLeft;
 import io.cronoq.events.WorkerRegistered;
+import io.cronoq.schemas.auth.RegistrationSignature;
 import io.cronoq.events.WorkerResources;
 import java.nio.ByteBuffer;
 import java.time.Clock;
@@ -106,8 +107,11 @@ final class WorkerCore {
             state = State.REGISTERING;
             log.info("Worker {} registers in pool {} with labels {} and {} slot(s)", settings.id(), settings.pool(),
                     settings.labels(), settings.slots());
-            sink.publish(new WorkerRegistered(settings.id(), settings.pool(), new HashMap<>(settings.labels()),
-                    settings.slots(), resources, null, null, Instant.ofEpochMilli(at)));
+            WorkerRegistered registration = new WorkerRegistered(settings.id(), settings.pool(),
+                    new HashMap<>(settings.labels()), settings.slots(), resources, null, null, Instant.ofEpochMilli(at));
+            WorkerCredential credential = settings.credential();
+            sink.publish(credential == null ? registration
+                    : RegistrationSignature.signed(registration, credential.name(), credential.secret()));
         }
     }
 

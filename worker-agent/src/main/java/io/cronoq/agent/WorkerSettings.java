@@ -10,10 +10,17 @@ import java.util.TreeMap;
 
 /**
  * Who a worker is and how it paces itself: id, pool, labels, slots, heartbeat interval and how long
- * {@link CronoqWorker#start()} waits for the scheduler's answer. Validated with cronoq's shared input rules.
+ * {@link CronoqWorker#start()} waits for the scheduler's answer, and the credential (may be null) that signs its
+ * registrations. Validated with cronoq's shared input rules.
  */
 record WorkerSettings(String id, String pool, Map<String, String> labels, int slots, Duration heartbeatInterval,
-                      Duration registrationTimeout) {
+                      Duration registrationTimeout, WorkerCredential credential) {
+
+    /** Settings without a credential: registrations go unsigned (a scheduler with no tokens configured). */
+    WorkerSettings(String id, String pool, Map<String, String> labels, int slots, Duration heartbeatInterval,
+                   Duration registrationTimeout) {
+        this(id, pool, labels, slots, heartbeatInterval, registrationTimeout, null);
+    }
 
     WorkerSettings {
         labels = java.util.Collections.unmodifiableMap(new TreeMap<>(labels));

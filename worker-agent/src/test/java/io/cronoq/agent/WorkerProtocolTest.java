@@ -18,6 +18,7 @@ import io.cronoq.events.WorkerFenced;
 import io.cronoq.events.WorkerHeartbeat;
 import io.cronoq.events.WorkerLeft;
 import io.cronoq.events.WorkerRegistered;
+import io.cronoq.schemas.auth.RegistrationSignature;
 import io.cronoq.events.WorkerResources;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -83,6 +84,22 @@ class WorkerProtocolTest {
     void stop() {
         release.countDown();
         executor.shutdownNow();
+    }
+
+    @Test
+    void registrationIsSignedWithItsCredentialAndUnsignedWithout() {
+        WorkerCore signing = new WorkerCore(
+                new WorkerSettings(ID, POOL, Map.of("gpu", "a100"), 2, Duration.ofSeconds(3), Duration.ofSeconds(5),
+                        WorkerCredential.of("gpu-workers", "s3cret")),
+                handler, executor, sink, Clock.fixed(T0, ZoneOffset.UTC), new WorkerResources());
+
+        core.register();
+        signing.register();
+
+        List<WorkerRegistered> published = sink.events(WorkerRegistered.class);
+        assertThat(published.get(0).getSignature()).isNull();
+        assertThat(published.get(1).getCredential()).isEqualTo("gpu-workers");
+        assertThat(RegistrationSignature.verify(published.get(1), RegistrationSignature.secretBytes("s3cret"))).isTrue();
     }
 
     @Test

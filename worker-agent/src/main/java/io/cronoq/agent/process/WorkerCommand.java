@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -111,6 +112,19 @@ public final class WorkerCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     private String registrationTimeout;
 
+    @Option(names = "--credential", paramLabel = "NAME",
+            description = "Name of the scheduler's [[auth.tokens]] entry this worker signs its registration with "
+                    + "(default: the --token-env variable's name, as the scheduler names entries).")
+    private String credential;
+
+    @Option(names = "--token-env", paramLabel = "VAR",
+            description = "Environment variable holding the credential's secret; the registration is signed with it "
+                    + "(HMAC-SHA256). Needed when the scheduler has [[auth.tokens]] configured.")
+    private String tokenEnv;
+
+    /** Reads environment variables (a seam for tests). */
+    private Function<String, String> env = System::getenv;
+
     @Option(names = "--kafka", paramLabel = "KEY=VALUE",
             description = "A Kafka client setting (security.protocol=SSL, sasl.*) or schema.registry.url; repeatable.")
     private List<String> kafka = new ArrayList<>();
@@ -120,6 +134,13 @@ public final class WorkerCommand implements Callable<Integer> {
 
     /** The validated setup of an agent: its worker (not started) and its child runner. */
     public record Agent(CronoqWorker worker, ChildProcessRunner runner) {
+    }
+
+    /** This command reading environment variables through {@code environment} (tests). */
+    static CommandLine commandLine(Function<String, String> environment) {
+        WorkerCommand command = new WorkerCommand();
+        command.env = environment;
+        return configure(new CommandLine(command));
     }
 
     /** The command line of this command with cronoq's error handling (exit code 2, the flag named, a hint). */
@@ -245,6 +266,15 @@ public final class WorkerCommand implements Callable<Integer> {
         }
         pairs("--kafka", kafka, "a Kafka setting is KEY=VALUE, e.g. --kafka security.protocol=SSL")
                 .forEach(builder::kafkaProperty);
+        if (tokenEnv != null) {
+            String secret = env.apply(tokenEnv);
+            if (secret == null || secret.isEmpty()) {
+                throw usage("--token-env " + tokenEnv + ": the environment variable is unset or empty");
+            }
+            builder.credential(credential != null ? credential : tokenEnv, secret);
+        } else if (credential != null) {
+            throw usage("--credential needs --token-env: the variable that holds the credential's secret");
+        }
         ChildProcessRunner runner = new ChildProcessRunner(ceiling, dir);
         builder.handler(new ProcessTaskHandler(command, runner, childTimeout));
         return new Agent(builder.build(), runner);

@@ -20,6 +20,22 @@ class WorkerCommandTest {
     }
 
     @Test
+    void aTokenVariableThatIsUnsetExits2NamingIt() {
+        CommandLine cli = WorkerCommand.commandLine(name -> null);
+        cli.setErr(new PrintWriter(err, true));
+        cli.setOut(new PrintWriter(new StringWriter(), true));
+
+        assertThat(cli.execute("--pool", "p", "--token-env", "CRONOQ_GPU_TOKEN", "--", "cat")).isEqualTo(2);
+        assertThat(err.toString()).contains("--token-env CRONOQ_GPU_TOKEN").contains("unset or empty");
+    }
+
+    @Test
+    void aCredentialWithoutTokenEnvExits2() {
+        assertThat(run("--pool", "p", "--credential", "gpu-workers", "--", "cat")).isEqualTo(2);
+        assertThat(err.toString()).contains("--credential needs --token-env");
+    }
+
+    @Test
     void aMalformedLabelExits2NamingTheFlag() {
         assertThat(run("--pool", "p", "--label", "gpu", "--", "cat")).isEqualTo(2);
         assertThat(err.toString()).contains("--label 'gpu' is malformed").contains("NAME=VALUE");
