@@ -1,5 +1,6 @@
 package io.cronoq.ops;
 
+import io.cronoq.scheduler.auth.Credentials;
 import io.cronoq.scheduler.config.SchedulerConfig;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -28,6 +29,15 @@ public final class KafkaOptions {
             settings.put(SchedulerConfig.TOPIC_PREFIX.name(), topicPrefix);
         }
         return settings;
+    }
+
+    /**
+     * The credentials of the config file's {@code [[auth.tokens]]} (secrets read from the variables their
+     * {@code token_env} names); none without a config file or entries, which leaves the scheduler open.
+     */
+    public Credentials credentials() {
+        return configFile == null ? Credentials.none()
+                : Credentials.fromEntries(ConfigFile.tables(configFile, "auth.tokens"), System::getenv);
     }
 
     /** The scheduler configuration these options describe. */

@@ -39,7 +39,8 @@ final class SchedulerCommand implements Callable<Integer> {
         if (applicationId != null) {
             settings.put(SchedulerConfig.APPLICATION_ID.name(), applicationId);
         }
-        SchedulerApp app = SchedulerApp.start(SchedulerConfig.of(settings));
+        SchedulerConfig config = SchedulerConfig.of(settings);
+        SchedulerApp app = SchedulerApp.start(config, kafka.credentials());
         GatewayServer gateway = GatewayServer.start(app, httpPort);
         System.out.println("cronoq scheduler running; gateway at " + gateway.url() + "/ (Ctrl-C stops it)");
         CountDownLatch stopped = new CountDownLatch(1);
