@@ -46,8 +46,18 @@ public final class LocalKafka implements AutoCloseable {
      * @throws LocalKafkaException when the directory cannot be used or the node does not start, with what to do
      */
     public static LocalKafka start(Path dataDir, int port, int controllerPort) {
+        return start(dataDir, port, controllerPort, new Properties());
+    }
+
+    /**
+     * As {@link #start(Path, int, int)}, with {@code overrides} over the default broker settings (e.g.
+     * SASL listeners and an authorizer, see {@link #saslPlainProperties}); the client address is
+     * always 127.0.0.1:{@code port}.
+     */
+    public static LocalKafka start(Path dataDir, int port, int controllerPort, Properties overrides) {
         Path logDir = dataDir.resolve("log");
         Properties props = serverProperties(logDir, port, controllerPort);
+        props.putAll(overrides);
         KafkaRaftServer server = null;
         try {
             Files.createDirectories(dataDir);
@@ -104,6 +114,32 @@ public final class LocalKafka implements AutoCloseable {
         p.setProperty("group.initial.rebalance.delay.ms", "0");
         // The log cleaner would otherwise take 128 MB of heap for its dedupe buffer.
         p.setProperty("log.cleaner.dedupe.buffer.size", String.valueOf(4 * 1024 * 1024));
+        return p;
+    }
+
+    /**
+     * Overrides that make the client listener SASL_PLAINTEXT with mechanism PLAIN and turn on KRaft's
+     * {@code StandardAuthorizer}: {@code users} maps each user name to its password; {@code admin} (one
+     * of them) is the super user the broker itself connects as. The controller listener stays
+     * PLAINTEXT on loopback, so its principal (ANONYMOUS) is a super user too — local and tests only.
+     */
+    public static Properties saslPlainProperties(int port, int controllerPort, String admin,
+                                                 java.util.Map<String, String> users) {
+        Properties p = new Properties();
+        p.setProperty("listeners", "SASL_PLAINTEXT://" + LOOPBACK + ":" + port + ",CONTROLLER://" + LOOPBACK + ":"
+                + controllerPort);
+        p.setProperty("advertised.listeners", "SASL_PLAINTEXT://" + LOOPBACK + ":" + port);
+        p.setProperty("listener.security.protocol.map", "SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT");
+        p.setProperty("inter.broker.listener.name", "SASL_PLAINTEXT");
+        p.setProperty("sasl.enabled.mechanisms", "PLAIN");
+        p.setProperty("sasl.mechanism.inter.broker.protocol", "PLAIN");
+        StringBuilder jaas = new StringBuilder("org.apache.kafka.common.security.plain.PlainLoginModule required")
+                .append(" username=\"").append(admin).append("\" password=\"").append(users.get(admin)).append('"');
+        users.forEach((user, password) -> jaas.append(" user_").append(user).append("=\"").append(password).append('"'));
+        p.setProperty("listener.name.sasl_plaintext.plain.sasl.jaas.config", jaas.append(';').toString());
+        p.setProperty("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
+        p.setProperty("super.users", "User:" + admin + ";User:ANONYMOUS");
+        p.setProperty("allow.everyone.if.no.acl.found", "false");
         return p;
     }
 
