@@ -38,14 +38,17 @@ public record CronoqAcls(String prefix, String applicationId, String scheduler, 
         // Submitters: write submissions (and cancels, the same topic).
         out.add(allow(submitter, ResourceType.TOPIC, prefix + "submissions", PatternType.LITERAL, AclOperation.WRITE));
         out.add(allow(submitter, ResourceType.TOPIC, prefix + "submissions", PatternType.LITERAL, AclOperation.DESCRIBE));
-        // Workers: write registrations, heartbeats and completions; read their assignments (assign(), no group).
+        // Workers: write registrations, heartbeats and completions; read their assignments (assign()d
+        // partition, offsets kept in the group cronoq-worker-<id>).
         for (String topic : List.of("workers", "completions")) {
             out.add(allow(worker, ResourceType.TOPIC, prefix + topic, PatternType.LITERAL, AclOperation.WRITE));
             out.add(allow(worker, ResourceType.TOPIC, prefix + topic, PatternType.LITERAL, AclOperation.DESCRIBE));
         }
         out.add(allow(worker, ResourceType.TOPIC, prefix + "assignments", PatternType.LITERAL, AclOperation.READ));
         out.add(allow(worker, ResourceType.TOPIC, prefix + "assignments", PatternType.LITERAL, AclOperation.DESCRIBE));
-        // Everyone resolves schema ids from the embedded registry's topic; only the scheduler writes it.
+        out.add(allow(worker, ResourceType.GROUP, "cronoq-worker-", PatternType.PREFIXED, AclOperation.READ));
+        // Everyone resolves schema ids from the embedded registry's topic; the scheduler registers every
+        // schema at start, so only it writes there.
         for (String principal : List.of(submitter, worker)) {
             out.add(allow(principal, ResourceType.TOPIC, prefix + "_schemas", PatternType.LITERAL, AclOperation.READ));
             out.add(allow(principal, ResourceType.TOPIC, prefix + "_schemas", PatternType.LITERAL, AclOperation.DESCRIBE));
