@@ -12,6 +12,7 @@ import io.cronoq.events.TaskFinished;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.WorkerEvent;
 import io.cronoq.scheduler.app.SchedulerApp;
+import io.cronoq.scheduler.auth.Credentials;
 import io.cronoq.scheduler.config.SchedulerConfig;
 import io.cronoq.schemas.Topics;
 import io.cronoq.testkit.KafkaBroker;
@@ -68,13 +69,18 @@ public final class SchedulerHarness implements AutoCloseable {
 
     /** Starts a scheduler with its own topics, application id and state directory. */
     public static SchedulerHarness start(KafkaBroker broker) throws IOException {
+        return start(broker, Credentials.none());
+    }
+
+    /** As above, with {@code credentials} checking worker registrations. */
+    public static SchedulerHarness start(KafkaBroker broker, Credentials credentials) throws IOException {
         SchedulerConfig config = SchedulerConfig.of(Map.of(
                 SchedulerConfig.BOOTSTRAP_SERVERS.name(), broker.bootstrapServers(),
                 SchedulerConfig.TOPIC_PREFIX.name(), broker.uniqueName("agent") + ".",
                 SchedulerConfig.APPLICATION_ID.name(), broker.uniqueName("scheduler"),
                 SchedulerConfig.STATE_DIR.name(), Files.createTempDirectory("cronoq-agent-it").toString(),
                 SchedulerConfig.PARTITIONS.name(), "4"));
-        return new SchedulerHarness(broker, SchedulerApp.start(config));
+        return new SchedulerHarness(broker, SchedulerApp.start(config, credentials));
     }
 
     public String bootstrap() {
