@@ -4,13 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.cronoq.scheduler.auth.Credential;
+import io.cronoq.scheduler.auth.Credentials;
+import io.cronoq.scheduler.auth.Role;
 import io.cronoq.scheduler.topology.StoreNames;
 import io.cronoq.testkit.KafkaBroker;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
@@ -99,6 +104,34 @@ class TwoInstancesIntegrationTest {
             String poolOfA = owners.entrySet().stream().filter(e -> e.getValue() == a).findFirst().orElseThrow().getKey();
             assertThat(a.api.get("/v1/snapshot?pool=" + poolOfA).status()).as("A still answers for its own pools")
                     .isEqualTo(200);
+        }
+    }
+
+    @Test
+    void withTokensAForwardedReadCarriesTheCallersTokenToTheOwner() {
+        String prefix = broker.uniqueName("two-auth") + ".";
+        String applicationId = broker.uniqueName("scheduler");
+        Credentials credentials = Credentials.of(List.of(
+                new Credential("admin", Role.ADMIN, "admin-secret".getBytes(StandardCharsets.UTF_8), null, Set.of()),
+                new Credential("viewer", Role.VIEWER, "viewer-secret".getBytes(StandardCharsets.UTF_8), null, Set.of())));
+        try (SchedulerNode a = SchedulerNode.start(broker, prefix, applicationId, PARTITIONS, credentials);
+             SchedulerNode b = SchedulerNode.start(broker, prefix, applicationId, PARTITIONS, credentials)) {
+            awaitSplit(a, b);
+            String poolOfB = poolsOwnedByEach(a, b).entrySet().stream().filter(e -> e.getValue() == b)
+                    .findFirst().orElseThrow().getKey();
+            Api adminViaA = a.api.withToken("admin-secret");
+            Api viewerViaA = a.api.withToken("viewer-secret");
+            assertThat(adminViaA.post("/v1/tasks", "{\"pool\":\"%s\",\"id\":\"fwd-1\"}".formatted(poolOfB))
+                    .status()).isEqualTo(202);
+
+            await().atMost(WAIT).untilAsserted(() -> {
+                Api.Reply forwarded = viewerViaA.get("/v1/tasks/fwd-1?pool=" + poolOfB);
+                assertThat(forwarded.status()).as(forwarded.toString()).isEqualTo(200);
+                assertThat(forwarded.json().path("pool").asText()).isEqualTo(poolOfB);
+            });
+            Api.Reply fannedOut = viewerViaA.get("/v1/snapshot");
+            assertThat(fannedOut.status()).as(fannedOut.toString()).isEqualTo(200);
+            assertThat(a.api.get("/v1/tasks/fwd-1?pool=" + poolOfB).status()).isEqualTo(401);
         }
     }
 
