@@ -1,6 +1,11 @@
 package io.cronoq.ops;
 
 import io.cronoq.agent.process.WorkerCommand;
+import io.cronoq.ops.http.CancelCommand;
+import io.cronoq.ops.http.SnapshotCommand;
+import io.cronoq.ops.http.StatusCommand;
+import io.cronoq.ops.http.SubmitCommand;
+import io.cronoq.ops.http.WorkersCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -10,7 +15,9 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "cronoq", mixinStandardHelpOptions = true, version = "cronoq 0.1.0",
         description = "A task scheduler for mixed worker fleets in which Kafka is the database.",
-        subcommands = {DevCommand.class, SchedulerCommand.class, TopicsCommand.class, io.cronoq.ops.replay.ReplayCommand.class, io.cronoq.ops.replay.SimulateCommand.class},
+        subcommands = {DevCommand.class, SchedulerCommand.class, TopicsCommand.class,
+                SubmitCommand.class, StatusCommand.class, CancelCommand.class, SnapshotCommand.class, WorkersCommand.class,
+                io.cronoq.ops.replay.ReplayCommand.class, io.cronoq.ops.replay.SimulateCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:failure", "2:usage error (bad flag or value)"})
 public final class Cronoq {

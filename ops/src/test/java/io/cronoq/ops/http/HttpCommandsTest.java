@@ -1,0 +1,136 @@
+package io.cronoq.ops.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.cronoq.agent.CronoqWorker;
+import io.cronoq.gateway.GatewayServer;
+import io.cronoq.kafka.LocalKafka;
+import io.cronoq.ops.Cronoq;
+import io.cronoq.scheduler.app.SchedulerApp;
+import io.cronoq.scheduler.config.SchedulerConfig;
+import io.cronoq.testkit.KafkaBroker;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import picocli.CommandLine;
+
+/** submit, status, cancel, snapshot and workers against a real gateway, as a user types them. */
+@Tag("integration")
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class HttpCommandsTest {
+
+    @RegisterExtension
+    static final KafkaBroker broker = KafkaBroker.create();
+
+    private static final String POOL = "cli";
+    private static SchedulerApp scheduler;
+    private static GatewayServer gateway;
+    private static CronoqWorker worker;
+
+    @BeforeAll
+    static void start() throws Exception {
+        String prefix = broker.uniqueName("cli") + ".";
+        scheduler = SchedulerApp.start(SchedulerConfig.of(Map.of(
+                SchedulerConfig.BOOTSTRAP_SERVERS.name(), broker.bootstrapServers(),
+                SchedulerConfig.TOPIC_PREFIX.name(), prefix,
+                SchedulerConfig.APPLICATION_ID.name(), broker.uniqueName("cli-scheduler"),
+                SchedulerConfig.STATE_DIR.name(), Files.createTempDirectory("cronoq-cli").toString(),
+                SchedulerConfig.PARTITIONS.name(), "2")));
+        gateway = GatewayServer.start(scheduler, 0);
+        worker = CronoqWorker.builder().bootstrap(broker.bootstrapServers()).topicPrefix(prefix).id("cli-gpu")
+                .pool(POOL).label("gpu", "a100").slots(1)
+                .handler(ctx -> ("echo " + ctx.payloadAsString()).getBytes(StandardCharsets.UTF_8)).build();
+        // Ready once the gateway answers a snapshot (the stores are queryable).
+        await().atMost(Duration.ofSeconds(60)).until(() -> run("snapshot").exit == 0);
+        worker.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (worker != null) {
+            worker.close();
+        }
+        if (gateway != null) {
+            gateway.close();
+        }
+        if (scheduler != null) {
+            scheduler.close();
+        }
+    }
+
+    @Test
+    void submittedTaskRunsAndStatusShowsItsAttempt() {
+        Result submitted = run("submit", "--pool", POOL, "--label", "gpu=a100", "--id", "cli-1", "--payload", "hi");
+        assertThat(submitted.exit).isZero();
+        assertThat(submitted.out.trim()).isEqualTo("cli-1");
+
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+                assertThat(run("status", "cli-1").out).contains("cli-1 in pool cli: SUCCEEDED").contains("cli-gpu"));
+        assertThat(run("status", "cli-1", "--json").out).contains("\"state\":\"SUCCEEDED\"");
+    }
+
+    @Test
+    void waitingTaskShowsItsReasonAndCanBeCancelled() {
+        assertThat(run("submit", "--pool", POOL, "--label", "gpu=h100", "--id", "cli-2").exit).isZero();
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+                assertThat(run("status", "cli-2").out).contains("WAITING").contains("gpu=h100"));
+
+        assertThat(run("cancel", "cli-2", "--reason", "not today").exit).isZero();
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+                assertThat(run("status", "cli-2").out).contains("CANCELLED"));
+    }
+
+    @Test
+    void snapshotAndWorkersShowTheGroup() {
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            assertThat(run("snapshot").out).contains("gpu=a100");
+            assertThat(run("workers", "--pool", POOL).out).contains("cli-gpu").contains("ACTIVE");
+        });
+    }
+
+    @Test
+    void invalidInputExitsTwoNamingTheField() {
+        Result bad = run("submit", "--pool", POOL, "--memory", "8GB");
+        assertThat(bad.exit).isEqualTo(2);
+        assertThat(bad.err).contains("resources.memory").contains("8GB");
+    }
+
+    @Test
+    void unknownTaskAndUnreachableGatewayExitOne() {
+        assertThat(run("status", "no-such-task").exit).isEqualTo(1);
+        Result unreachable = runAt("http://127.0.0.1:" + LocalKafka.freePort(), "snapshot");
+        assertThat(unreachable.exit).isEqualTo(1);
+        assertThat(unreachable.err).contains("cannot reach the gateway");
+    }
+
+    private record Result(int exit, String out, String err) {}
+
+    private static Result run(String... args) {
+        return runAt(gateway.url(), args);
+    }
+
+    private static Result runAt(String url, String... args) {
+        CommandLine cli = Cronoq.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        String[] withUrl = new String[args.length + 2];
+        System.arraycopy(args, 0, withUrl, 0, args.length);
+        withUrl[args.length] = "--url";
+        withUrl[args.length + 1] = url;
+        int exit = cli.execute(withUrl);
+        return new Result(exit, out.toString(), err.toString());
+    }
+}
