@@ -186,6 +186,27 @@ class DeployManifestsTest {
         for (String expr : exprs) {
             assertExists(expr, "dashboard expression");
         }
+        // Legends and groupings name labels the selected metrics carry (or that Prometheus adds to every target).
+        Pattern legendLabel = Pattern.compile("\\{\\{\\s*(\\w+)\\s*\\}\\}");
+        Pattern grouping = Pattern.compile("\\b(?:by|without)\\s*\\(([^)]*)\\)");
+        for (JsonNode target : dashboard.findParents("expr")) {
+            String expr = target.path("expr").asText();
+            Set<String> available = new TreeSet<>(Set.of("instance", "job", "pod", "namespace"));
+            metricNames(expr).forEach(name -> available.addAll(exposed.get(name)));
+            Set<String> used = new TreeSet<>();
+            Matcher legend = legendLabel.matcher(target.path("legendFormat").asText());
+            while (legend.find()) {
+                used.add(legend.group(1));
+            }
+            Matcher by = grouping.matcher(expr);
+            while (by.find()) {
+                for (String label : by.group(1).split(",")) {
+                    used.add(label.trim());
+                }
+            }
+            assertThat(available).as("labels used by %s (legend %s)", expr, target.path("legendFormat"))
+                    .containsAll(used);
+        }
         Pattern labelValues = Pattern.compile("label_values\\(\\s*([a-zA-Z_:][a-zA-Z0-9_:]*)\\s*(\\{[^}]*\\})?\\s*,\\s*(\\w+)\\s*\\)");
         int variables = 0;
         for (JsonNode var : dashboard.path("templating").path("list")) {
