@@ -539,7 +539,11 @@ public final class CronoqWorker implements AutoCloseable {
          * scheduler with {@code [[auth.tokens]]} configured refuses unsigned registrations.
          */
         public Builder credential(String name, String secret) {
-            this.credential = WorkerCredential.of(name, secret);
+            return credential(WorkerCredential.of(name, secret));
+        }
+
+        Builder credential(WorkerCredential workerCredential) {
+            this.credential = workerCredential;
             return this;
         }
 

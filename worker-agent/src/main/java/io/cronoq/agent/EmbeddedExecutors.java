@@ -176,6 +176,9 @@ public final class EmbeddedExecutors implements AutoCloseable {
                 .heartbeatInterval(config.heartbeatInterval).registrationTimeout(config.registrationTimeout)
                 .clock(config.clock);
         config.kafka.forEach(b::kafkaProperty);
+        if (config.credential != null) {
+            b.credential(config.credential);
+        }
         if (config.detector != null) {
             b.resourceDetector(config.detector);
         }
@@ -235,8 +238,15 @@ public final class EmbeddedExecutors implements AutoCloseable {
         private Duration registrationTimeout = Duration.ofSeconds(30);
         private ResourceDetector detector;
         private Clock clock = Clock.systemUTC();
+        private WorkerCredential credential;
 
         private Builder() {
+        }
+
+        /** The credential every group worker signs its registration with (see {@link CronoqWorker.Builder#credential}). */
+        public Builder credential(String name, String secret) {
+            this.credential = WorkerCredential.of(name, secret);
+            return this;
         }
 
         /** Kafka's {@code bootstrap.servers}. */

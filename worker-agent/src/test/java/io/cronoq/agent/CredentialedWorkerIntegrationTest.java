@@ -80,12 +80,28 @@ class CredentialedWorkerIntegrationTest {
 
             assertThat(scheduler.awaitFinished("h100-task", 1).getState()).isEqualTo(TaskState.SUCCEEDED);
             assertThat(ran).containsExactly("honest:h100-task");
-            assertThat(scheduler.journaled(AttemptAssigned.class)).extracting(AttemptAssigned::getWorkerId)
-                    .containsExactly("honest");
-            await().until(() -> !scheduler.journaled(RegistrationRejected.class).isEmpty());
-            RegistrationRejected rejected = scheduler.journaled(RegistrationRejected.class).get(0);
-            assertThat(rejected.getWorkerId()).isEqualTo("liar");
+            assertThat(scheduler.journaled(AttemptAssigned.class)).filteredOn(a -> a.getTaskId().equals("h100-task"))
+                    .extracting(AttemptAssigned::getWorkerId).containsExactly("honest");
+            await().until(() -> scheduler.journaled(RegistrationRejected.class).stream()
+                    .anyMatch(r -> r.getWorkerId().equals("liar")));
+            RegistrationRejected rejected = scheduler.journaled(RegistrationRejected.class).stream()
+                    .filter(r -> r.getWorkerId().equals("liar")).findFirst().orElseThrow();
             assertThat(rejected.getCode()).isEqualTo(RejectionCode.PERMISSION_DENIED);
+        }
+    }
+
+    @Test
+    void embeddedExecutorsSignTheirGroupWorkersRegistrations() {
+        try (EmbeddedExecutors embedded = scheduler.embedded("signed-app").credential("a100-workers", A100_SECRET)
+                .handler(ctx -> {
+                    ran.add("embedded:" + ctx.taskId());
+                    return new byte[0];
+                }).build()) {
+            embedded.setGroupCapacity(POOL, Map.of("gpu", "a100"), 1);
+            scheduler.submit("a100-task", POOL, Map.of("gpu", "a100"), "go");
+
+            assertThat(scheduler.awaitFinished("a100-task", 1).getState()).isEqualTo(TaskState.SUCCEEDED);
+            assertThat(ran).containsExactly("embedded:a100-task");
         }
     }
 
