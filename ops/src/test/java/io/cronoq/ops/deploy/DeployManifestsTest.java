@@ -123,7 +123,9 @@ class DeployManifestsTest {
                     byte[] value = serializer.serialize(journal, entry);
                     count.invoke(meter, new ConsumerRecord<>(journal, 0, 0L, entry.getPool(), value));
                 }
-                return parse(registry.scrape());
+                String scrape = registry.scrape();
+                ((AutoCloseable) field(meter, "consumer")).close(); // never started, so its thread will not close it
+                return parse(scrape);
             } finally {
                 metrics.close();
             }
@@ -183,6 +185,14 @@ class DeployManifestsTest {
         List<String> exprs = new ArrayList<>();
         dashboard.findValues("expr").forEach(e -> exprs.add(e.asText()));
         assertThat(exprs).hasSizeGreaterThan(10);
+        Set<String> shown = new TreeSet<>();
+        exprs.forEach(e -> shown.addAll(metricNames(e)));
+        assertThat(shown).as("what the dashboard is for").contains(
+                "cronoq_pool_capacity", "cronoq_pool_busy", "cronoq_pool_waiting", "cronoq_pool_oldest_waiting_seconds",
+                "cronoq_pool_demand", "cronoq_group_capacity", "cronoq_group_busy", "cronoq_group_waiting",
+                "cronoq_group_oldest_waiting_seconds", "cronoq_group_demand", "cronoq_placements_total",
+                "cronoq_tasks_completed_total", "cronoq_attempts_finished_total", "cronoq_dead_letters",
+                "kafka_stream_thread_commit_latency_avg", "kafka_stream_thread_process_rate");
         for (String expr : exprs) {
             assertExists(expr, "dashboard expression");
         }
