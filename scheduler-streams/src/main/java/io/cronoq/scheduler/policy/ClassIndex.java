@@ -1,18 +1,30 @@
 package io.cronoq.scheduler.policy;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The requirement classes of one pool over its {@link WaitingQueue}: every change to a line goes
  * to the queue, and the count and head of each line are kept here in memory. Taking a head or
  * removing a task costs one queue lookup for the new head, whatever the size of the backlog.
+ *
+ * <p>A class that empties stays known (its links to the profiles are reused by the next task of the
+ * same requirement) until empty classes outnumber waiting ones by far; then {@link Groups} forgets
+ * them, so a stream of ever-new requirements does not grow the heap without bound.
  */
 final class ClassIndex {
 
+    /** Empty classes kept at least, whatever the number of waiting ones. */
+    private static final int KEEP_EMPTY = 1_024;
+
     private final WaitingQueue queue;
     private final Map<String, WaitClass> classes = new HashMap<>();
+    /** Classes with at least one waiting task, in the order they last became non-empty. */
+    private final LinkedHashSet<WaitClass> waitingClasses = new LinkedHashSet<>();
     private long waiting;
 
     ClassIndex(WaitingQueue queue) {
@@ -23,15 +35,39 @@ final class ClassIndex {
         return classes.get(key);
     }
 
-    /** Registers a new class; {@link Groups} links it to the groups that can serve it. */
-    WaitClass create(LabelSet labels) {
-        WaitClass c = new WaitClass(labels);
-        classes.put(labels.key(), c);
+    /** Registers a new class; {@link Groups} links it to the profiles that can serve it. */
+    WaitClass create(Requirement requirement) {
+        WaitClass c = new WaitClass(requirement);
+        classes.put(requirement.key(), c);
         return c;
     }
 
     Collection<WaitClass> all() {
         return classes.values();
+    }
+
+    /** The classes that have waiting tasks. */
+    Collection<WaitClass> waitingClasses() {
+        return waitingClasses;
+    }
+
+    /** Whether enough empty classes piled up to be worth forgetting. */
+    boolean sweepDue() {
+        int empty = classes.size() - waitingClasses.size();
+        return empty > KEEP_EMPTY && empty > 4 * waitingClasses.size();
+    }
+
+    /** Forgets the empty classes and returns them, for {@link Groups} to unlink. */
+    List<WaitClass> sweep() {
+        List<WaitClass> gone = new ArrayList<>();
+        classes.values().removeIf(c -> {
+            if (c.count == 0) {
+                gone.add(c);
+                return true;
+            }
+            return false;
+        });
+        return gone;
     }
 
     /** Tasks waiting in all classes. */
@@ -41,8 +77,7 @@ final class ClassIndex {
 
     /** Reads a class's count and head back from the queue (when the scheduler loads). */
     void load(WaitClass c, long count) {
-        waiting += count - c.count;
-        c.count = count;
+        count(c, count);
         refreshHead(c);
     }
 
@@ -52,16 +87,14 @@ final class ClassIndex {
             c.headOrder = order;
             c.headTaskId = taskId;
         }
-        c.count++;
-        waiting++;
+        count(c, c.count + 1);
     }
 
     /** Removes the head of a non-empty class's line and returns its task id. */
     String takeHead(WaitClass c) {
         String taskId = c.headTaskId;
         queue.remove(c.key(), c.headOrder);
-        c.count--;
-        waiting--;
+        count(c, c.count - 1);
         refreshHead(c);
         return taskId;
     }
@@ -69,8 +102,7 @@ final class ClassIndex {
     /** Removes one waiting task (cancelled) from its class's line. */
     void remove(WaitClass c, long order) {
         queue.remove(c.key(), order);
-        c.count--;
-        waiting--;
+        count(c, c.count - 1);
         if (order == c.headOrder) {
             refreshHead(c);
         }
@@ -79,13 +111,23 @@ final class ClassIndex {
     private void refreshHead(WaitClass c) {
         WaitingQueue.Entry head = c.count > 0 ? queue.first(c.key()) : null;
         if (head == null) {
-            waiting -= c.count; // only when the queue lost entries behind our back
-            c.count = 0;
+            count(c, 0); // only when the queue lost entries behind our back
             c.headOrder = 0;
             c.headTaskId = null;
         } else {
             c.headOrder = head.order();
             c.headTaskId = head.taskId();
         }
+    }
+
+    private void count(WaitClass c, long count) {
+        waiting += count - c.count;
+        if (c.count == 0 && count > 0) {
+            waitingClasses.add(c);
+        } else if (c.count > 0 && count == 0) {
+            waitingClasses.remove(c);
+            c.reason = null;
+        }
+        c.count = count;
     }
 }

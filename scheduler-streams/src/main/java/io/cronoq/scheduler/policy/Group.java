@@ -1,32 +1,21 @@
 package io.cronoq.scheduler.policy;
 
-import io.cronoq.events.AttemptRef;
-import io.cronoq.events.WorkerState;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
-import java.util.TreeSet;
+import java.util.Map;
 
 /**
- * The workers of one pool that carry exactly the same labels. Keeps the group's capacity (slots of
- * its ACTIVE workers), busy slots (attempts on its ACTIVE workers), the attempts still finishing
- * on its DRAINING workers, and its ACTIVE workers that have a free slot in {@link Ordering#WORKERS}
- * order, so picking the worker for an attempt is a lookup, not a scan.
+ * The live workers of one pool that carry exactly the same labels: the seed's group, what a
+ * snapshot reports and what the placement order ranks by specialization. Its workers are split
+ * into {@link Profile}s by the resources they published; the group's figures are sums over them.
  */
 final class Group {
 
     private final LabelSet labels;
-    /** The requirement classes this group can serve; maintained by {@link Groups}. */
-    final List<WaitClass> classes = new ArrayList<>();
-    /** Whether {@link Groups} has listed this group as free in its classes. */
-    boolean listedFree;
-    boolean removed;
-
-    private final TreeSet<Worker> ready = new TreeSet<>(Ordering.WORKERS);
-    private int activeWorkers;
-    private int drainingWorkers;
-    private int capacity;
-    private int busy;
-    private int drainingBusy;
+    private final Map<String, Profile> profiles = new HashMap<>();
+    /** Insertion-ordered, so every walk over the profiles is deterministic. */
+    private final List<Profile> ordered = new ArrayList<>();
 
     Group(LabelSet labels) {
         this.labels = labels;
@@ -36,96 +25,61 @@ final class Group {
         return labels;
     }
 
-    int capacity() {
-        return capacity;
+    List<Profile> profiles() {
+        return ordered;
     }
 
-    int busy() {
-        return busy;
+    Profile profile(String resourceKey) {
+        return profiles.get(resourceKey);
     }
 
-    int free() {
-        return capacity - busy;
+    void add(String resourceKey, Profile p) {
+        profiles.put(resourceKey, p);
+        ordered.add(p);
     }
 
-    int activeWorkers() {
-        return activeWorkers;
-    }
-
-    int drainingBusy() {
-        return drainingBusy;
+    void remove(String resourceKey) {
+        ordered.remove(profiles.remove(resourceKey));
     }
 
     boolean isEmpty() {
-        return activeWorkers + drainingWorkers == 0;
+        return profiles.isEmpty();
     }
 
-    /** The ACTIVE worker with a free slot that should get the next attempt, or {@code null}. */
-    Worker pick() {
-        return ready.isEmpty() ? null : ready.first();
+    int capacity() {
+        int sum = 0;
+        for (Profile p : ordered) {
+            sum += p.capacity();
+        }
+        return sum;
     }
 
-    /** Counts a live worker in, in its current state. */
-    void add(Worker w) {
-        if (w.state() == WorkerState.ACTIVE) {
-            activeWorkers++;
-            capacity += w.slots();
-            busy += w.busy();
-            if (w.busy() < w.slots()) {
-                ready.add(w);
-            }
-        } else {
-            drainingWorkers++;
-            drainingBusy += w.busy();
+    int busy() {
+        int sum = 0;
+        for (Profile p : ordered) {
+            sum += p.busy();
         }
+        return sum;
     }
 
-    /** Counts a worker out, in its current state (call before changing its state). */
-    void remove(Worker w) {
-        if (w.state() == WorkerState.ACTIVE) {
-            ready.remove(w);
-            activeWorkers--;
-            capacity -= w.slots();
-            busy -= w.busy();
-        } else {
-            drainingWorkers--;
-            drainingBusy -= w.busy();
+    int activeWorkers() {
+        int sum = 0;
+        for (Profile p : ordered) {
+            sum += p.activeWorkers();
         }
+        return sum;
     }
 
-    /** Gives one slot of an ACTIVE worker of this group to an attempt. */
-    void assign(Worker w, AttemptRef ref, long sequence) {
-        // The worker's position in `ready` depends on its busy count and sequence: out, change, in.
-        ready.remove(w);
-        w.addRunning(ref, sequence);
-        busy++;
-        if (w.busy() < w.slots()) {
-            ready.add(w);
+    int drainingBusy() {
+        int sum = 0;
+        for (Profile p : ordered) {
+            sum += p.drainingBusy();
         }
-    }
-
-    /** Frees the slot an attempt held; false when the worker did not hold it. */
-    boolean release(Worker w, String taskId, int attempt) {
-        boolean active = w.state() == WorkerState.ACTIVE;
-        if (active) {
-            ready.remove(w);
-        }
-        boolean held = w.removeRunning(taskId, attempt);
-        if (held) {
-            if (active) {
-                busy--;
-            } else {
-                drainingBusy--;
-            }
-        }
-        if (active && w.busy() < w.slots()) {
-            ready.add(w);
-        }
-        return held;
+        return sum;
     }
 
     @Override
     public String toString() {
-        return "Group[" + labels + " capacity=" + capacity + " busy=" + busy + "]";
+        return "Group[" + labels + " profiles=" + ordered.size() + "]";
     }
 }

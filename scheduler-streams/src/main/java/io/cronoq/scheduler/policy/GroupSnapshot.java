@@ -9,7 +9,8 @@ import java.util.Map;
  * @param capacity     slots of its ACTIVE workers
  * @param busy         attempts on its ACTIVE workers; never more than {@code capacity}
  * @param workers      ACTIVE workers
- * @param waiting      tasks waiting whose required labels this group carries (it could serve them)
+ * @param waiting      tasks waiting that a worker of this group could serve (it carries their labels
+ *                     and satisfies their resource request)
  * @param drainingBusy attempts still finishing on its DRAINING workers (out of capacity and busy)
  */
 public record GroupSnapshot(Map<String, String> labels, int capacity, int busy, int workers, long waiting,

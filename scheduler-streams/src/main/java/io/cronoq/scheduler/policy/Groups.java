@@ -3,15 +3,19 @@ package io.cronoq.scheduler.policy;
 import io.cronoq.events.AttemptRef;
 import io.cronoq.events.WorkerState;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The groups of one pool and their links to the requirement classes: which groups can serve which
- * class (kept incrementally when a group or a class is created or a group disappears, never
- * recomputed per decision), each class's free groups and capacity. Every change to a group's
- * workers or slots goes through here so those links stay true.
+ * The groups and profiles of one pool and their links to the requirement classes: which profiles
+ * can serve which class (labels included and resources satisfied), computed once when a profile or
+ * a class appears and never per decision; each class's free profiles and capacity. A profile's
+ * labels and resources never change (a worker that registers again with others joins another
+ * profile), so a link never needs recomputing. Every change to a profile's workers or slots goes
+ * through here so those links stay true.
  */
 final class Groups {
 
@@ -22,109 +26,138 @@ final class Groups {
         this.classes = classes;
     }
 
+    /** A copy of the groups, to sort. */
     List<Group> all() {
         return new ArrayList<>(groups.values());
     }
 
-    /** The class of this key, created and linked to the groups that can serve it if new. */
+    /** The groups, unordered, read-only. */
+    Collection<Group> view() {
+        return Collections.unmodifiableCollection(groups.values());
+    }
+
+    /** The class of this key, created and linked to the profiles that can serve it if new. */
     WaitClass classFor(String key) {
         WaitClass c = classes.get(key);
         if (c == null) {
-            c = classes.create(LabelSet.parse(key));
+            if (classes.sweepDue()) {
+                for (WaitClass gone : classes.sweep()) {
+                    for (Profile p : gone.profiles) {
+                        p.classes.remove(gone);
+                    }
+                }
+            }
+            c = classes.create(Requirement.parse(key));
             for (Group g : groups.values()) {
                 if (g.labels().includes(c.labels())) {
-                    link(g, c);
+                    for (Profile p : g.profiles()) {
+                        if (p.resources().satisfies(c.requirement().resources())) {
+                            link(p, c);
+                        }
+                    }
                 }
             }
         }
         return c;
     }
 
-    /** Counts a live worker into the group of these labels (created if new). */
-    Group join(Worker w, LabelSet labels) {
+    /** Counts a live worker into the profile of its labels and resources (created if new). */
+    Profile join(Worker w) {
+        LabelSet labels = LabelSet.of(w.record().getLabels());
+        ResourceProfile resources = ResourceProfile.of(w.record().getResources());
         Group g = groups.get(labels.key());
         if (g == null) {
             g = new Group(labels);
             groups.put(labels.key(), g);
+        }
+        String resourceKey = resources.key();
+        Profile p = g.profile(resourceKey);
+        if (p == null) {
+            p = new Profile(g, resources);
+            g.add(resourceKey, p);
             for (WaitClass c : classes.all()) {
-                if (labels.includes(c.labels())) {
-                    link(g, c);
+                if (labels.includes(c.labels()) && resources.satisfies(c.requirement().resources())) {
+                    link(p, c);
                 }
             }
         }
-        int before = g.capacity();
-        g.add(w);
-        w.group(g);
-        changed(g, before);
-        return g;
+        int before = p.capacity();
+        p.add(w);
+        w.profile(p);
+        changed(p, before);
+        return p;
     }
 
-    /** Counts a worker out of its group; an empty group disappears. */
+    /** Counts a worker out of its profile; an empty profile, and an empty group, disappear. */
     void leave(Worker w) {
-        Group g = w.group();
-        int before = g.capacity();
-        g.remove(w);
-        w.group(null);
-        changed(g, before);
-        if (g.isEmpty()) {
-            groups.remove(g.labels().key());
-            g.removed = true;
-            for (WaitClass c : g.classes) {
-                c.groups.remove(g);
-                c.freeGroups.remove(g);
+        Profile p = w.profile();
+        int before = p.capacity();
+        p.remove(w);
+        w.profile(null);
+        changed(p, before);
+        if (p.isEmpty()) {
+            Group g = p.group();
+            g.remove(p.resources().key());
+            p.removed = true;
+            for (WaitClass c : p.classes) {
+                c.profiles.remove(p);
+                c.freeProfiles.remove(p);
+            }
+            if (g.isEmpty()) {
+                groups.remove(g.labels().key());
             }
         }
     }
 
     /** An ACTIVE worker stops taking work: its slots leave capacity, its attempts finish. */
     void drain(Worker w) {
-        Group g = w.group();
-        int before = g.capacity();
-        g.remove(w);
+        Profile p = w.profile();
+        int before = p.capacity();
+        p.remove(w);
         w.state(WorkerState.DRAINING);
-        g.add(w);
-        changed(g, before);
+        p.add(w);
+        changed(p, before);
     }
 
     void assign(Worker w, AttemptRef ref, long sequence) {
-        Group g = w.group();
-        g.assign(w, ref, sequence);
-        changed(g, g.capacity());
+        Profile p = w.profile();
+        p.assign(w, ref, sequence);
+        changed(p, p.capacity());
     }
 
     boolean release(Worker w, String taskId, int attempt) {
-        Group g = w.group();
-        boolean held = g.release(w, taskId, attempt);
-        changed(g, g.capacity());
+        Profile p = w.profile();
+        boolean held = p.release(w, taskId, attempt);
+        changed(p, p.capacity());
         return held;
     }
 
-    private void link(Group g, WaitClass c) {
-        g.classes.add(c);
-        c.groups.add(g);
-        c.capacity += g.capacity();
-        if (g.listedFree) {
-            c.freeGroups.add(g);
+    private void link(Profile p, WaitClass c) {
+        p.classes.add(c);
+        c.profiles.add(p);
+        c.capacity += p.capacity();
+        if (p.listedFree) {
+            c.freeProfiles.add(p);
         }
     }
 
-    /** Propagates a group's capacity change and free/full transition to the classes it serves. */
-    private void changed(Group g, int capacityBefore) {
-        int delta = g.capacity() - capacityBefore;
-        boolean free = g.free() > 0;
-        if (delta == 0 && free == g.listedFree) {
+    /** Propagates a profile's capacity change and free/full transition to the classes it serves. */
+    private void changed(Profile p, int capacityBefore) {
+        int delta = p.capacity() - capacityBefore;
+        boolean free = p.free() > 0;
+        if (delta == 0 && free == p.listedFree) {
             return;
         }
-        for (WaitClass c : g.classes) {
+        for (WaitClass c : p.classes) {
             c.capacity += delta;
-            if (free != g.listedFree) {
+            if (free != p.listedFree) {
                 if (free) {
-                    c.freeGroups.add(g);
+                    c.freeProfiles.add(p);
                 } else {
-                    c.freeGroups.remove(g);
+                    c.freeProfiles.remove(p);
                 }
             }
         }
-        g.listedFree = free;
+        p.listedFree = free;
     }
 }

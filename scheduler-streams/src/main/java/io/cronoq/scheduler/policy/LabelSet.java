@@ -73,7 +73,7 @@ final class LabelSet {
     }
 
     /** Unmodifiable, sorted by name. */
-    Map<String, String> asMap() {
+    SortedMap<String, String> asMap() {
         return labels;
     }
 
@@ -83,15 +83,31 @@ final class LabelSet {
 
     /** Whether these labels carry every name=value pair of {@code required} (and maybe more). */
     boolean includes(LabelSet required) {
+        return includes(required.labels);
+    }
+
+    /** Whether these labels carry every name=value pair of {@code required} (and maybe more). */
+    boolean includes(Map<String, String> required) {
         if (required.size() > labels.size()) {
             return false;
         }
-        for (Map.Entry<String, String> r : required.labels.entrySet()) {
+        for (Map.Entry<String, String> r : required.entrySet()) {
             if (!r.getValue().equals(labels.get(r.getKey()))) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** The pairs of {@code required} these labels do not carry, as a key ({@code ""} when none is missing). */
+    String missing(LabelSet required) {
+        StringBuilder b = new StringBuilder();
+        for (Map.Entry<String, String> r : required.labels.entrySet()) {
+            if (!r.getValue().equals(labels.get(r.getKey()))) {
+                b.append(b.isEmpty() ? "" : ",").append(r.getKey()).append('=').append(r.getValue());
+            }
+        }
+        return b.toString();
     }
 
     @Override

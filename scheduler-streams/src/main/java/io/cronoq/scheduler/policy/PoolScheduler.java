@@ -35,6 +35,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -53,12 +55,22 @@ import java.util.Optional;
  * the exception: an accepted heartbeat is not journaled and returns no decision; a rejected one
  * returns its {@code WorkerFenced} (or {@code InputRejected}), which is journaled.
  *
- * <p>The rules: workers with the same labels form a group; a task goes to a group carrying all the
- * labels it requires, preferring the fewest labels then the most free slots; inside the group to
- * the least-loaded ACTIVE worker, ties round-robin. A task no free slot can take waits in the line
- * of its requirement class without blocking others; a freed slot goes to the oldest waiting task
- * it can serve. Hence the invariant every method restores before it returns: no task waits while
- * an ACTIVE worker that could run it has a free slot. Not thread-safe: one pool, one thread.
+ * <p>The rules: workers with the same labels form a group. A task may run only on a worker that
+ * carries all the labels it requires and whose published resources reach every threshold it
+ * requests ({@link Requirement}); among those, its preferences rank first, then the group order
+ * (fewest labels, then the most free slots it could use), then the least-loaded ACTIVE worker,
+ * ties round-robin (see {@link WaitClass#bestFreeProfile}). A task no free slot can take waits in
+ * the line of its requirement class without blocking others, with a reason ({@link WaitReason});
+ * a freed slot goes to the oldest waiting task it can serve. Hence the invariant every method
+ * restores before it returns: no task waits while an ACTIVE worker that could run it has a free
+ * slot. Not thread-safe: one pool, one thread.
+ *
+ * <p>Why a task waits is journaled ({@code TaskWaiting}) and kept in its record when it starts
+ * waiting (with its place in line when matching slots are all busy). Afterwards the reason of its
+ * class changes only when a worker registers, drains or leaves; then the class's reason is
+ * recomputed once, and only when it changed is one {@code TaskWaiting} journaled, for the task
+ * first in line. So the journal grows by at most one entry per task plus one per class and worker
+ * event, never by the backlog; the current reason of every class is in {@link #classes()}.
  */
 public final class PoolScheduler {
 
@@ -69,8 +81,8 @@ public final class PoolScheduler {
     private final ClassIndex classes;
     private final Groups groups;
 
-    /** Groups that gained a free slot during the current input: their lines get a chance. */
-    private final List<Group> freed = new ArrayList<>();
+    /** Profiles that gained a free slot during the current input: their lines get a chance. */
+    private final List<Profile> freed = new ArrayList<>();
     private final List<WaitClass> candidates = new ArrayList<>();
 
     /** Loads the pool's counters, workers, groups and class heads from the store. */
@@ -85,7 +97,7 @@ public final class PoolScheduler {
             Worker w = new Worker(r);
             workers.put(w.id(), w);
             if (w.live()) {
-                groups.join(w, LabelSet.of(r.getLabels()));
+                groups.join(w);
             }
         }
         for (Map.Entry<String, Long> e : store.waiting().counts().entrySet()) {
@@ -93,6 +105,7 @@ public final class PoolScheduler {
                 classes.load(groups.classFor(e.getKey()), e.getValue());
             }
         }
+        // Class reasons are computed when first needed: the store alone determines them.
     }
 
     public String pool() {
@@ -102,13 +115,15 @@ public final class PoolScheduler {
     // ==== tasks ===================================================================================
 
     /**
-     * A new task: assigned at once when a group that can serve it has a free slot, else it waits
+     * A new task: assigned at once when a worker that satisfies its requirement has a free slot
+     * (the one its preferences, then the placement order, rank first), else it waits
      * ({@code TaskWaiting} with the reason). A task id seen before yields only
-     * {@code DuplicateSubmission}.
+     * {@code DuplicateSubmission}. The submission rules are {@link Rules#checkSubmission}, the
+     * client's and the gateway's.
      */
     public List<Decision> submit(TaskSubmitted in) {
         List<Decision> out = new ArrayList<>(3);
-        Violation invalid = invalid(Rules.check(in), in.getPool());
+        Violation invalid = invalid(Rules.checkSubmission(in), in.getPool());
         if (invalid != null) {
             out.add(rejected("TaskSubmitted", RejectionCode.INVALID_ARGUMENT, invalid.field(), invalid.message(),
                     in.getTaskId(), null));
@@ -126,14 +141,15 @@ public final class PoolScheduler {
         out.add(Decision.journal(in, null));
         Instant at = in.getSubmittedAt();
         TaskRecord task = new TaskRecord(in, TaskState.WAITING, nextSequence(), new ArrayList<>(), null, null, at);
-        WaitClass c = groups.classFor(LabelSet.key(in.getLabels()));
-        // A class with a line has no free group (the invariant), so only an empty line is worth a look;
-        // and the newcomer never overtakes the line.
-        Group g = c.count == 0 ? c.bestFreeGroup() : null;
-        if (g != null) {
-            assign(task, g, at, out);
+        WaitClass c = groups.classFor(Requirement.keyOf(in));
+        // A class with a line has no free profile (the invariant), so only an empty line is worth a
+        // look; and the newcomer never overtakes the line.
+        Profile p = c.count == 0 ? c.bestFreeProfile(in.getPreferences()) : null;
+        if (p != null) {
+            assign(task, p, at, out);
         } else {
-            String reason = Reasons.waiting(pool, c);
+            // It joins the back of the line: its place is the new count.
+            String reason = reasonOf(c).forPlace(c.count + 1);
             enqueue(task, c, at, reason);
             out.add(Decision.journal(new TaskWaiting(task.getTask().getTaskId(), reason), null));
         }
@@ -165,7 +181,7 @@ public final class PoolScheduler {
         switch (previous) {
             case WAITING -> {
                 out.add(Decision.journal(in, null));
-                classes.remove(groups.classFor(LabelSet.key(task.getTask().getLabels())), Ordering.order(task));
+                classes.remove(groups.classFor(Requirement.keyOf(task.getTask())), Ordering.order(task));
                 finish(task, TaskState.CANCELLED, at);
                 out.add(Decision.journal(new TaskCancelled(id, previous, in.getReason()), null));
             }
@@ -191,9 +207,10 @@ public final class PoolScheduler {
 
     /**
      * A worker joins (or re-joins) the pool with generation previous + 1 and joins the group of its
-     * labels; its free slots are offered to the waiting tasks at once. A re-registration while the
-     * previous generation was live fences that generation ({@code WorkerFenced}) and re-queues its
-     * attempts as new attempts ({@code TaskFinished} LOST, WAITING).
+     * labels (and the profile of its published resources); its free slots are offered to the
+     * waiting tasks at once. A re-registration while the previous generation was live fences that
+     * generation ({@code WorkerFenced}) and re-queues its attempts as new attempts
+     * ({@code TaskFinished} LOST, WAITING). Classes whose reason to wait changed say so.
      */
     public List<Decision> register(WorkerRegistered in) {
         List<Decision> out = new ArrayList<>(4);
@@ -206,15 +223,18 @@ public final class PoolScheduler {
         String id = in.getWorkerId();
         Instant at = in.getRegisteredAt();
         out.add(Decision.journal(in, null));
+        ensureReasons();
         Worker previous = workers.get(id);
         long generation = previous == null ? 1 : previous.generation() + 1;
         List<TaskRecord> lost = List.of();
+        LinkedHashSet<WaitClass> touched = new LinkedHashSet<>();
         if (previous != null && previous.live()) {
             out.add(Decision.journalAndNotify(new WorkerFenced(id, pool, previous.generation(), generation, null, null,
                     "worker " + id + " registered again as generation " + generation + "; generation "
                             + previous.generation() + " is fenced and its " + previous.busy() + " attempt(s) are lost",
                     at), id, null));
             lost = loseAttempts(previous, at, out);
+            touched.addAll(previous.profile().classes);
             groups.leave(previous);
             previous.clearRunning();
         }
@@ -223,13 +243,14 @@ public final class PoolScheduler {
                 previous == null ? 0L : previous.lastAssignedSequence(), at);
         Worker worker = new Worker(record);
         workers.put(id, worker);
-        Group group = groups.join(worker, LabelSet.of(in.getLabels()));
+        Profile profile = groups.join(worker);
+        touched.addAll(profile.classes);
         store.putWorker(record);
-        freed.add(group);
+        freed.add(profile);
         out.add(Decision.journal(new WorkerAccepted(id, generation), null));
-        out.add(Decision.notify(new RegistrationAccepted(id, pool, generation, group.labels().asMap(), in.getSlots(), at),
-                id));
-        requeue(lost, at, out);
+        out.add(Decision.notify(new RegistrationAccepted(id, pool, generation, profile.labels().asMap(), in.getSlots(),
+                at), id));
+        requeue(lost, at, out, touched);
         return out;
     }
 
@@ -277,8 +298,11 @@ public final class PoolScheduler {
         }
         out.add(Decision.journal(in, null));
         if (w.active()) {
+            ensureReasons();
+            LinkedHashSet<WaitClass> touched = new LinkedHashSet<>(w.profile().classes);
             groups.drain(w);
             store.putWorker(w.record());
+            requeue(List.of(), in.getAt(), out, touched);
         }
         return out;
     }
@@ -304,12 +328,14 @@ public final class PoolScheduler {
         out.add(Decision.journal(in, null));
         out.add(Decision.journal(new WorkerRemoved(w.id(), w.generation(), WorkerState.LEFT,
                 in.getReason() != null ? in.getReason() : "left"), null));
+        ensureReasons();
         List<TaskRecord> lost = loseAttempts(w, at, out);
+        LinkedHashSet<WaitClass> touched = new LinkedHashSet<>(w.profile().classes);
         groups.leave(w);
         w.clearRunning();
         w.state(WorkerState.LEFT);
         store.putWorker(w.record());
-        requeue(lost, at, out);
+        requeue(lost, at, out, touched);
         return out;
     }
 
@@ -404,7 +430,7 @@ public final class PoolScheduler {
             // that needs the punctuator, so today it re-queues at once.
             out.add(Decision.journal(new TaskFinished(in.getTaskId(), attempt.getAttempt(), attempt.getWorkerId(),
                     AttemptOutcome.FAILED, TaskState.WAITING, in.getError()), null));
-            requeue(List.of(task), at, out);
+            requeue(List.of(task), at, out, null);
         } else {
             finish(task, TaskState.FAILED, at);
             out.add(Decision.journal(new TaskFinished(in.getTaskId(), attempt.getAttempt(), attempt.getWorkerId(),
@@ -427,9 +453,14 @@ public final class PoolScheduler {
         int busy = 0;
         int draining = 0;
         for (Group g : all) {
+            HashSet<WaitClass> served = new HashSet<>();
             long waiting = 0;
-            for (WaitClass c : g.classes) {
-                waiting += c.count;
+            for (Profile p : g.profiles()) {
+                for (WaitClass c : p.classes) {
+                    if (served.add(c)) {
+                        waiting += c.count;
+                    }
+                }
             }
             snapshots.add(new GroupSnapshot(g.labels().asMap(), g.capacity(), g.busy(), g.activeWorkers(), waiting,
                     g.drainingBusy()));
@@ -438,6 +469,25 @@ public final class PoolScheduler {
             draining += g.drainingBusy();
         }
         return new PoolSnapshot(pool, capacity, busy, classes.waiting(), List.copyOf(snapshots), draining);
+    }
+
+    /**
+     * The requirement classes that have waiting tasks, ordered by class key: how many wait, since
+     * when the first in line waits, and why. Costs one task read per class, never the backlog.
+     */
+    public List<ClassSnapshot> classes() {
+        List<WaitClass> waiting = new ArrayList<>(classes.waitingClasses());
+        waiting.sort(Comparator.comparing(WaitClass::key));
+        List<ClassSnapshot> result = new ArrayList<>(waiting.size());
+        for (WaitClass c : waiting) {
+            TaskRecord head = store.task(c.headTaskId);
+            Instant submitted = head == null ? null : head.getTask().getSubmittedAt();
+            Instant since = head == null || head.getWaitingSince() == null ? submitted : head.getWaitingSince();
+            Requirement r = c.requirement();
+            result.add(new ClassSnapshot(c.key(), r.labels(), r.resources(), c.count, c.capacity, c.activeWorkers(),
+                    c.headTaskId, submitted, since, reasonOf(c).text()));
+        }
+        return List.copyOf(result);
     }
 
     /** A copy of the worker's record (LEFT workers included), or {@code null} for an unknown id. */
@@ -461,15 +511,15 @@ public final class PoolScheduler {
     /**
      * Restores the invariant after slots freed ({@link #freed}) or tasks joined lines ({@code
      * joined}): repeatedly, among the classes that could have changed, the one whose head is oldest
-     * and that has a free group sends its head to its preferred free group. Only those classes are
-     * looked at: every other line already had no free group and still has none, so the cost is the
-     * number of classes the freed groups serve, not the backlog.
+     * and that has a free profile sends its head to the free profile it ranks first. Only those
+     * classes are looked at: every other line already had no free profile and still has none, so
+     * the cost is the number of classes the freed profiles serve, not the backlog.
      */
     private void settle(List<WaitClass> joined, Instant at, List<Decision> out) {
         candidates.clear();
-        for (Group g : freed) {
-            if (!g.removed) {
-                candidates.addAll(g.classes);
+        for (Profile p : freed) {
+            if (!p.removed) {
+                candidates.addAll(p.classes);
             }
         }
         freed.clear();
@@ -484,33 +534,99 @@ public final class PoolScheduler {
             if (best == null) {
                 break;
             }
-            Group group = best.bestFreeGroup();
-            String taskId = classes.takeHead(best);
-            assign(store.task(taskId), group, at, out);
+            TaskRecord task = store.task(best.headTaskId);
+            Profile profile = best.bestFreeProfile(task.getTask().getPreferences());
+            classes.takeHead(best);
+            assign(task, profile, at, out);
         }
         candidates.clear();
     }
 
     /**
      * Puts tasks (already set back to WAITING) into their lines at their original order, lets
-     * {@link #settle} place what it can, and says why each remaining one waits.
+     * {@link #settle} place what it can, and says why each remaining one waits. After a worker
+     * registered, drained or left ({@code touched}: the classes its profiles served, else
+     * {@code null}), recomputes the reason of those classes and of every class no worker can run,
+     * and journals, for each class whose reason changed, one {@code TaskWaiting} for its head.
      */
-    private void requeue(List<TaskRecord> tasks, Instant at, List<Decision> out) {
+    private void requeue(List<TaskRecord> tasks, Instant at, List<Decision> out, LinkedHashSet<WaitClass> touched) {
         List<WaitClass> joined = new ArrayList<>(tasks.size());
         for (TaskRecord task : tasks) {
-            WaitClass c = groups.classFor(LabelSet.key(task.getTask().getLabels()));
+            WaitClass c = groups.classFor(Requirement.keyOf(task.getTask()));
             enqueue(task, c, at, null);
             joined.add(c);
         }
         settle(joined, at, out);
+        List<WaitClass> changed = touched == null ? List.of() : recomputeReasons(touched);
+        HashSet<String> told = new HashSet<>();
         for (int i = 0; i < tasks.size(); i++) {
             TaskRecord now = store.task(tasks.get(i).getTask().getTaskId());
             if (now.getState() == TaskState.WAITING) {
-                String reason = Reasons.waiting(pool, joined.get(i));
+                WaitClass c = joined.get(i);
+                String id = now.getTask().getTaskId();
+                WaitReason r = reasonOf(c);
+                String reason = id.equals(c.headTaskId) ? r.forPlace(1) : r.backInLine(c.count);
                 now.setWaitingReason(reason);
                 store.putTask(now);
-                out.add(Decision.journal(new TaskWaiting(now.getTask().getTaskId(), reason), null));
+                out.add(Decision.journal(new TaskWaiting(id, reason), null));
+                told.add(id);
             }
+        }
+        for (WaitClass c : changed) {
+            if (c.count > 0 && !told.contains(c.headTaskId)) {
+                TaskRecord head = store.task(c.headTaskId);
+                String reason = c.reason.forPlace(1);
+                if (!reason.equals(head.getWaitingReason())) {
+                    head.setWaitingReason(reason);
+                    store.putTask(head);
+                    out.add(Decision.journal(new TaskWaiting(c.headTaskId, reason), null));
+                }
+            }
+        }
+    }
+
+    /**
+     * Recomputes the reasons of the waiting classes a worker change touched, plus every waiting
+     * class no ACTIVE worker can run (their reason counts every worker of the pool); returns those
+     * whose reason changed, head oldest first. A class that was empty before has no reason to
+     * change from: its tasks are being told theirs.
+     */
+    private List<WaitClass> recomputeReasons(LinkedHashSet<WaitClass> touched) {
+        for (WaitClass c : classes.waitingClasses()) {
+            if (c.capacity == 0) {
+                touched.add(c);
+            }
+        }
+        List<WaitClass> changed = new ArrayList<>();
+        for (WaitClass c : touched) {
+            if (c.count == 0) {
+                continue;
+            }
+            WaitReason before = c.reason;
+            c.reason = WaitReason.of(pool, c, groups.view());
+            if (before != null && !before.equals(c.reason)) {
+                changed.add(c);
+            }
+        }
+        changed.sort(Comparator.comparingLong(c -> c.headOrder));
+        return changed;
+    }
+
+    /** The reason of a class with waiting tasks (or about to have one), computed if not known. */
+    private WaitReason reasonOf(WaitClass c) {
+        if (c.reason == null) {
+            c.reason = WaitReason.of(pool, c, groups.view());
+        }
+        return c.reason;
+    }
+
+    /**
+     * Makes sure every waiting class knows its reason before a worker change, so the change can be
+     * told apart from what held before (after loading, reasons are computed when first needed).
+     */
+    private void ensureReasons() {
+        for (WaitClass c : classes.waitingClasses()) {
+            reasonOf(c);
         }
     }
 
@@ -523,12 +639,12 @@ public final class PoolScheduler {
         classes.add(c, Ordering.order(task), task.getTask().getTaskId());
     }
 
-    /** Gives the task's next attempt to the group's preferred worker (which has a free slot). */
-    private void assign(TaskRecord task, Group group, Instant at, List<Decision> out) {
-        Worker w = group.pick();
+    /** Gives the task's next attempt to the profile's preferred worker (which has a free slot). */
+    private void assign(TaskRecord task, Profile profile, Instant at, List<Decision> out) {
+        Worker w = profile.pick();
         String id = task.getTask().getTaskId();
         int number = task.getAttempts().size() + 1;
-        Map<String, String> labels = group.labels().asMap();
+        Map<String, String> labels = profile.labels().asMap();
         task.getAttempts().add(new AttemptRecord(number, w.id(), w.generation(), labels, at, null, null, null, null));
         task.setState(TaskState.ASSIGNED);
         task.setWaitingReason(null);
@@ -551,7 +667,7 @@ public final class PoolScheduler {
         groups.release(w, task.getTask().getTaskId(), attempt.getAttempt());
         store.putWorker(w.record());
         if (w.active()) {
-            freed.add(w.group());
+            freed.add(w.profile());
         }
     }
 

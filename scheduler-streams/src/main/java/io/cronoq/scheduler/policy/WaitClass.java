@@ -1,58 +1,121 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.events.Preference;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 
 /**
- * One requirement class: the waiting tasks that require exactly the same labels. In memory it
- * keeps only their count and the head of their line (the tasks stay in the {@link WaitingQueue}),
- * the groups that can serve it, which of those have a free slot now, and their total capacity, so
- * deciding where a task goes or why it waits never looks at the backlog.
+ * One requirement class: the waiting tasks with exactly the same {@link Requirement} (labels and
+ * resource need). In memory it keeps only their count and the head of their line (the tasks stay in
+ * the {@link WaitingQueue}), the profiles that can serve it (labels and resources, computed once
+ * when the class or the profile appears), which of those have a free slot now, their total
+ * capacity, and why its tasks wait; so deciding where a task goes or why it waits never looks at
+ * the backlog.
  */
 final class WaitClass {
 
-    private final LabelSet labels;
-    /** Groups whose labels include this class's: maintained by {@link Groups}. */
-    final List<Group> groups = new ArrayList<>();
-    /** Those of {@link #groups} with a free slot (insertion-ordered; iteration costs its size). */
-    final LinkedHashSet<Group> freeGroups = new LinkedHashSet<>();
-    /** Slots of the ACTIVE workers of {@link #groups}. */
+    private final Requirement requirement;
+    /** Profiles whose workers satisfy the requirement: maintained by {@link Groups}. */
+    final List<Profile> profiles = new ArrayList<>();
+    /** Those of {@link #profiles} with a free slot (insertion-ordered; iteration costs its size). */
+    final LinkedHashSet<Profile> freeProfiles = new LinkedHashSet<>();
+    /** Slots of the ACTIVE workers of {@link #profiles}. */
     int capacity;
 
     long count;
     long headOrder;
     String headTaskId;
+    /** Why its tasks wait, while it has any; {@code null} when empty or not computed since loading. */
+    WaitReason reason;
 
-    WaitClass(LabelSet labels) {
-        this.labels = labels;
+    WaitClass(Requirement requirement) {
+        this.requirement = requirement;
+    }
+
+    Requirement requirement() {
+        return requirement;
     }
 
     LabelSet labels() {
-        return labels;
+        return requirement.labelSet();
     }
 
     String key() {
-        return labels.key();
+        return requirement.key();
     }
 
     boolean servable() {
-        return count > 0 && !freeGroups.isEmpty();
+        return count > 0 && !freeProfiles.isEmpty();
     }
 
-    /** The group a task of this class should go to now ({@link Ordering#GROUPS}), or {@code null}. */
-    Group bestFreeGroup() {
-        Group best = null;
-        for (Group g : freeGroups) {
-            if (best == null || Ordering.GROUPS.compare(g, best) < 0) {
-                best = g;
+    /** ACTIVE workers that satisfy the requirement. */
+    int activeWorkers() {
+        int sum = 0;
+        for (Profile p : profiles) {
+            sum += p.activeWorkers();
+        }
+        return sum;
+    }
+
+    /**
+     * The profile a task of this class with these preferences should go to now, or {@code null}
+     * when none has a free slot. The order, in full:
+     * <ol>
+     *   <li>the highest preference score of the group ({@link Preferences}): soft routing first,
+     *       among workers that all satisfy the hard constraints;</li>
+     *   <li>the group order of the seed ({@link Ordering#GROUPS}): fewest labels, so workers with rare
+     *       labels stay free for the tasks that need them; then the most free slots this task could
+     *       use; then the label key;</li>
+     *   <li>inside the group, the profile with the fewest GPUs (a GPU stays free for a task that
+     *       needs one), then the least loaded worker, then the one served longest ago
+     *       ({@link Ordering#WORKERS}).</li>
+     * </ol>
+     * Costs the number of free profiles (usually one per group), never the backlog.
+     */
+    Profile bestFreeProfile(List<Preference> preferences) {
+        if (freeProfiles.size() == 1) {
+            return freeProfiles.iterator().next();
+        }
+        Profile best = null;
+        int bestScore = 0;
+        int bestFree = 0;
+        for (Profile p : freeProfiles) {
+            int score = Preferences.score(preferences, p.labels());
+            int free = best != null && best.group() == p.group() ? bestFree : freeSlots(p.group());
+            if (best == null || better(p, score, free, best, bestScore, bestFree)) {
+                best = p;
+                bestScore = score;
+                bestFree = free;
             }
         }
         return best;
     }
 
+    private static boolean better(Profile p, int score, int free, Profile best, int bestScore, int bestFree) {
+        if (p.group() != best.group()) {
+            if (score != bestScore) {
+                return score > bestScore;
+            }
+            return Ordering.GROUPS.compare(new Ordering.GroupRank(p.labels(), free),
+                    new Ordering.GroupRank(best.labels(), bestFree)) < 0;
+        }
+        return Ordering.PROFILES.compare(p, best) < 0;
+    }
+
+    /** Free slots of a group's profiles that serve this class. */
+    private int freeSlots(Group g) {
+        int free = 0;
+        for (Profile p : g.profiles()) {
+            if (freeProfiles.contains(p)) {
+                free += p.free();
+            }
+        }
+        return free;
+    }
+
     @Override
     public String toString() {
-        return "WaitClass[" + labels + " count=" + count + "]";
+        return "WaitClass[" + requirement.key() + " count=" + count + "]";
     }
 }

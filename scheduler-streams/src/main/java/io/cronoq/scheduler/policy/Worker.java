@@ -7,14 +7,14 @@ import java.util.List;
 
 /**
  * One worker registration as the scheduler holds it in memory: its record of state (which the
- * scheduler writes through the store after every change) and the group it counts in. The running
- * list of the record is the worker's busy count; only {@link Group} changes it, because the
- * group's worker order depends on it.
+ * scheduler writes through the store after every change) and the profile it counts in. The running
+ * list of the record is the worker's busy count; only {@link Profile} changes it, because the
+ * profile's worker order depends on it.
  */
 final class Worker {
 
     private final WorkerRecord record;
-    private Group group;
+    private Profile profile;
 
     Worker(WorkerRecord record) {
         this.record = record;
@@ -62,15 +62,15 @@ final class Worker {
         return record.getRunning();
     }
 
-    /** The group it counts in, or {@code null} once it left. */
-    Group group() {
-        return group;
+    /** The profile it counts in, or {@code null} once it left. */
+    Profile profile() {
+        return profile;
     }
 
-    // ---- changed only by Group / Groups ----
+    // ---- changed only by Profile / Groups ----
 
-    void group(Group group) {
-        this.group = group;
+    void profile(Profile profile) {
+        this.profile = profile;
     }
 
     void state(WorkerState state) {

@@ -4,7 +4,10 @@ import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.AttemptFailed;
 import io.cronoq.events.AttemptStarted;
 import io.cronoq.events.AttemptSucceeded;
+import io.cronoq.events.Gpu;
+import io.cronoq.events.Preference;
 import io.cronoq.events.Priority;
+import io.cronoq.events.ResourceRequest;
 import io.cronoq.events.RetryPolicy;
 import io.cronoq.events.TaskCancelRequested;
 import io.cronoq.events.TaskSubmitted;
@@ -12,9 +15,13 @@ import io.cronoq.events.WorkerDraining;
 import io.cronoq.events.WorkerHeartbeat;
 import io.cronoq.events.WorkerLeft;
 import io.cronoq.events.WorkerRegistered;
+import io.cronoq.events.WorkerResources;
+import io.cronoq.schemas.rules.Quantities;
+import java.util.ArrayList;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,12 +63,111 @@ final class In {
         return new RetryPolicy(maxAttempts, 1_000L, 60_000L, 2.0);
     }
 
+    /** A task that needs these resources (see {@link #needs()}) and carries these labels. */
+    static TaskSubmitted task(String id, Needs needs, String... required) {
+        TaskSubmitted task = task(id, required);
+        task.setResources(needs.build());
+        return task;
+    }
+
+    /** A task that prefers workers carrying {@code labels} with this weight (add more with {@link #prefer}). */
+    static TaskSubmitted prefer(TaskSubmitted task, int weight, String... labels) {
+        List<Preference> preferences = new ArrayList<>(task.getPreferences());
+        preferences.add(new Preference(labels(labels), weight));
+        task.setPreferences(preferences);
+        return task;
+    }
+
+    /** An empty resource request to fill, quantities written as people write them ({@code 8Gi}, {@code 500m}). */
+    static Needs needs() {
+        return new Needs();
+    }
+
+    /** Published worker resources to fill, quantities written as people write them. */
+    static Has has() {
+        return new Has();
+    }
+
+    /** A task's resource request under construction. */
+    static final class Needs {
+        private final ResourceRequest r = new ResourceRequest(null, null, null, null, new ArrayList<>());
+
+        Needs cpu(String cores) {
+            r.setCpuMillis(Quantities.parseCpuMillis("cpu", cores));
+            return this;
+        }
+
+        Needs memory(String bytes) {
+            r.setMemoryBytes(Quantities.parseBytes("memory", bytes));
+            return this;
+        }
+
+        Needs disk(String bytes) {
+            r.setDiskBytes(Quantities.parseBytes("disk", bytes));
+            return this;
+        }
+
+        Needs gpu(int count) {
+            r.setGpu(count);
+            return this;
+        }
+
+        Needs packages(String... requirements) {
+            r.getPackages().addAll(List.of(requirements));
+            return this;
+        }
+
+        ResourceRequest build() {
+            return r;
+        }
+    }
+
+    /** A worker's published resources under construction. */
+    static final class Has {
+        private final WorkerResources r = new WorkerResources(0L, 0L, 0L, new ArrayList<>(), new HashMap<>());
+
+        Has cpu(String cores) {
+            r.setCpuMillis(Quantities.parseCpuMillis("cpu", cores));
+            return this;
+        }
+
+        Has memory(String bytes) {
+            r.setMemoryBytes(Quantities.parseBytes("memory", bytes));
+            return this;
+        }
+
+        Has disk(String bytes) {
+            r.setDiskBytes(Quantities.parseBytes("disk", bytes));
+            return this;
+        }
+
+        /** One GPU of this model with this much memory free ({@code 0}: all taken). */
+        Has gpu(String model, String free) {
+            r.getGpus().add(new Gpu(r.getGpus().size(), model, Quantities.parseBytes("gpu", "80Gi"),
+                    Quantities.parseBytes("gpu", free)));
+            return this;
+        }
+
+        Has pkg(String name, String version) {
+            r.getPackages().put(name, version);
+            return this;
+        }
+
+        WorkerResources build() {
+            return r;
+        }
+    }
+
     static TaskCancelRequested cancel(String id) {
         return new TaskCancelRequested(id, POOL, "no longer needed", "tests", T0);
     }
 
     static WorkerRegistered worker(String id, int slots, String... labels) {
         return new WorkerRegistered(id, POOL, labels(labels), slots, null, null, null, T0);
+    }
+
+    static WorkerRegistered worker(String id, int slots, Has resources, String... labels) {
+        return new WorkerRegistered(id, POOL, labels(labels), slots, resources.build(), null, null, T0);
     }
 
     static WorkerHeartbeat heartbeat(String id, long generation, Instant at) {

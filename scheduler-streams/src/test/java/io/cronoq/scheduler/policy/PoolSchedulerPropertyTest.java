@@ -6,10 +6,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.AttemptRecord;
 import io.cronoq.events.AttemptRef;
+import io.cronoq.events.ResourceRequest;
 import io.cronoq.events.TaskRecord;
 import io.cronoq.events.TaskState;
+import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.WorkerRecord;
+import io.cronoq.events.WorkerResources;
 import io.cronoq.events.WorkerState;
+import io.cronoq.schemas.rules.PackageRequirement;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -23,9 +27,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Random interleavings of every input, checking after each step what must always hold: no worker
- * beyond its slots, each live attempt current and on exactly one worker that carries its labels,
- * no task waiting while a free compatible ACTIVE slot exists, each task in exactly one state, and
- * a snapshot that adds up. The tasks an answer names are checked at every step, all tasks every
+ * beyond its slots, each live attempt current and on exactly one worker that satisfies its full
+ * requirement (labels and resources), no task waiting while an ACTIVE worker that satisfies its
+ * full requirement has a free slot, no attempt placed on a worker its task prefers less than one
+ * left idle, each task in exactly one state with a reason while it waits, and a snapshot and a
+ * per-class view that add up. The tasks an answer names are checked at every step, all tasks every
  * {@value #SWEEP} steps and at the end.
  */
 class PoolSchedulerPropertyTest {
@@ -40,10 +46,16 @@ class PoolSchedulerPropertyTest {
         PoolScheduler scheduler = new PoolScheduler(POOL, check.store);
         RandomWorkload workload = new RandomWorkload(seed);
         int assignments = 0;
+        int constrained = 0;
+        StringBuilder reasons = new StringBuilder();
 
         for (int step = 1; step <= STEPS; step++) {
             List<Decision> out = workload.step(scheduler);
             assignments += Out.all(out, AttemptAssigned.class).size();
+            for (AttemptAssigned a : Out.all(out, AttemptAssigned.class)) {
+                constrained += check.store.task(a.getTaskId()).getTask().getResources() != null ? 1 : 0;
+            }
+            Out.all(out, io.cronoq.events.TaskWaiting.class).forEach(w -> reasons.append(w.getReason()).append('\n'));
             String context = "seed " + seed + " step " + step + " after " + Out.types(out);
             Set<String> touched = new LinkedHashSet<>();
             for (Decision d : out) {
@@ -54,11 +66,15 @@ class PoolSchedulerPropertyTest {
                 }
             }
             check.step(scheduler, workload.workerIds(), step % SWEEP == 0 ? workload.taskIds() : touched, context);
+            check.preferences(scheduler, workload.workerIds(), Out.all(out, AttemptAssigned.class), context);
         }
         check.step(scheduler, workload.workerIds(), workload.taskIds(), "seed " + seed + " at the end");
 
         // The walk did reach the interesting places.
         assertThat(assignments).isGreaterThan(STEPS / 4);
+        assertThat(constrained).isGreaterThan(STEPS / 20);
+        assertThat(reasons.toString()).contains("lack", "published no resources", "too little", "free GPU",
+                "in line", "is draining");
         assertThat(check.seen).containsKeys(TaskState.WAITING, TaskState.ASSIGNED, TaskState.RUNNING,
                 TaskState.SUCCEEDED, TaskState.FAILED, TaskState.CANCELLED);
     }
@@ -77,7 +93,7 @@ class PoolSchedulerPropertyTest {
             // Workers: never beyond their slots; every attempt on one worker at most.
             Map<String, WorkerRecord> workers = new HashMap<>();
             Map<String, String> holder = new HashMap<>(); // "task#attempt" -> worker
-            List<LabelSet> idleActive = new ArrayList<>();
+            List<WorkerRecord> idleActive = new ArrayList<>();
             int capacity = 0;
             int busy = 0;
             int drainingBusy = 0;
@@ -96,7 +112,7 @@ class PoolSchedulerPropertyTest {
                     capacity += w.getSlots();
                     busy += running;
                     if (running < w.getSlots()) {
-                        idleActive.add(LabelSet.of(w.getLabels()));
+                        idleActive.add(w);
                     }
                 } else {
                     drainingBusy += running;
@@ -122,14 +138,17 @@ class PoolSchedulerPropertyTest {
                         "%s holds %s but the current attempt is %s; %s", h.getValue(), h.getKey(), current, context);
             }
 
-            // The line: each task once; none that an idle ACTIVE worker could run.
+            // The line: each task once; none that an idle ACTIVE worker satisfying its requirement could run.
             Map<String, WaitingQueue.Entry> queued = new HashMap<>();
+            Map<String, Long> perClass = new HashMap<>();
             for (WaitingQueue.Entry e : store.waiting().entries()) {
                 require(queued.put(e.taskId(), e) == null, "%s is queued twice; %s", e.taskId(), context);
-                LabelSet required = LabelSet.parse(e.classKey());
-                for (LabelSet idle : idleActive) {
-                    require(!idle.includes(required), "%s (%s) waits while a worker with %s has a free slot; %s",
-                            e.taskId(), required, idle, context);
+                perClass.merge(e.classKey(), 1L, Long::sum);
+                TaskSubmitted waiting = store.task(e.taskId()).getTask();
+                for (WorkerRecord idle : idleActive) {
+                    require(!satisfies(idle, waiting), "%s (%s) waits while %s (%s, %s) has a free slot; %s",
+                            e.taskId(), e.classKey(), idle.getWorkerId(), idle.getLabels(), idle.getResources(),
+                            context);
                 }
             }
 
@@ -150,7 +169,7 @@ class PoolSchedulerPropertyTest {
                 switch (state) {
                     case WAITING -> {
                         WaitingQueue.Entry e = queued.get(id);
-                        require(inLine && e.classKey().equals(LabelSet.key(t.getTask().getLabels()))
+                        require(inLine && e.classKey().equals(Requirement.keyOf(t.getTask()))
                                 && e.order() == t.getSequence(), "waiting %s is queued as %s; %s", id, e, context);
                         require(ended == attempts.size(), "waiting %s has an open attempt; %s", id, context);
                         require(t.getWaitingReason() != null && !t.getWaitingReason().isBlank(),
@@ -164,8 +183,9 @@ class PoolSchedulerPropertyTest {
                         require(current.getWorkerId().equals(holder.get(key)), "%s is held by %s, not %s; %s", key,
                                 holder.get(key), current.getWorkerId(), context);
                         WorkerRecord w = workers.get(current.getWorkerId());
-                        require(LabelSet.of(w.getLabels()).includes(LabelSet.of(t.getTask().getLabels())),
-                                "%s runs on %s without its labels; %s", id, w.getWorkerId(), context);
+                        require(satisfies(w, t.getTask()),
+                                "%s runs on %s, which does not satisfy %s; %s", id, w.getWorkerId(),
+                                Requirement.of(t.getTask()), context);
                     }
                     default -> require(!inLine && ended == attempts.size(),
                             "%s is %s but queued (%s) or has an open attempt; %s", id, state, inLine, context);
@@ -182,6 +202,88 @@ class PoolSchedulerPropertyTest {
                             && snapshot.drainingBusy() == drainingBusy && snapshot.waiting() == queued.size(),
                     "snapshot %s but capacity %d busy %d draining %d queued %d; %s", snapshot, capacity, busy,
                     drainingBusy, queued.size(), context);
+
+            // The per-class view: every line, its count, its head first in line, and a reason.
+            Map<String, Long> reported = new HashMap<>();
+            for (ClassSnapshot c : scheduler.classes()) {
+                reported.put(c.classKey(), c.waiting());
+                WaitingQueue.Entry head = store.waiting().first(c.classKey());
+                require(head != null && head.taskId().equals(c.headTaskId()) && c.reason() != null
+                                && !c.reason().isBlank() && c.headWaitingSince() != null,
+                        "class %s reports head %s (line starts with %s) and reason %s; %s", c.classKey(),
+                        c.headTaskId(), head, c.reason(), context);
+            }
+            require(reported.equals(perClass), "classes() reports %s but the lines hold %s; %s", reported, perClass,
+                    context);
+        }
+
+        /**
+         * Soft routing: no attempt of this step went to a worker its task prefers less than an
+         * ACTIVE worker satisfying it that still has a free slot (a slot free now was free all step).
+         */
+        void preferences(PoolScheduler scheduler, List<String> workerIds, List<AttemptAssigned> assigned,
+                         String context) {
+            if (assigned.isEmpty()) {
+                return;
+            }
+            List<WorkerRecord> idle = new ArrayList<>();
+            for (String id : workerIds) {
+                WorkerRecord w = scheduler.worker(id);
+                if (w != null && w.getState() == WorkerState.ACTIVE && w.getRunning().size() < w.getSlots()) {
+                    idle.add(w);
+                }
+            }
+            for (AttemptAssigned a : assigned) {
+                TaskRecord t = store.task(a.getTaskId());
+                if (t.getTask().getPreferences().isEmpty()) {
+                    continue;
+                }
+                int chosen = Preferences.score(t.getTask().getPreferences(), LabelSet.of(a.getGroup()));
+                for (WorkerRecord w : idle) {
+                    int score = Preferences.score(t.getTask().getPreferences(), LabelSet.of(w.getLabels()));
+                    require(!satisfies(w, t.getTask()) || score <= chosen,
+                            "%s went to %s (score %d) while %s (score %d) was free; %s", a.getTaskId(),
+                            a.getWorkerId(), chosen, w.getWorkerId(), score, context);
+                }
+            }
+        }
+
+        /**
+         * Whether a worker satisfies a task's full requirement, worked out here from the raw events
+         * (not by the scheduler's matching code), as the seed states the rule: every required label,
+         * then every requested dimension a threshold on what the worker published.
+         */
+        private static boolean satisfies(WorkerRecord w, TaskSubmitted task) {
+            for (Map.Entry<String, String> label : task.getLabels().entrySet()) {
+                if (!label.getValue().equals(w.getLabels().get(label.getKey()))) {
+                    return false;
+                }
+            }
+            ResourceRequest r = task.getResources();
+            if (r == null || (positive(r.getCpuMillis()) + positive(r.getMemoryBytes()) + positive(r.getDiskBytes())
+                    + positive(r.getGpu() == null ? null : r.getGpu().longValue()) == 0 && r.getPackages().isEmpty())) {
+                return true;
+            }
+            WorkerResources has = w.getResources();
+            if (has == null) {
+                return false;
+            }
+            long freeGpus = has.getGpus().stream().filter(g -> g.getMemoryFreeBytes() > 0).count();
+            if (has.getCpuMillis() < positive(r.getCpuMillis()) || has.getMemoryBytes() < positive(r.getMemoryBytes())
+                    || has.getDiskBytes() < positive(r.getDiskBytes())
+                    || freeGpus < positive(r.getGpu() == null ? null : r.getGpu().longValue())) {
+                return false;
+            }
+            for (String p : r.getPackages()) {
+                if (!PackageRequirement.parse("package", p).satisfiedBy(has.getPackages())) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private static long positive(Long n) {
+            return n == null ? 0 : n;
         }
     }
 

@@ -91,10 +91,11 @@ class PoolSchedulerTest {
         // Its only group is full: it waits rather than run on a group missing one of the labels.
         List<Decision> second = scheduler.submit(task("t2", "zone=eu", "gpu=a100"));
         assertThat(all(second, AttemptAssigned.class)).isEmpty();
-        assertThat(only(second, TaskWaiting.class).getReason()).isEqualTo("all 1 slot of the 1 matching group busy");
+        assertThat(only(second, TaskWaiting.class).getReason())
+                .isEqualTo("1 worker matches; its only slot is busy; 1st in line");
         // A value that differs is a different label.
         assertThat(only(scheduler.submit(task("t3", "gpu=h100")), TaskWaiting.class).getReason())
-                .isEqualTo("no worker has gpu=h100");
+                .isEqualTo("0/3 workers can run it: 3 lack gpu=h100");
     }
 
     @Test
@@ -158,12 +159,12 @@ class PoolSchedulerTest {
 
         List<Decision> gpu = scheduler.submit(task("needs-gpu", "gpu=a100"));
         assertThat(types(gpu)).containsExactly("TaskSubmitted", "TaskWaiting");
-        assertThat(only(gpu, TaskWaiting.class).getReason()).isEqualTo("no worker has gpu=a100");
+        assertThat(only(gpu, TaskWaiting.class).getReason()).isEqualTo("0/1 workers can run it: 1 lacks gpu=a100");
 
         assertThat(workersOf(scheduler.submit(task("t1")))).containsExactly("w1");
         assertThat(workersOf(scheduler.submit(task("t2")))).containsExactly("w1");
         assertThat(store.task("needs-gpu").getState()).isEqualTo(TaskState.WAITING);
-        assertThat(store.task("needs-gpu").getWaitingReason()).isEqualTo("no worker has gpu=a100");
+        assertThat(store.task("needs-gpu").getWaitingReason()).isEqualTo("0/1 workers can run it: 1 lacks gpu=a100");
     }
 
     @Test
@@ -201,7 +202,8 @@ class PoolSchedulerTest {
     void unknownLabelsWaitUntilMatchingWorkerRegisters() {
         scheduler.register(worker("plain-1", 4));
         List<Decision> submitted = scheduler.submit(task("t1", "gpu=a100", "zone=eu"));
-        assertThat(only(submitted, TaskWaiting.class).getReason()).isEqualTo("no worker has gpu=a100,zone=eu");
+        assertThat(only(submitted, TaskWaiting.class).getReason())
+                .isEqualTo("0/1 workers can run it: 1 lacks gpu=a100,zone=eu");
 
         // A worker with only one of the labels does not take it.
         assertThat(all(scheduler.register(worker("gpu-us", 4, "gpu=a100", "zone=us")), AttemptAssigned.class))

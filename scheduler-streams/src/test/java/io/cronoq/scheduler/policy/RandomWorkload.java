@@ -9,6 +9,7 @@ import io.cronoq.events.AttemptRevoked;
 import io.cronoq.events.AttemptStarted;
 import io.cronoq.events.AttemptSucceeded;
 import io.cronoq.events.TaskFinished;
+import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.WorkerAccepted;
 import io.cronoq.events.WorkerDraining;
 import io.cronoq.events.WorkerHeartbeat;
@@ -19,10 +20,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Supplier;
 
 /**
  * A seeded stream of inputs that reacts to the decisions it gets back: registrations (new and
- * again, with changing labels), submissions (some with labels no worker has, some duplicates),
+ * again, with changing labels and published resources, some with none), submissions (some with
+ * labels or resources no worker has, some with preferences, some duplicates),
  * starts, successes, failures, stale reports, cancellations, heartbeats, drains, leaves and the odd
  * invalid input. Two instances with the same seed fed the same decisions produce the same inputs.
  */
@@ -35,6 +38,26 @@ final class RandomWorkload {
             {}, {}, {}, {"gpu=a100"}, {"zone=eu"}, {"zone=us"}, {"gpu=a100", "zone=eu"}, {"disk=ssd"},
             {"gpu=h100"}, // no worker ever has it: waits until cancelled
     };
+
+    /** What a worker may publish: nothing, or one of a few machine shapes. */
+    private static final List<Supplier<In.Has>> WORKER_RESOURCES = List.of(
+            () -> null,
+            () -> In.has().cpu("2").memory("4Gi").disk("50G").pkg("torch", "1.13.1"),
+            () -> In.has().cpu("16").memory("64Gi").disk("500Gi").pkg("torch", "2.1.0").pkg("NumPy", "1.26.4"),
+            () -> In.has().cpu("8").memory("32Gi").gpu("a100", "40Gi").gpu("a100", "0").pkg("torch", "2.2.0rc1"),
+            () -> In.has().cpu("8").memory("32Gi").gpu("a100", "40Gi").gpu("a100", "20Gi").pkg("torch", "2.2.0"));
+
+    /** What a task may need: mostly nothing, else one or a few dimensions (cpu 32 no worker has). */
+    private static final List<Supplier<In.Needs>> TASK_NEEDS = List.of(
+            () -> null, () -> null, () -> null, () -> null,
+            () -> In.needs().cpu("1"),
+            () -> In.needs().cpu("500m").memory("8Gi"),
+            () -> In.needs().memory("16G").disk("100G"),
+            () -> In.needs().gpu(1),
+            () -> In.needs().gpu(2).memory("16Gi"),
+            () -> In.needs().packages("torch>=2.0,<3"),
+            () -> In.needs().packages("torch~=2.1.0", "numpy"),
+            () -> In.needs().cpu("32"));
 
     /** Worker ids in use; past it, registrations reuse ids (restarts, returns after leaving). */
     private static final int MAX_WORKERS = 24;
@@ -82,7 +105,7 @@ final class RandomWorkload {
         if (roll < 38) {
             String id = "t" + nextTask++;
             taskIds.add(id);
-            return s.submit(In.task(id, pick(TASK_LABELS)));
+            return s.submit(newTask(id));
         }
         if (roll < 40 && !taskIds.isEmpty()) {
             return s.submit(In.task(pick(taskIds), pick(TASK_LABELS)));
@@ -130,8 +153,22 @@ final class RandomWorkload {
 
     private WorkerRegistered register(String id) {
         String[] labels = pick(WORKER_LABELS);
-        return new WorkerRegistered(id, POOL, In.labels(labels), 1 + random.nextInt(4), null, null, null,
-                T0.plusSeconds(second));
+        In.Has resources = pick(WORKER_RESOURCES).get();
+        return new WorkerRegistered(id, POOL, In.labels(labels), 1 + random.nextInt(4),
+                resources == null ? null : resources.build(), null, null, T0.plusSeconds(second));
+    }
+
+    private TaskSubmitted newTask(String id) {
+        In.Needs needs = pick(TASK_NEEDS).get();
+        TaskSubmitted task = needs == null ? In.task(id, pick(TASK_LABELS)) : In.task(id, needs, pick(TASK_LABELS));
+        task.setSubmittedAt(T0.plusSeconds(second));
+        int preference = random.nextInt(6);
+        if (preference == 0) {
+            In.prefer(task, 10, "zone=eu");
+        } else if (preference == 1) {
+            In.prefer(In.prefer(task, 5, "gpu=a100"), 20, "zone=us", "disk=ssd");
+        }
+        return task;
     }
 
     private String newWorkerId() {

@@ -3,13 +3,17 @@ package io.cronoq.scheduler.policy.bench;
 import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.AttemptStarted;
 import io.cronoq.events.AttemptSucceeded;
+import io.cronoq.events.Gpu;
 import io.cronoq.events.PoolRecord;
 import io.cronoq.events.Priority;
+import io.cronoq.events.ResourceRequest;
 import io.cronoq.events.TaskRecord;
 import io.cronoq.events.TaskState;
 import io.cronoq.events.TaskSubmitted;
+import io.cronoq.events.TaskWaiting;
 import io.cronoq.events.WorkerRecord;
 import io.cronoq.events.WorkerRegistered;
+import io.cronoq.events.WorkerResources;
 import io.cronoq.scheduler.policy.Decision;
 import io.cronoq.scheduler.policy.InMemoryPoolStore;
 import io.cronoq.scheduler.policy.PoolScheduler;
@@ -48,9 +52,12 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * Decisions per second of one pool's placement on one thread, in steady state: 1,000 workers in 100
  * groups (16 slots each, all busy) with a backlog of 2,000 servable tasks; each operation submits a
  * task (it waits), starts and succeeds the oldest running attempt, whose freed slot goes to the next
- * waiting task. {@code blocked} adds that many tasks waiting for a GPU group whose slots are all
- * taken for good: the cost of a decision must not grow with tasks that cannot use the freed slot.
- * Decisions are counted in the {@code decisions} secondary result. Run: see README.md.
+ * waiting task it can serve. {@code blocked} adds that many tasks waiting for a GPU worker whose
+ * slots are all taken for good: the cost of a decision must not grow with tasks that cannot use the
+ * freed slot. {@code tasks=resources} makes it resource-constrained: every worker publishes
+ * resources (two machine shapes per group, so 200 profiles), half the tasks request cpu, memory or
+ * packages that only one of the shapes has, and the blocked tasks need a free GPU. Decisions are
+ * counted in the {@code decisions} secondary result. Run: see README.md.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -69,14 +76,20 @@ public class PlacementBenchmark {
     private static final ByteBuffer PAYLOAD = ByteBuffer.wrap(new byte[64]).asReadOnlyBuffer();
     private static final Map<String, String> GPU = Map.of("gpu", "a100");
 
-    /** Tasks waiting for the saturated GPU group. */
+    /** Tasks waiting for the saturated GPU worker. */
     @Param({"0", "1000000"})
     public int blocked;
+
+    /** {@code labels}: tasks require labels only; {@code resources}: also cpu, memory, packages, GPUs. */
+    @Param({"labels", "resources"})
+    public String tasks;
 
     private PoolScheduler scheduler;
     private final ArrayDeque<AttemptAssigned> running = new ArrayDeque<>();
     private List<Map<String, String>> taskLabels;
+    private List<ResourceRequest> taskNeeds;
     private int[] classOf;
+    private int[] needOf;
     private int next;
 
     /** Decisions returned, reported per second next to the operations. */
@@ -88,6 +101,7 @@ public class PlacementBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
+        boolean withResources = tasks.equals("resources");
         scheduler = new PoolScheduler(POOL, new LiveTasksStore());
         // Groups: rack rNN; even racks also carry disk=ssd (so some groups are more specialized).
         taskLabels = new ArrayList<>();
@@ -101,7 +115,9 @@ public class PlacementBenchmark {
             }
             taskLabels.add(Map.of("rack", "r" + g));
             for (int w = 0; w < WORKERS_PER_GROUP; w++) {
-                scheduler.register(new WorkerRegistered("w-" + g + "-" + w, POOL, labels, SLOTS, null, null, null, AT));
+                WorkerResources shape = !withResources ? null : w % 2 == 0 ? small() : big();
+                scheduler.register(new WorkerRegistered("w-" + g + "-" + w, POOL, labels, SLOTS, shape, null, null,
+                        AT));
             }
         }
         // Half the tasks need no label, a tenth need disk=ssd, the rest one rack.
@@ -111,18 +127,45 @@ public class PlacementBenchmark {
             int roll = random.nextInt(10);
             classOf[i] = roll < 5 ? 0 : roll < 6 ? 1 : 2 + random.nextInt(GROUPS);
         }
-        // The GPU group: saturated by tasks that never finish, then the blocked backlog behind it.
-        scheduler.register(new WorkerRegistered("gpu-0", POOL, GPU, SLOTS, null, null, null, AT));
-        for (int i = 0; i < SLOTS + blocked; i++) {
-            scheduler.submit(task("gpu-" + i, GPU));
+        // With resources, half the tasks need something: either shape, or only the big one.
+        taskNeeds = new ArrayList<>();
+        taskNeeds.add(null);
+        taskNeeds.add(new ResourceRequest(4_000L, 16L << 30, null, null, List.of()));
+        taskNeeds.add(new ResourceRequest(null, 8L << 30, null, null, List.of()));
+        taskNeeds.add(new ResourceRequest(16_000L, 64L << 30, null, null, List.of()));
+        taskNeeds.add(new ResourceRequest(null, null, null, null, List.of("torch>=2.0,<3", "numpy")));
+        needOf = new int[1 << 16];
+        for (int i = 0; i < needOf.length; i++) {
+            needOf[i] = !withResources || random.nextBoolean() ? 0 : 1 + random.nextInt(taskNeeds.size() - 1);
         }
-        // Saturate the pool and build the servable backlog.
-        for (int i = 0; i < GROUPS * WORKERS_PER_GROUP * SLOTS + BACKLOG; i++) {
-            submitNext();
+        // The GPU worker: saturated by tasks that never finish, then the blocked backlog behind it.
+        WorkerResources gpuShape = withResources ? new WorkerResources(16_000L, 128L << 30, 1L << 40,
+                List.of(new Gpu(0, "a100", 80L << 30, 80L << 30)), Map.of("torch", "2.1.0")) : null;
+        ResourceRequest gpuNeed = withResources ? new ResourceRequest(null, 32L << 30, null, 1, List.of()) : null;
+        scheduler.register(new WorkerRegistered("gpu-0", POOL, GPU, SLOTS, gpuShape, null, null, AT));
+        for (int i = 0; i < SLOTS + blocked; i++) {
+            scheduler.submit(task("gpu-" + i, GPU, gpuNeed));
+        }
+        // Saturate the pool and build the servable backlog. With resources, a task may wait while a
+        // worker it cannot use is free: submit until the backlog is there.
+        long waiting = 0;
+        for (int i = 0; withResources ? waiting < BACKLOG : i < GROUPS * WORKERS_PER_GROUP * SLOTS + BACKLOG; i++) {
+            for (Decision d : submitDecisions()) {
+                waiting += d.event() instanceof TaskWaiting ? 1 : 0;
+            }
         }
         if (scheduler.snapshot().waiting() != BACKLOG + blocked) {
             throw new IllegalStateException("unexpected backlog: " + scheduler.snapshot());
         }
+    }
+
+    private static WorkerResources small() {
+        return new WorkerResources(8_000L, 32L << 30, 200L << 30, List.of(), Map.of("torch", "1.13.1"));
+    }
+
+    private static WorkerResources big() {
+        return new WorkerResources(32_000L, 128L << 30, 1L << 40, List.of(),
+                Map.of("torch", "2.1.0", "numpy", "1.26.4"));
     }
 
     @Benchmark
@@ -138,10 +181,15 @@ public class PlacementBenchmark {
     }
 
     private int submitNext() {
+        return submitDecisions().size();
+    }
+
+    private List<Decision> submitDecisions() {
         int n = next++;
-        List<Decision> out = scheduler.submit(task("t" + n, taskLabels.get(classOf[n & (classOf.length - 1)])));
+        int i = n & (classOf.length - 1);
+        List<Decision> out = scheduler.submit(task("t" + n, taskLabels.get(classOf[i]), taskNeeds.get(needOf[i])));
         track(out);
-        return out.size();
+        return out;
     }
 
     private void track(List<Decision> decisions) {
@@ -152,8 +200,8 @@ public class PlacementBenchmark {
         }
     }
 
-    private static TaskSubmitted task(String id, Map<String, String> labels) {
-        return new TaskSubmitted(id, POOL, labels, null, PAYLOAD, Priority.NORMAL, null, null, null, null, 30_000L,
+    private static TaskSubmitted task(String id, Map<String, String> labels, ResourceRequest needs) {
+        return new TaskSubmitted(id, POOL, labels, needs, PAYLOAD, Priority.NORMAL, null, null, null, null, 30_000L,
                 null, List.of(), null, AT);
     }
 

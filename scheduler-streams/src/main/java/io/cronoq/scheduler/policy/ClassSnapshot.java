@@ -1,0 +1,26 @@
+package io.cronoq.scheduler.policy;
+
+import java.time.Instant;
+import java.util.SortedMap;
+
+/**
+ * One requirement class of a pool with waiting tasks, at one moment: the starvation signal. How
+ * many wait, since when the first in line waits, and why they wait; read from the class's head and
+ * the scheduler's memory, never from the backlog.
+ *
+ * @param classKey         the class key as the waiting store holds it ({@link Requirement#parse} reads it)
+ * @param labels           the labels its tasks require, sorted by name
+ * @param resources        the resources its tasks need ({@link ResourceNeed#NONE} for none)
+ * @param waiting          tasks in its line
+ * @param capacity         slots of the ACTIVE workers that satisfy it (0: no worker can run it now; all
+ *                         these slots are busy while it has a line)
+ * @param workers          ACTIVE workers that satisfy it
+ * @param headTaskId       the task first in line: the next one a matching slot takes
+ * @param headSubmittedAt  when the first in line was submitted (it is the class's earliest submission)
+ * @param headWaitingSince since when the first in line waits (later than submission after a retry or a lost attempt)
+ * @param reason           why its tasks wait, e.g. {@code 0/7 workers can run it: 4 lack gpu=a100} or
+ *                         {@code 3 workers match; all 12 slots busy}
+ */
+public record ClassSnapshot(String classKey, SortedMap<String, String> labels, ResourceNeed resources, long waiting,
+                            int capacity, int workers, String headTaskId, Instant headSubmittedAt,
+                            Instant headWaitingSince, String reason) {}

@@ -1,0 +1,145 @@
+package io.cronoq.scheduler.policy;
+
+import io.cronoq.events.AttemptRef;
+import io.cronoq.events.WorkerState;
+import java.util.LinkedHashSet;
+import java.util.TreeSet;
+
+/**
+ * The workers of one {@link Group} that published the same resources ({@link ResourceProfile}):
+ * the unit placement links to requirement classes, since its workers serve exactly the same ones.
+ * Keeps its capacity (slots of its ACTIVE workers), busy slots (attempts on its ACTIVE workers), the
+ * attempts still finishing on its DRAINING workers, and its ACTIVE workers that have a free slot in
+ * {@link Ordering#WORKERS} order, so picking the worker for an attempt is a lookup, not a scan.
+ */
+final class Profile {
+
+    private final Group group;
+    private final ResourceProfile resources;
+    /** The requirement classes this profile can serve; maintained by {@link Groups}. */
+    final LinkedHashSet<WaitClass> classes = new LinkedHashSet<>();
+    /** Whether {@link Groups} has listed this profile as free in its classes. */
+    boolean listedFree;
+    boolean removed;
+
+    private final TreeSet<Worker> ready = new TreeSet<>(Ordering.WORKERS);
+    private int activeWorkers;
+    private int drainingWorkers;
+    private int capacity;
+    private int busy;
+    private int drainingBusy;
+
+    Profile(Group group, ResourceProfile resources) {
+        this.group = group;
+        this.resources = resources;
+    }
+
+    Group group() {
+        return group;
+    }
+
+    LabelSet labels() {
+        return group.labels();
+    }
+
+    ResourceProfile resources() {
+        return resources;
+    }
+
+    int capacity() {
+        return capacity;
+    }
+
+    int busy() {
+        return busy;
+    }
+
+    int free() {
+        return capacity - busy;
+    }
+
+    int activeWorkers() {
+        return activeWorkers;
+    }
+
+    int drainingBusy() {
+        return drainingBusy;
+    }
+
+    int drainingWorkers() {
+        return drainingWorkers;
+    }
+
+    boolean isEmpty() {
+        return activeWorkers + drainingWorkers == 0;
+    }
+
+    /** The ACTIVE worker with a free slot that should get the next attempt, or {@code null}. */
+    Worker pick() {
+        return ready.isEmpty() ? null : ready.first();
+    }
+
+    /** Counts a live worker in, in its current state. */
+    void add(Worker w) {
+        if (w.state() == WorkerState.ACTIVE) {
+            activeWorkers++;
+            capacity += w.slots();
+            busy += w.busy();
+            if (w.busy() < w.slots()) {
+                ready.add(w);
+            }
+        } else {
+            drainingWorkers++;
+            drainingBusy += w.busy();
+        }
+    }
+
+    /** Counts a worker out, in its current state (call before changing its state). */
+    void remove(Worker w) {
+        if (w.state() == WorkerState.ACTIVE) {
+            ready.remove(w);
+            activeWorkers--;
+            capacity -= w.slots();
+            busy -= w.busy();
+        } else {
+            drainingWorkers--;
+            drainingBusy -= w.busy();
+        }
+    }
+
+    /** Gives one slot of an ACTIVE worker of this profile to an attempt. */
+    void assign(Worker w, AttemptRef ref, long sequence) {
+        // The worker's position in `ready` depends on its busy count and sequence: out, change, in.
+        ready.remove(w);
+        w.addRunning(ref, sequence);
+        busy++;
+        if (w.busy() < w.slots()) {
+            ready.add(w);
+        }
+    }
+
+    /** Frees the slot an attempt held; false when the worker did not hold it. */
+    boolean release(Worker w, String taskId, int attempt) {
+        boolean active = w.state() == WorkerState.ACTIVE;
+        if (active) {
+            ready.remove(w);
+        }
+        boolean held = w.removeRunning(taskId, attempt);
+        if (held) {
+            if (active) {
+                busy--;
+            } else {
+                drainingBusy--;
+            }
+        }
+        if (active && w.busy() < w.slots()) {
+            ready.add(w);
+        }
+        return held;
+    }
+
+    @Override
+    public String toString() {
+        return "Profile[" + labels() + " " + resources.key() + " capacity=" + capacity + " busy=" + busy + "]";
+    }
+}

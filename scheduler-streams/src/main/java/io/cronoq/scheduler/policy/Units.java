@@ -1,0 +1,74 @@
+package io.cronoq.scheduler.policy;
+
+import io.cronoq.schemas.rules.Quantities;
+
+/**
+ * Quantities as people read them in reasons: cpu as {@code 4} or {@code 500m}, bytes in the unit
+ * that writes them exactly and shortest ({@code 8Gi}, {@code 500M}), else in binary units with one
+ * decimal rounded down ({@code 15.3Gi}), so a worker is never shown with more than it has.
+ */
+final class Units {
+
+    private static final String[] BINARY = {"Ki", "Mi", "Gi", "Ti", "Pi"};
+    private static final String[] DECIMAL = {"k", "M", "G", "T", "P"};
+
+    private Units() {}
+
+    static String cpu(long millis) {
+        return Quantities.formatCpu(millis);
+    }
+
+    static String bytes(long bytes) {
+        if (bytes < 1000) {
+            return Long.toString(bytes);
+        }
+        String best = null;
+        for (int i = BINARY.length - 1; i >= 0; i--) {
+            long unit = 1L << (10 * (i + 1));
+            if (bytes % unit == 0) {
+                best = bytes / unit + BINARY[i];
+                break;
+            }
+        }
+        long unit = 1;
+        String decimal = null;
+        for (String suffix : DECIMAL) {
+            unit *= 1000;
+            if (bytes % unit == 0) {
+                decimal = bytes / unit + suffix;
+            }
+        }
+        if (decimal != null && (best == null || decimal.length() < best.length())) {
+            best = decimal;
+        }
+        if (best != null && best.length() <= 6) {
+            return best;
+        }
+        if (bytes < 1024) {
+            return Long.toString(bytes);
+        }
+        int i = BINARY.length - 1;
+        while (i > 0 && bytes < 1L << (10 * (i + 1))) {
+            i--;
+        }
+        long tenths = (long) Math.floor(bytes * 10.0 / (1L << (10 * (i + 1))));
+        return tenths / 10 + (tenths % 10 == 0 ? "" : "." + tenths % 10) + BINARY[i];
+    }
+
+    /** 1st, 2nd, 3rd, 4th, 11th, 21st, 112th. */
+    static String ordinal(long n) {
+        long lastTwo = n % 100;
+        String suffix = lastTwo >= 11 && lastTwo <= 13 ? "th" : switch ((int) (n % 10)) {
+            case 1 -> "st";
+            case 2 -> "nd";
+            case 3 -> "rd";
+            default -> "th";
+        };
+        return n + suffix;
+    }
+
+    /** {@code "1 worker"}, {@code "3 workers"}. */
+    static String count(long n, String singular, String plural) {
+        return n + " " + (n == 1 ? singular : plural);
+    }
+}

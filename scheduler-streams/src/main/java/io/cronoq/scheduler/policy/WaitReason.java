@@ -1,0 +1,138 @@
+package io.cronoq.scheduler.policy;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Why the tasks of a requirement class wait, in words an operator can act on, aggregated over the
+ * pool's workers the way Kubernetes reports a pending pod, but with each worker counted once, under
+ * the first check it fails (labels, then published resources, cpu, memory, disk, GPUs, packages,
+ * then draining), and with the quantities in human units:
+ * <ul>
+ *   <li>{@code 0/7 workers can run it: 4 lack gpu=a100, 2 have too little memory (needs 8Gi, largest 4Gi), 1 is draining}</li>
+ *   <li>{@code 0/0 workers can run it: pool p has no live worker; it needs gpu=a100, 1 GPU}</li>
+ *   <li>{@code 3 workers match; all 12 slots busy} — a task adds its place: {@code ; 5th in line}</li>
+ * </ul>
+ * It is a function of the class and the pool's live workers only (never of the backlog or of busy
+ * slots: while a class waits, its matching slots are all busy), so it changes only when a worker
+ * registers, drains or leaves, and is computed per class, not per task.
+ *
+ * @param text the reason of the class
+ * @param busy whether workers match and all their slots are busy (then a task's place in line matters)
+ */
+record WaitReason(String text, boolean busy) {
+
+    /** Installed versions listed at most when a package requirement is not met. */
+    private static final int VERSIONS_SHOWN = 3;
+
+    /** The reason of a class with waiting tasks, now. */
+    static WaitReason of(String pool, WaitClass c, Collection<Group> groups) {
+        if (c.capacity > 0) {
+            int workers = c.activeWorkers();
+            return new WaitReason(Units.count(workers, "worker matches", "workers match") + "; "
+                    + (c.capacity == 1 ? "its only slot is busy" : "all " + c.capacity + " slots busy"), true);
+        }
+        ResourceNeed need = c.requirement().resources();
+        TreeMap<String, Tally> tallies = new TreeMap<>();
+        long total = 0;
+        for (Group g : groups) {
+            String missing = g.labels().missing(c.labels());
+            for (Profile p : g.profiles()) {
+                int n = p.activeWorkers() + p.drainingWorkers();
+                total += n;
+                if (!missing.isEmpty()) {
+                    tally(tallies, Kind.LABELS, missing).add(n, 0, null);
+                    continue;
+                }
+                ResourceProfile.Shortfall s = p.resources().shortfall(need);
+                if (s == null) {
+                    // It satisfies the requirement, yet the class has no capacity: all its workers drain.
+                    tally(tallies, Kind.DRAINING, "").add(n, 0, null);
+                } else {
+                    Kind kind = Kind.valueOf(s.dimension().name());
+                    String detail = s.requirement() == null ? "" : s.requirement().toString();
+                    tally(tallies, kind, detail).add(n, s.has(), s.installed());
+                }
+            }
+        }
+        if (total == 0) {
+            String wanted = c.requirement().toString();
+            return new WaitReason("0/0 workers can run it: pool " + pool + " has no live worker"
+                    + (wanted.equals("nothing") ? "" : "; it needs " + wanted), false);
+        }
+        List<String> parts = new ArrayList<>(tallies.size());
+        for (Tally t : tallies.values()) {
+            parts.add(t.describe(need));
+        }
+        return new WaitReason("0/" + total + " workers can run it: " + String.join(", ", parts), false);
+    }
+
+    /** The reason of one task that is {@code place}th in its class's line. */
+    String forPlace(long place) {
+        return busy ? text + "; " + Units.ordinal(place) + " in line" : text;
+    }
+
+    /** The reason of a task put back in line at its original place, somewhere among {@code waiting}. */
+    String backInLine(long waiting) {
+        return busy ? text + "; back at its original place in line (" + waiting + " waiting)" : text;
+    }
+
+    private enum Kind { LABELS, UNPUBLISHED, CPU, MEMORY, DISK, GPU, PACKAGE, DRAINING }
+
+    private static Tally tally(TreeMap<String, Tally> tallies, Kind kind, String detail) {
+        return tallies.computeIfAbsent(kind.ordinal() + "\0" + detail, k -> new Tally(kind, detail));
+    }
+
+    /** The workers that fail a class at the same check. */
+    private static final class Tally {
+        final Kind kind;
+        final String detail;
+        long workers;
+        long most;
+        final TreeSet<String> installed = new TreeSet<>();
+
+        Tally(Kind kind, String detail) {
+            this.kind = kind;
+            this.detail = detail;
+        }
+
+        void add(long n, long has, Collection<String> versions) {
+            workers += n;
+            most = Math.max(most, has);
+            if (versions != null) {
+                installed.addAll(versions);
+            }
+        }
+
+        String describe(ResourceNeed need) {
+            String have = workers == 1 ? " has " : " have ";
+            return workers + switch (kind) {
+                case LABELS -> (workers == 1 ? " lacks " : " lack ") + detail;
+                case UNPUBLISHED -> " published no resources";
+                case CPU -> have + "too little cpu (needs " + Units.cpu(need.cpuMillis()) + ", largest "
+                        + Units.cpu(most) + ")";
+                case MEMORY -> have + "too little memory (needs " + Units.bytes(need.memoryBytes()) + ", largest "
+                        + Units.bytes(most) + ")";
+                case DISK -> have + "too little disk (needs " + Units.bytes(need.diskBytes()) + ", largest "
+                        + Units.bytes(most) + ")";
+                case GPU -> most == 0
+                        ? have + "no free GPU" + (need.gpus() > 1 ? " (needs " + need.gpus() + ")" : "")
+                        : have + "too few free GPUs (needs " + need.gpus() + ", most " + most + ")";
+                case PACKAGE -> (workers == 1 ? " lacks " : " lack ") + detail + versions();
+                case DRAINING -> workers == 1 ? " is draining" : " are draining";
+            };
+        }
+
+        private String versions() {
+            if (installed.isEmpty()) {
+                return "";
+            }
+            List<String> shown = new ArrayList<>(installed).subList(0, Math.min(VERSIONS_SHOWN, installed.size()));
+            return " (installed " + String.join(", ", shown) + (installed.size() > VERSIONS_SHOWN ? ", ..." : "")
+                    + ")";
+        }
+    }
+}
