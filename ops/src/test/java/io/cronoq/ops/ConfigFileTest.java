@@ -6,12 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.cronoq.scheduler.auth.Credentials;
 import io.cronoq.scheduler.auth.Role;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 class ConfigFileTest {
 
@@ -50,6 +53,24 @@ class ConfigFileTest {
         assertThat(entries.get(0)).containsEntry("labels", List.of("gpu=a100", "zone=eu"));
         assertThat(credentials.byName("CRONOQ_GPU_WORKER_TOKEN").orElseThrow().allowsLabel("gpu", "a100")).isTrue();
         assertThat(credentials.byName("CRONOQ_ADMIN_TOKEN").orElseThrow().role()).isEqualTo(Role.ADMIN);
+    }
+
+    @Test
+    void schedulerWithATokenWhoseVariableIsUnsetExits2NamingTheEntryBeforeConnecting() throws IOException {
+        Path file = write("""
+                [[auth.tokens]]
+                token_env = "CRONOQ_TEST_TOKEN_THAT_IS_NEVER_SET"
+                role = "admin"
+                """);
+        StringWriter err = new StringWriter();
+        CommandLine cli = Cronoq.commandLine();
+        cli.setErr(new PrintWriter(err, true));
+
+        int code = cli.execute("scheduler", "--config", file.toString(), "--bootstrap", "127.0.0.1:1");
+
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).contains("[[auth.tokens]] entry 0 (token_env CRONOQ_TEST_TOKEN_THAT_IS_NEVER_SET)")
+                .contains("unset or empty");
     }
 
     @Test
