@@ -2,6 +2,7 @@ package io.cronoq.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.cronoq.client.CronoqClient;
 import io.cronoq.client.Task;
@@ -18,6 +19,7 @@ import java.net.http.HttpResponse;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -51,7 +53,18 @@ class DevPlatformTest {
             assertThat(gpuOutcome.state()).isEqualTo(TaskState.SUCCEEDED);
             assertThat(gpuOutcome.workerId()).contains("demo-gpu-1");
 
-            HttpResponse<String> snapshot = HttpClient.newHttpClient().send(
+            // As the README's tour does it: submit over HTTP, see it succeed.
+            HttpClient http = HttpClient.newHttpClient();
+            HttpResponse<String> accepted = http.send(HttpRequest.newBuilder(URI.create(platform.gateway().url() + "/v1/tasks"))
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString("{\"pool\":\"demo\",\"id\":\"http-1\",\"payload\":\"100\"}"))
+                            .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(accepted.statusCode()).isEqualTo(202);
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(http.send(
+                    HttpRequest.newBuilder(URI.create(platform.gateway().url() + "/v1/tasks/http-1")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body()).contains("\"state\":\"SUCCEEDED\""));
+
+            HttpResponse<String> snapshot = http.send(
                     HttpRequest.newBuilder(URI.create(platform.gateway().url() + "/v1/snapshot?pool=demo")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(snapshot.statusCode()).isEqualTo(200);
