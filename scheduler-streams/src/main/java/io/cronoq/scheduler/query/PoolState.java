@@ -41,7 +41,7 @@ public record PoolState(PoolSnapshot snapshot, List<GroupState> groups, List<Cla
      * @param waiting            tasks in its line
      * @param headTaskId         the task first in line
      * @param oldestWaitingSince since when the head waits
-     * @param groups             how many groups of the pool carry its labels (0: no worker can run it yet)
+     * @param workers            ACTIVE workers that satisfy its whole requirement, labels and resources (0: no worker can run it now)
      */
-    public record ClassState(String key, long waiting, String headTaskId, Instant oldestWaitingSince, int groups) {}
+    public record ClassState(String key, long waiting, String headTaskId, Instant oldestWaitingSince, int workers) {}
 }

@@ -4,7 +4,9 @@ import io.cronoq.events.TaskRecord;
 import io.cronoq.events.TaskState;
 import io.cronoq.events.WorkerRecord;
 import io.cronoq.scheduler.policy.GroupSnapshot;
+import io.cronoq.scheduler.policy.ClassSnapshot;
 import io.cronoq.scheduler.policy.PoolScheduler;
+import io.cronoq.scheduler.policy.Requirement;
 import io.cronoq.scheduler.policy.PoolSnapshot;
 import io.cronoq.scheduler.policy.WaitingQueue;
 import io.cronoq.scheduler.query.PoolState.ClassState;
@@ -61,13 +63,14 @@ public final class SchedulerQueries {
         if (store.pool() == null && !store.workers().iterator().hasNext()) {
             return Optional.empty();
         }
-        PoolSnapshot snapshot = new PoolScheduler(pool, store).snapshot();
-        List<ClassState> classes = classes(store, snapshot.groups());
+        PoolScheduler scheduler = new PoolScheduler(pool, store);
+        PoolSnapshot snapshot = scheduler.snapshot();
+        List<ClassState> classes = classes(scheduler);
         List<GroupState> groups = new ArrayList<>(snapshot.groups().size());
         for (GroupSnapshot g : snapshot.groups()) {
             Instant oldest = null;
             for (ClassState c : classes) {
-                if (ClassKeys.includes(g.labels(), ClassKeys.parse(c.key()))) {
+                if (ClassKeys.includes(g.labels(), Requirement.parse(c.key()).labels())) {
                     oldest = earlier(oldest, c.oldestWaitingSince());
                 }
             }
@@ -76,7 +79,7 @@ public final class SchedulerQueries {
         long servable = 0;
         Instant oldest = null;
         for (ClassState c : classes) {
-            if (c.groups() > 0) {
+            if (c.workers() > 0) {
                 servable += c.waiting();
             }
             oldest = earlier(oldest, c.oldestWaitingSince());
@@ -85,28 +88,15 @@ public final class SchedulerQueries {
                 snapshot.waiting() - servable, oldest));
     }
 
-    private List<ClassState> classes(ReadOnlyPoolStore store, List<GroupSnapshot> groups) {
-        WaitingQueue waiting = store.waiting();
+    /**
+     * The pool's waiting classes as the placement policy sees them (resources included): a class is
+     * servable when some ACTIVE worker satisfies its whole requirement.
+     */
+    private static List<ClassState> classes(PoolScheduler scheduler) {
         List<ClassState> classes = new ArrayList<>();
-        for (Map.Entry<String, Long> count : new TreeMap<>(waiting.counts()).entrySet()) {
-            if (count.getValue() <= 0) {
-                continue;
-            }
-            WaitingQueue.Entry head = waiting.first(count.getKey());
-            if (head == null) {
-                continue; // the line emptied between the two reads
-            }
-            TaskRecord task = stores.tasks().get(head.taskId());
-            Instant since = task == null ? null
-                    : task.getWaitingSince() != null ? task.getWaitingSince() : task.getTask().getSubmittedAt();
-            Map<String, String> required = ClassKeys.parse(count.getKey());
-            int matching = 0;
-            for (GroupSnapshot g : groups) {
-                if (ClassKeys.includes(g.labels(), required)) {
-                    matching++;
-                }
-            }
-            classes.add(new ClassState(count.getKey(), count.getValue(), head.taskId(), since, matching));
+        for (ClassSnapshot c : scheduler.classes()) {
+            Instant since = c.headWaitingSince() != null ? c.headWaitingSince() : c.headSubmittedAt();
+            classes.add(new ClassState(c.classKey(), c.waiting(), c.headTaskId(), since, c.workers()));
         }
         return List.copyOf(classes);
     }

@@ -15,6 +15,7 @@ import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.WorkerEvent;
 import io.cronoq.events.WorkerRecord;
 import io.cronoq.events.CompletionEvent;
+import io.cronoq.events.ResourceRequest;
 import io.cronoq.scheduler.app.SchedulerApp;
 import io.cronoq.scheduler.config.SchedulerConfig;
 import io.cronoq.scheduler.fixtures.Events;
@@ -74,6 +75,22 @@ class SchedulerQueriesTest {
     }
 
     @Test
+    void classNeedingResourcesNoWorkerPublishedIsUnservableThoughItsLabelsMatch() {
+        send(register("cpu-1", POOL, Map.of(), 1));
+        send(at(submit("t1", POOL), 10));
+        TaskSubmitted big = at(submit("big", POOL), 20);
+        big.setResources(ResourceRequest.newBuilder().setMemoryBytes(8L << 30).build());
+        send(big);
+
+        PoolState state = queries.pool(POOL).orElseThrow();
+
+        assertThat(state.classes()).extracting(ClassState::key, ClassState::workers)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("|mem=8589934592", 0));
+        assertThat(state.unservable()).isEqualTo(1);
+        assertThat(state.demand()).as("busy only: nothing can run the waiting task").isEqualTo(1);
+    }
+
+    @Test
     void poolStateCountsGroupsWaitingDemandAndTheOldestWaitPerGroup() {
         send(register("cpu-1", POOL, Map.of(), 2));
         send(register("gpu-1", POOL, Map.of("gpu", "a100"), 1));
@@ -93,7 +110,7 @@ class SchedulerQueriesTest {
         assertThat(state.unservable()).isEqualTo(1);
         assertThat(state.oldestWaitingSince()).isEqualTo(Events.T0.plusMillis(40));
         assertThat(state.classes()).extracting(ClassState::key, ClassState::waiting, ClassState::headTaskId,
-                        ClassState::groups)
+                        ClassState::workers)
                 .containsExactly(
                         org.assertj.core.groups.Tuple.tuple("", 1L, "t3", 2),
                         org.assertj.core.groups.Tuple.tuple("gpu=a100", 1L, "g2", 1),
