@@ -6,6 +6,7 @@ import io.cronoq.schemas.SchemaRegistry;
 import io.cronoq.schemas.Topic;
 import io.cronoq.schemas.TopicSpec;
 import io.cronoq.schemas.Topics;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,6 +19,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +30,8 @@ import org.slf4j.LoggerFactory;
 public final class TopicSetup {
 
     private static final Logger log = LoggerFactory.getLogger(TopicSetup.class);
+
+    private static final Duration LEADER_TIMEOUT = Duration.ofSeconds(30);
 
     private TopicSetup() {}
 
@@ -51,6 +55,7 @@ public final class TopicSetup {
             });
             if (!missing.isEmpty()) {
                 create(admin, missing);
+                awaitLeaders(admin, missing.stream().map(NewTopic::name).toList());
                 log.info("Created topics {}", missing.stream().map(NewTopic::name).toList());
             }
             checkCoPartitioned(admin, inputs(topics));
@@ -88,12 +93,40 @@ public final class TopicSetup {
     }
 
     private static void checkCoPartitioned(Admin admin, List<String> inputs) throws InterruptedException, ExecutionException {
-        Map<String, TopicDescription> described = admin.describeTopics(inputs).allTopicNames().get();
+        Map<String, TopicDescription> described = awaitLeaders(admin, inputs);
         Map<String, Integer> counts = new LinkedHashMap<>();
         inputs.forEach(name -> counts.put(name, described.get(name).partitions().size()));
         if (counts.values().stream().distinct().count() > 1) {
             throw new IllegalStateException("the input topics must have the same number of partitions, so that all of "
                     + "a pool's events meet in one task; found " + counts + ". Recreate them with one count.");
+        }
+    }
+
+    /**
+     * Describes the topics once every partition has a leader: a topic just created may not be served yet
+     * ("This server does not host this topic-partition"), and Kafka Streams should not start before it is.
+     */
+    private static Map<String, TopicDescription> awaitLeaders(Admin admin, List<String> topics)
+            throws InterruptedException, ExecutionException {
+        long deadline = System.nanoTime() + LEADER_TIMEOUT.toNanos();
+        while (true) {
+            try {
+                Map<String, TopicDescription> described = admin.describeTopics(topics).allTopicNames().get();
+                boolean led = described.values().stream()
+                        .allMatch(d -> d.partitions().stream().allMatch(p -> p.leader() != null));
+                if (led) {
+                    return described;
+                }
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw e;
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the topics " + topics + " have no leader after "
+                        + LEADER_TIMEOUT.toSeconds() + " s; is the Kafka cluster healthy?");
+            }
+            Thread.sleep(100);
         }
     }
 
