@@ -83,6 +83,12 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
             PoolScheduler scheduler = schedulers.computeIfAbsent(pool, p -> new PoolScheduler(p, new StorePoolStore(p, stores)));
             for (Decision decision : dispatch(scheduler, in.event())) {
                 route(pool, record.timestamp(), decision);
+                if (in.event() instanceof WorkerRegistered registration
+                        && decision.event() instanceof InputRejected rejected) {
+                    // The worker waits for an answer on its own key: tell it why, so it stops instead of waiting.
+                    route(pool, record.timestamp(), Decision.notify(
+                            invalidRegistration(registration, rejected, record.timestamp()), registration.getWorkerId()));
+                }
             }
         } catch (RuntimeException e) {
             // A bug, not bad input (that is rejected by the policy). Keep running: dead-letter the input
@@ -134,6 +140,13 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
     private void journal(String pool, long timestamp, SpecificRecord event, String cause) {
         var entry = new JournalEntry(pool, Instant.ofEpochMilli(timestamp), event, cause);
         context.forward(new Record<>(pool, entry, timestamp), SchedulerTopology.JOURNAL_SINK);
+    }
+
+    private static RegistrationRejected invalidRegistration(WorkerRegistered registration, InputRejected rejected,
+                                                            long timestamp) {
+        String field = rejected.getField() == null ? "" : rejected.getField() + ": ";
+        return new RegistrationRejected(registration.getWorkerId(), registration.getPool(), rejected.getCode(),
+                field + rejected.getReason(), Instant.ofEpochMilli(timestamp));
     }
 
     private static InputRejected rejectedForPool(Inbound in) {

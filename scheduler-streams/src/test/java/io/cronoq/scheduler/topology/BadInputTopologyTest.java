@@ -9,6 +9,7 @@ import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.DeadLetter;
 import io.cronoq.events.InputRejected;
 import io.cronoq.events.JournalEntry;
+import io.cronoq.events.RegistrationRejected;
 import io.cronoq.events.RejectionCode;
 import io.cronoq.events.WorkerEvent;
 import java.nio.ByteBuffer;
@@ -65,7 +66,12 @@ class BadInputTopologyTest {
         InputRejected rejected = rejections().get(0);
         assertThat(rejected.getCode()).isEqualTo(RejectionCode.INVALID_ARGUMENT);
         assertThat(rejected.getField()).isEqualTo("slots");
-        assertThat(scheduler.assignments()).isEmpty();
+        var told = scheduler.assignments();
+        assertThat(told).as("the worker is told why, on its own key").hasSize(1);
+        assertThat(told.get(0).key).isEqualTo("w1");
+        RegistrationRejected refusal = (RegistrationRejected) told.get(0).value;
+        assertThat(refusal.getCode()).isEqualTo(RejectionCode.INVALID_ARGUMENT);
+        assertThat(refusal.getReason()).startsWith("slots: ");
     }
 
     @Test
