@@ -60,7 +60,12 @@ public final class WorkerCommand implements Callable<Integer> {
     @Option(names = "--id", paramLabel = "ID", description = "Worker id, unique per agent (default: host name-pid).")
     private String id;
 
-    @Option(names = "--pool", required = true, paramLabel = "POOL", description = "The pool to work for.")
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "A cronoq TOML file: its [worker] table (pool, labels, slots, bootstrap, memory-limit …, "
+                    + "named like the flags) and cronoq.bootstrap.servers / cronoq.topic.prefix; flags override it.")
+    private Path config;
+
+    @Option(names = "--pool", paramLabel = "POOL", description = "The pool to work for (required, here or in --config).")
     private String pool;
 
     @Option(names = "--label", paramLabel = "NAME=VALUE",
@@ -132,6 +137,34 @@ public final class WorkerCommand implements Callable<Integer> {
     @Parameters(paramLabel = "COMMAND", description = "The command (and its arguments) each attempt runs; put it after --.")
     private List<String> command = new ArrayList<>();
 
+    /** Sets one setting read from the config file, unless its flag was given (flags override the file). */
+    private void applyFromFile(String flag, Object value) {
+        var parsed = spec.commandLine().getParseResult();
+        if (parsed != null && parsed.hasMatchedOption(flag)) {
+            return;
+        }
+        switch (flag) {
+            case "--bootstrap" -> bootstrap = value.toString();
+            case "--topic-prefix" -> topicPrefix = value.toString();
+            case "--id" -> id = value.toString();
+            case "--pool" -> pool = value.toString();
+            case "--label" -> labels = WorkerConfigFile.labelList(value);
+            case "--slots" -> slots = WorkerConfigFile.integer(flag, value);
+            case "--cpu" -> cpu = value.toString();
+            case "--memory" -> memory = value.toString();
+            case "--disk" -> disk = value.toString();
+            case "--gpus" -> gpus = WorkerConfigFile.integer(flag, value);
+            case "--memory-limit" -> memoryLimit = value.toString();
+            case "--timeout" -> timeout = value.toString();
+            case "--work-dir" -> workDir = Path.of(value.toString());
+            case "--heartbeat-interval" -> heartbeatInterval = value.toString();
+            case "--token-env" -> tokenEnv = value.toString();
+            case "--credential" -> credential = value.toString();
+            default -> throw usage("--config " + config + ": the [worker] table has no setting '" + flag.substring(2)
+                    + "'; known: " + WorkerConfigFile.KNOWN);
+        }
+    }
+
     /** The validated setup of an agent: its worker (not started) and its child runner. */
     public record Agent(CronoqWorker worker, ChildProcessRunner runner) {
     }
@@ -202,6 +235,16 @@ public final class WorkerCommand implements Callable<Integer> {
      * @throws ParameterException naming the flag that is wrong
      */
     public Agent agent() {
+        if (config != null) {
+            try {
+                WorkerConfigFile.read(config).forEach(this::applyFromFile);
+            } catch (IllegalArgumentException e) {
+                throw usage(e.getMessage());
+            }
+        }
+        if (pool == null) {
+            throw usage("missing --pool (or pool = \"…\" in the [worker] table of --config)");
+        }
         if (command.isEmpty()) {
             throw usage("missing the command to run: give it after '--', e.g. worker --pool " + pool
                     + " -- sh -c 'cat'");

@@ -112,4 +112,34 @@ class WorkerCommandTest {
         assertThat(agent.worker().pool()).isEqualTo("p");
         agent.runner().shutdown();
     }
+
+    @Test
+    void aConfigFileSuppliesTheSettingsAndFlagsOverrideIt(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws java.io.IOException {
+        java.nio.file.Path file = dir.resolve("cronoq.toml");
+        java.nio.file.Files.writeString(file, String.join("\n",
+                "cronoq.bootstrap.servers = \"kafka:9092\"",
+                "[worker]",
+                "pool = \"inference\"",
+                "slots = 4",
+                "labels = { gpu = \"a100\", zone = \"eu\" }",
+                ""));
+        CommandLine cli = WorkerCommand.commandLine();
+        cli.parseArgs("--config", file.toString(), "--slots", "2", "--id", "from-file", "--", "cat");
+        WorkerCommand.Agent agent = ((WorkerCommand) cli.getCommand()).agent();
+        assertThat(agent.worker().pool()).isEqualTo("inference");
+        assertThat(agent.worker().labels()).containsExactlyInAnyOrderEntriesOf(
+                java.util.Map.of("gpu", "a100", "zone", "eu"));
+        assertThat(agent.worker().slots()).as("the flag overrides the file").isEqualTo(2);
+        agent.runner().shutdown();
+    }
+
+    @Test
+    void anUnknownSettingInTheConfigFileExits2NamingIt(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws java.io.IOException {
+        java.nio.file.Path file = dir.resolve("cronoq.toml");
+        java.nio.file.Files.writeString(file, "[worker]\npool = \"p\"\nslost = 3\n");
+        assertThat(run("--config", file.toString(), "--", "cat")).isEqualTo(2);
+        assertThat(err.toString()).contains("slost").contains("known:");
+    }
 }
