@@ -1,0 +1,64 @@
+package io.cronoq.ops.bench;
+
+/**
+ * What one {@code cronoq bench} run does: the fleet (pools, groups, workers, slots), the load (a
+ * drain of pre-submitted tasks, a steady rate, a backlog for a saturated group) and the scheduler's
+ * settings that the baseline copies. Validated at construction, naming the flag at fault.
+ *
+ * @param pools      pools the tasks and workers spread over
+ * @param groups     groups (label sets) per pool
+ * @param workers    simulated workers in all, spread over every group of every pool
+ * @param slots      slots of each worker
+ * @param runMs      how long a simulated attempt runs (0: it succeeds the moment it arrives)
+ * @param drain      tasks pre-submitted before the scheduler starts, then drained (0: no drain phase)
+ * @param rate       steady submissions per second, open loop (0: no rate phase)
+ * @param durationS  length of the measured part of the rate phase, in seconds
+ * @param warmupS    unmeasured seconds at the same rate before it
+ * @param backlog    tasks pre-loaded for a saturated group before the rate phase is run again (0: none)
+ * @param commitMs   the scheduler's (and the baseline's) commit interval
+ * @param partitions partitions of every topic
+ * @param bootstrap  an external Kafka, or {@code null} for an embedded broker in a temporary directory
+ * @param fork       run the scheduler in a child JVM, so its memory is its own
+ * @param baseline   also measure the Kafka Streams baseline
+ */
+public record BenchSettings(int pools, int groups, int workers, int slots, long runMs, long drain, int rate,
+                            int durationS, int warmupS, long backlog, int commitMs, int partitions, String bootstrap,
+                            boolean fork, boolean baseline) {
+
+    /** Checks every value; an {@link IllegalArgumentException} names the flag and the fix. */
+    public BenchSettings {
+        atLeast("--pools", pools, 1);
+        atLeast("--groups", groups, 1);
+        atLeast("--slots", slots, 1);
+        atLeast("--run-ms", runMs, 0);
+        atLeast("--drain", drain, 0);
+        atLeast("--rate", rate, 0);
+        atLeast("--duration", durationS, 1);
+        atLeast("--warmup", warmupS, 0);
+        atLeast("--backlog", backlog, 0);
+        atLeast("--commit-ms", commitMs, 1);
+        atLeast("--partitions", partitions, 1);
+        if (workers < pools * groups) {
+            throw new IllegalArgumentException("--workers is " + workers + "; every group of every pool needs a worker, "
+                    + "so give at least --pools x --groups = " + pools * groups);
+        }
+        if (drain == 0 && rate == 0) {
+            throw new IllegalArgumentException("nothing to measure: give --drain N, --rate N or both");
+        }
+        if (backlog > 0 && rate == 0) {
+            throw new IllegalArgumentException("--backlog compares placement latency at a steady rate with and without "
+                    + "the backlog; give --rate too");
+        }
+    }
+
+    /** Total slots of the simulated fleet. */
+    public long totalSlots() {
+        return (long) workers * slots;
+    }
+
+    private static void atLeast(String flag, long value, long min) {
+        if (value < min) {
+            throw new IllegalArgumentException(flag + " is " + value + "; it must be at least " + min);
+        }
+    }
+}

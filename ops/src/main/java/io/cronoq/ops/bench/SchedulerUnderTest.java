@@ -1,0 +1,108 @@
+package io.cronoq.ops.bench;
+
+import io.cronoq.scheduler.app.SchedulerApp;
+import io.cronoq.scheduler.config.SchedulerConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * The scheduler a bench phase measures: in the bench's own JVM (the default: its memory figures then
+ * include the embedded broker, the load generators and the simulated workers) or in a child JVM
+ * (its memory is its own).
+ */
+public interface SchedulerUnderTest extends AutoCloseable {
+
+    /** Starts one, in this JVM or a child one. */
+    static SchedulerUnderTest start(SchedulerConfig config, boolean fork, Path logFile) {
+        if (!fork) {
+            return new InJvm(SchedulerApp.start(config));
+        }
+        return new Forked(SchedulerProcess.start(Map.copyOf(config.asMap()), List.of("-Xmx1g"), logFile));
+    }
+
+    void awaitRunning(Duration timeout);
+
+    /** Heap used after a full GC of the JVM it runs in. */
+    long heapUsedAfterGc();
+
+    /** Resident set size of the process it runs in. */
+    OptionalLong rss();
+
+    /** Which process the memory figures describe. */
+    String where();
+
+    /**
+     * A few of its stream thread's own metrics (commit and poll latency, records per poll and per
+     * commit, time blocked on the producer), to tell what limits it; empty when it runs in a child JVM.
+     */
+    default Map<String, Double> threadMetrics() {
+        return Map.of();
+    }
+
+    @Override
+    void close();
+
+    /** The scheduler in this JVM. */
+    record InJvm(SchedulerApp app) implements SchedulerUnderTest {
+        @Override
+        public void awaitRunning(Duration timeout) {
+            Waits.running(app.streams(), timeout, "the scheduler");
+        }
+
+        @Override
+        public long heapUsedAfterGc() {
+            return ProcessMemory.heapUsedAfterGc();
+        }
+
+        @Override
+        public OptionalLong rss() {
+            return ProcessMemory.rssOfThisProcess();
+        }
+
+        @Override
+        public Map<String, Double> threadMetrics() {
+            return StreamThreadMetrics.of(app.streams());
+        }
+
+        @Override
+        public String where() {
+            return "the bench JVM (scheduler, plus the load generators, simulated workers and any embedded broker)";
+        }
+
+        @Override
+        public void close() {
+            app.close();
+        }
+    }
+
+    /** The scheduler in a child JVM. */
+    record Forked(SchedulerProcess process) implements SchedulerUnderTest {
+        @Override
+        public void awaitRunning(Duration timeout) {
+            process.awaitRunning(timeout);
+        }
+
+        @Override
+        public long heapUsedAfterGc() {
+            return process.heapUsedAfterGc();
+        }
+
+        @Override
+        public OptionalLong rss() {
+            return process.rss();
+        }
+
+        @Override
+        public String where() {
+            return "the scheduler's own child JVM (-Xmx1g)";
+        }
+
+        @Override
+        public void close() {
+            process.close();
+        }
+    }
+}

@@ -1,0 +1,271 @@
+package io.cronoq.ops.bench;
+
+import io.cronoq.events.AssignmentEvent;
+import io.cronoq.events.AttemptAssigned;
+import io.cronoq.events.AttemptStarted;
+import io.cronoq.events.AttemptSucceeded;
+import io.cronoq.events.CompletionEvent;
+import io.cronoq.events.RegistrationAccepted;
+import io.cronoq.events.WorkerEvent;
+import io.cronoq.events.WorkerRegistered;
+import io.cronoq.schemas.Topics;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Many simulated workers in one process: one {@code read_committed} reader of every assignments
+ * partition answers each {@code AttemptAssigned} with {@code AttemptStarted} at once and
+ * {@code AttemptSucceeded} at once or after a fixed run time. It measures submission→assignment
+ * latency from the stamp in the task's payload, counts placements, and can kill a worker (it stops
+ * answering; its attempts are abandoned) and restart it under the same id (it registers again).
+ */
+public final class SimulatedWorkers implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(SimulatedWorkers.class);
+
+    private final Topics topics;
+    private final long runNanos;
+    private final Clock clock;
+    private final KafkaProducer<String, byte[]> producer;
+    private final Map<String, WorkerRegistered> registrations = new ConcurrentHashMap<>();
+    private final Map<String, Long> generations = new ConcurrentHashMap<>();
+    private final Map<String, Long> floors = new ConcurrentHashMap<>();
+    private final Set<String> held = ConcurrentHashMap.newKeySet();
+    private final Set<String> dead = new HashSet<>();
+    private final PriorityQueue<Pending> pending = new PriorityQueue<>();
+    private final AtomicLong sendFailures = new AtomicLong();
+    private volatile Consumer<AttemptAssigned> listener = a -> { };
+    private volatile Measurement measurement = new Measurement(Long.MIN_VALUE);
+    private final TopicTail tail;
+
+    private SimulatedWorkers(String bootstrap, Topics topics, long runMs, Clock clock) {
+        this.topics = topics;
+        this.runNanos = TimeUnit.MILLISECONDS.toNanos(runMs);
+        this.clock = clock;
+        Map<String, Object> props = new HashMap<>();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+        props.put(ProducerConfig.BATCH_SIZE_CONFIG, 64 * 1024);
+        // See BenchProducers: more in flight can wedge an idempotent producer on a fresh topic (KAFKA-14359).
+        props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+        this.producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
+        this.tail = TopicTail.start(bootstrap, topics.assignments().name(), new Answer());
+    }
+
+    /**
+     * Starts reading the assignments of {@code topics}; workers answer once registered with
+     * {@link #register}.
+     *
+     * @param runMs how long each attempt runs before it succeeds (0: at once)
+     */
+    public static SimulatedWorkers start(String bootstrap, Topics topics, long runMs) {
+        return new SimulatedWorkers(bootstrap, topics, runMs, Clock.systemUTC());
+    }
+
+    /** Sends the registrations (key: pool) and waits until the producer has them acknowledged. */
+    public void register(Collection<WorkerRegistered> workers) {
+        for (WorkerRegistered w : workers) {
+            registrations.put(w.getWorkerId(), w);
+            send(topics.workers().name(), w.getPool(),
+                    topics.workers().valueSerde().serializer().serialize(topics.workers().name(), new WorkerEvent(w)));
+        }
+        producer.flush();
+    }
+
+    /** Whether every one of these workers has been accepted (its {@code RegistrationAccepted} arrived). */
+    public boolean accepted(Collection<String> workerIds) {
+        return workerIds.stream().allMatch(id -> generation(id) > 0 && generation(id) >= floors.getOrDefault(id, 0L));
+    }
+
+    /** The generation the scheduler last gave this worker, or 0 before it was accepted. */
+    public long generation(String workerId) {
+        return generations.getOrDefault(workerId, 0L);
+    }
+
+    /** This worker takes its assignments and never answers them (it keeps its group saturated). */
+    public void hold(String workerId) {
+        held.add(workerId);
+    }
+
+    /** Kills a worker: it stops answering, and the attempts it was running are abandoned. */
+    public synchronized void kill(String workerId) {
+        dead.add(workerId);
+        pending.removeIf(p -> p.workerId.equals(workerId));
+    }
+
+    /** Restarts a killed worker under the same id: it registers again and answers what it gets from then on. */
+    public void restart(String workerId) {
+        WorkerRegistered previous = registrations.get(workerId);
+        if (previous == null) {
+            throw new IllegalArgumentException("worker " + workerId + " never registered");
+        }
+        synchronized (this) {
+            // Whatever was assigned to the killed generation is not this worker's any more.
+            floors.put(workerId, generation(workerId) + 1);
+            dead.remove(workerId);
+        }
+        register(java.util.List.of(WorkerRegistered.newBuilder(previous).setRegisteredAt(clock.instant()).build()));
+    }
+
+    /** Attempts this worker has started and not yet reported done. */
+    public synchronized int running(String workerId) {
+        return (int) pending.stream().filter(p -> p.workerId.equals(workerId)).count();
+    }
+
+    /** Called with every assignment a live worker accepts (e.g. to record them); on the reader's thread. */
+    public void onAssigned(Consumer<AttemptAssigned> listener) {
+        this.listener = listener;
+    }
+
+    /** From now on measure only tasks stamped at or after {@code fromNanos}, with fresh counters. */
+    public void measureFrom(long fromNanos) {
+        measurement = new Measurement(fromNanos);
+    }
+
+    /** Submission→assignment latency of the measured tasks. */
+    public Latency latency() {
+        return measurement.latency;
+    }
+
+    /** Assignments of measured tasks, by arrival. */
+    public Window placements() {
+        return measurement.placements;
+    }
+
+    /** Completions the producer could not send (should stay 0). */
+    public long sendFailures() {
+        return sendFailures.get();
+    }
+
+    @Override
+    public void close() {
+        try {
+            tail.close();
+        } finally {
+            producer.close(Duration.ofSeconds(10));
+        }
+    }
+
+    private void send(String topic, String key, byte[] value) {
+        producer.send(new ProducerRecord<>(topic, key, value), (meta, error) -> {
+            if (error != null && sendFailures.getAndIncrement() == 0) {
+                log.warn("Could not send to {}: {}", topic, error.toString());
+            }
+        });
+    }
+
+    private void complete(String topic, AttemptAssigned a, Object event) {
+        send(topic, a.getPool(), topics.completions().valueSerde().serializer().serialize(topic, new CompletionEvent(event)));
+    }
+
+    /** The reader's handler: answers assignments and sends completions as they fall due. */
+    private final class Answer implements TopicTail.Handler {
+        private final String assignments = topics.assignments().name();
+        private final String completions = topics.completions().name();
+
+        @Override
+        public void onRecord(ConsumerRecord<byte[], byte[]> record, long receivedNanos) {
+            AssignmentEvent envelope = topics.assignments().valueSerde().deserializer().deserialize(assignments, record.value());
+            Object event = envelope.getEvent();
+            if (event instanceof RegistrationAccepted r) {
+                generations.put(r.getWorkerId(), r.getGeneration());
+            } else if (event instanceof AttemptAssigned a) {
+                onAssigned(a, receivedNanos);
+            }
+            // WorkerFenced and AttemptRevoked need no answer from a simulated worker.
+        }
+
+        private void onAssigned(AttemptAssigned a, long receivedNanos) {
+            String worker = a.getWorkerId();
+            synchronized (SimulatedWorkers.this) {
+                if (dead.contains(worker) || a.getGeneration() < Math.max(generation(worker), floors.getOrDefault(worker, 0L))) {
+                    return;
+                }
+            }
+            long stamp = Workload.stampOf(a.getPayload());
+            Measurement m = measurement;
+            if (stamp >= m.fromNanos) {
+                m.latency.recordNanos(receivedNanos - stamp);
+                m.placements.add(receivedNanos);
+            }
+            listener.accept(a);
+            if (held.contains(worker)) {
+                return;
+            }
+            complete(completions, a, AttemptStarted.newBuilder().setTaskId(a.getTaskId()).setPool(a.getPool())
+                    .setAttempt(a.getAttempt()).setWorkerId(worker).setGeneration(a.getGeneration())
+                    .setAt(clock.instant()).build());
+            if (runNanos == 0) {
+                complete(completions, a, succeeded(a));
+            } else {
+                synchronized (SimulatedWorkers.this) {
+                    pending.add(new Pending(receivedNanos + runNanos, worker, a));
+                }
+            }
+        }
+
+        @Override
+        public void afterPoll(long nowNanos) {
+            synchronized (SimulatedWorkers.this) {
+                while (!pending.isEmpty() && pending.peek().dueNanos <= nowNanos) {
+                    complete(completions, pending.peek().attempt, succeeded(pending.poll().attempt));
+                }
+            }
+        }
+
+        @Override
+        public long pollMillis() {
+            synchronized (SimulatedWorkers.this) {
+                if (pending.isEmpty()) {
+                    return 50;
+                }
+                long waitMs = TimeUnit.NANOSECONDS.toMillis(pending.peek().dueNanos - System.nanoTime());
+                return Math.max(1, Math.min(50, waitMs));
+            }
+        }
+
+        private AttemptSucceeded succeeded(AttemptAssigned a) {
+            return AttemptSucceeded.newBuilder().setTaskId(a.getTaskId()).setPool(a.getPool())
+                    .setAttempt(a.getAttempt()).setWorkerId(a.getWorkerId()).setGeneration(a.getGeneration())
+                    .setAt(clock.instant()).build();
+        }
+    }
+
+    /** A success to send when its run time is up. */
+    private record Pending(long dueNanos, String workerId, AttemptAssigned attempt) implements Comparable<Pending> {
+        @Override
+        public int compareTo(Pending other) {
+            return Long.compare(dueNanos, other.dueNanos);
+        }
+    }
+
+    /** The counters of one measured phase. */
+    private static final class Measurement {
+        final long fromNanos;
+        final Latency latency = new Latency();
+        final Window placements = new Window();
+
+        Measurement(long fromNanos) {
+            this.fromNanos = fromNanos;
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package io.cronoq.ops.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cronoq.ops.Cronoq;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine;
+
+/**
+ * A tiny {@code cronoq bench} end to end on the embedded broker: every phase runs and the JSON line
+ * carries every figure. It checks that the instrument works, never how fast anything is.
+ */
+@Tag("integration")
+@Timeout(value = 4, unit = TimeUnit.MINUTES)
+class BenchRunTest {
+
+    @Test
+    void aSmallRunReportsEveryFigureAndItsRatioToTheBaselineAsOneJsonLine() throws Exception {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = Cronoq.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+
+        int code = cli.execute("bench", "--pools", "2", "--groups", "1", "--workers", "4", "--slots", "4",
+                "--drain", "300", "--rate", "50", "--warmup", "1", "--duration", "2", "--backlog", "500", "--json");
+
+        assertThat(code).as("exit code; stderr: " + err).isZero();
+        String[] lines = out.toString().strip().split("\n");
+        assertThat(lines).as("one JSON line on stdout").hasSize(1);
+        JsonNode json = new ObjectMapper().readTree(lines[0]);
+        assertThat(json.get("lifecycle_ratio").asDouble()).isPositive();
+        assertThat(json.get("placement_ratio").asDouble()).isPositive();
+        assertThat(json.get("drain").get("tasks").asLong()).isEqualTo(300);
+        assertThat(json.get("drain").get("lifecyclePerSecond").asDouble()).isPositive();
+        assertThat(json.get("baseline_drain").get("records").asLong()).isEqualTo(300);
+        assertThat(json.get("rate").get("latency").get("count").asLong()).isEqualTo(100);
+        assertThat(json.get("baseline_rate").get("latency").get("p99").asDouble()).isPositive();
+        assertThat(json.get("p99_ratio").asDouble()).isPositive();
+        assertThat(json.get("backlog_rate").get("latency").get("count").asLong()).isEqualTo(100);
+        assertThat(json.get("memory_backlog").get("waiting").asLong()).isEqualTo(500);
+        assertThat(json.get("memory_backlog").get("heapUsedAfterGc").asLong()).isPositive();
+        assertThat(json.get("record_size_bytes").asInt()).isPositive();
+        assertThat(json.get("log_entries").get("drain, per task")).isNotNull();
+        assertThat(err.toString()).contains("Drain:", "Baseline:", "Backlog: taken in");
+    }
+}
