@@ -57,7 +57,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
@@ -163,20 +162,16 @@ class InputFuzzTest {
     }
 
     /**
-     * KNOWN SCHEDULER BUG (found by this test; it fails until the scheduler is fixed, so it runs only
-     * with {@code -Dcronoq.known-bugs=true}). A task the broker accepts but whose journal entry, store
-     * changelog record or dead letter is larger than the scheduler's producer may send
-     * ({@code max.request.size}, 1 MB) stops its partition for good: the send throws
-     * {@code RecordTooLargeException}, {@code SchedulerProcessor} catches it and tries to dead-letter the
-     * input — which is larger still — the stream thread dies, is replaced, and re-reads the same record,
-     * forever; every pool on that partition stalls. Two ways in: a 10 MB task on a submissions topic
-     * whose {@code max.message.bytes} was raised, and — with every limit at its default — the largest
-     * task the producer and the broker accept (its outputs are a few bytes larger than it).
+     * A task the broker accepts but whose outputs (journal entry, store changelog record, dead letter)
+     * would be larger than the scheduler's producer may send ({@code max.request.size}, 1 MB). This test
+     * found that such a task stopped its partition for good (the thread died, was replaced, re-read the
+     * record, forever). Now the payload rule (at most 512 KiB) rejects it, dead letters keep at most
+     * 256 KiB of an input's bytes, and an output Kafka still refuses is logged and skipped. Two ways in:
+     * a 10 MB task on a submissions topic whose {@code max.message.bytes} was raised, and — with every
+     * limit at its default — the largest task the producer and the broker accept.
      */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"10 MB, topic limit raised", "at the default 1 MB limit"})
-    @EnabledIfSystemProperty(named = "cronoq.known-bugs", matches = "true",
-            disabledReason = "KNOWN SCHEDULER BUG: an input near or above 1 MB stalls its partition; run with -Dcronoq.known-bugs=true")
     void aTaskTooLargeForTheSchedulersOutputsDoesNotStopItsPool(String variant) throws Exception {
         boolean raised = variant.startsWith("10 MB");
         String run = "fuzzbig-" + UUID.randomUUID().toString().substring(0, 6);

@@ -3,6 +3,7 @@ package io.cronoq.scheduler.app;
 import io.cronoq.scheduler.auth.Credentials;
 import io.cronoq.scheduler.auth.RegistrationGuard;
 import io.cronoq.scheduler.config.SchedulerConfig;
+import io.cronoq.scheduler.topology.OversizedOutputHandler;
 import io.cronoq.scheduler.topology.SchedulerTopology;
 import io.cronoq.schemas.SchemaRegistries;
 import io.cronoq.schemas.SchemaRegistry;
@@ -100,6 +101,7 @@ public final class SchedulerApp implements AutoCloseable {
         if (!server.isBlank()) {
             props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, server);
         }
+        props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, OversizedOutputHandler.class);
         // Decisions should reach workers quickly: do not hold produced records back.
         props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");

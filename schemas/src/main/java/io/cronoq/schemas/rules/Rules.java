@@ -38,6 +38,12 @@ public final class Rules {
     public static final int MAX_SLOTS = 65_536;
     /** The heaviest soft routing preference, as in Kubernetes' preferred node affinity. */
     public static final int MAX_PREFERENCE_WEIGHT = 100;
+    /**
+     * The largest payload a task may carry: 512 KiB. The payload travels in the submission, the task's
+     * state record, the journal and the assignment, each one Kafka record under the default 1 MB limit;
+     * larger inputs belong in object storage, with a reference in the payload.
+     */
+    public static final int MAX_PAYLOAD_BYTES = 512 * 1024;
 
     static final String POOL_ALLOWED =
             "1 to 128 characters: letters, digits, '.', '_', ':' or '-', starting with a letter or digit";
@@ -143,7 +149,18 @@ public final class Rules {
         if (v.isPresent()) {
             return v;
         }
-        return first(resources(e.getResources()), preferences(e.getPreferences()), times(e), retry(e.getRetry()));
+        return first(payload(e.getPayload()), resources(e.getResources()), preferences(e.getPreferences()), times(e),
+                retry(e.getRetry()));
+    }
+
+    /** A payload of at most {@link #MAX_PAYLOAD_BYTES}. */
+    public static Optional<Violation> payload(java.nio.ByteBuffer payload) {
+        int size = payload == null ? 0 : payload.remaining();
+        if (size > MAX_PAYLOAD_BYTES) {
+            return Optional.of(new Violation("payload", "payload is " + size + " bytes; at most " + MAX_PAYLOAD_BYTES
+                    + " (512 KiB) travel through cronoq: keep large inputs in object storage and submit a reference"));
+        }
+        return Optional.empty();
     }
 
     /** A task's resource request; null (no request) is valid. */

@@ -47,6 +47,17 @@ class SubmissionRulesTest {
     }
 
     @Test
+    void aPayloadOverHalfAMebibyteIsRefusedWithTheLimitAndWhatToDo() {
+        assertThat(Rules.checkSubmission(task(t -> t.setPayload(java.nio.ByteBuffer.allocate(Rules.MAX_PAYLOAD_BYTES)))))
+                .isEmpty();
+        assertThat(Rules.checkSubmission(task(t -> t.setPayload(java.nio.ByteBuffer.allocate(Rules.MAX_PAYLOAD_BYTES + 1)))))
+                .hasValueSatisfying(v -> {
+                    assertThat(v.field()).isEqualTo("payload");
+                    assertThat(v.message()).contains("524289 bytes").contains("512 KiB").contains("reference");
+                });
+    }
+
+    @Test
     void theBasicRulesComeFirst() {
         assertThat(field(task(t -> t.setPool("")))).isEqualTo("pool");
     }
