@@ -140,7 +140,7 @@ public final class PoolScheduler {
         }
         out.add(Decision.journal(in, null));
         Instant at = in.getSubmittedAt();
-        TaskRecord task = new TaskRecord(in, TaskState.WAITING, nextSequence(), new ArrayList<>(), null, null, at);
+        TaskRecord task = new TaskRecord(in, TaskState.WAITING, nextSequence(), new ArrayList<>(), null, null, at, 0L, null);
         WaitClass c = groups.classFor(Requirement.keyOf(in));
         // A class with a line has no free profile (the invariant), so only an empty line is worth a
         // look; and the newcomer never overtakes the line.
@@ -655,7 +655,7 @@ public final class PoolScheduler {
         store.putWorker(w.record());
         TaskSubmitted s = task.getTask();
         out.add(Decision.journalAndNotify(new AttemptAssigned(id, pool, number, w.id(), w.generation(), labels,
-                s.getPayload(), s.getDeadline(), s.getTimeoutMs(), at), w.id(), null));
+                s.getPayload(), s.getDeadline(), s.getTimeoutMs(), at, null), w.id(), null));
     }
 
     /** Frees the slot of an attempt that just ended; an ACTIVE worker's freed slot is offered on settle. */

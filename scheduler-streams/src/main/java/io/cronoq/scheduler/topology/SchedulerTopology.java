@@ -76,6 +76,8 @@ public final class SchedulerTopology {
     }
 
     private static <V> StoreBuilder<?> store(String name, Serde<V> valueSerde) {
-        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), valueSerde);
+        // Cached: a record changed several times between two commits is encoded and changelogged once.
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), valueSerde)
+                .withCachingEnabled();
     }
 }
