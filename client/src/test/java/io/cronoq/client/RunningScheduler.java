@@ -35,7 +35,9 @@ final class RunningScheduler implements AutoCloseable {
                 SchedulerConfig.TOPIC_PREFIX.name(), prefix,
                 SchedulerConfig.APPLICATION_ID.name(), broker.uniqueName("scheduler"),
                 SchedulerConfig.STATE_DIR.name(), stateDir.toString(),
-                SchedulerConfig.PARTITIONS.name(), String.valueOf(PARTITIONS)));
+                SchedulerConfig.PARTITIONS.name(), String.valueOf(PARTITIONS),
+                // Its simulated workers never heartbeat: no eviction during the test.
+                SchedulerConfig.HEARTBEAT_TIMEOUT_MS.name(), "86400000"));
         return new RunningScheduler(broker, SchedulerApp.start(config), prefix);
     }
 

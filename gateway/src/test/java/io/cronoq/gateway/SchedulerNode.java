@@ -42,7 +42,9 @@ final class SchedulerNode implements AutoCloseable {
                     SchedulerConfig.APPLICATION_ID.name(), applicationId,
                     SchedulerConfig.STATE_DIR.name(), Files.createTempDirectory("cronoq-gateway").toString(),
                     SchedulerConfig.APPLICATION_SERVER.name(), "localhost:" + port,
-                    SchedulerConfig.PARTITIONS.name(), Integer.toString(partitions)));
+                    SchedulerConfig.PARTITIONS.name(), Integer.toString(partitions),
+                    // Its simulated workers never heartbeat: no eviction during the test.
+                    SchedulerConfig.HEARTBEAT_TIMEOUT_MS.name(), "86400000"));
             SchedulerApp app = SchedulerApp.start(config, credentials);
             return new SchedulerNode(app, GatewayServer.start(app, port));
         } catch (IOException e) {

@@ -55,6 +55,13 @@ public final class SimulatedWorkers implements AutoCloseable {
     private volatile Consumer<AttemptAssigned> listener = a -> { };
     private volatile Measurement measurement = new Measurement(Long.MIN_VALUE);
     private final TopicTail tail;
+    /** Heartbeats of every live simulated worker, as an agent sends them, so the scheduler does not evict them. */
+    private final java.util.concurrent.ScheduledExecutorService heartbeats =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "simulated-worker-heartbeats");
+                t.setDaemon(true);
+                return t;
+            });
 
     private SimulatedWorkers(String bootstrap, Topics topics, long runMs, Clock clock) {
         this.topics = topics;
@@ -69,6 +76,31 @@ public final class SimulatedWorkers implements AutoCloseable {
         props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
         this.producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
         this.tail = TopicTail.start(bootstrap, topics.assignments().name(), new Answer());
+        heartbeats.scheduleAtFixedRate(this::heartbeat, HEARTBEAT_MS, HEARTBEAT_MS, TimeUnit.MILLISECONDS);
+    }
+
+    /** How often each live worker heartbeats (an agent's default). */
+    private static final long HEARTBEAT_MS = 3_000;
+
+    private void heartbeat() {
+        try {
+            for (WorkerRegistered w : registrations.values()) {
+                long generation = generation(w.getWorkerId());
+                boolean alive;
+                synchronized (this) {
+                    alive = !dead.contains(w.getWorkerId());
+                }
+                if (alive && generation > 0) {
+                    var beat = io.cronoq.events.WorkerHeartbeat.newBuilder().setWorkerId(w.getWorkerId())
+                            .setPool(w.getPool()).setGeneration(generation).setRunning(java.util.List.of())
+                            .setSentAt(clock.instant()).build();
+                    send(topics.workers().name(), w.getPool(), topics.workers().valueSerde().serializer()
+                            .serialize(topics.workers().name(), new WorkerEvent(beat)));
+                }
+            }
+        } catch (RuntimeException e) {
+            log.warn("Heartbeats of the simulated workers failed; the next round follows", e);
+        }
     }
 
     /**
@@ -158,6 +190,7 @@ public final class SimulatedWorkers implements AutoCloseable {
 
     @Override
     public void close() {
+        heartbeats.shutdownNow();
         try {
             tail.close();
         } finally {

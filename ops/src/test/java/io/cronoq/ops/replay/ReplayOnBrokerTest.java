@@ -91,7 +91,9 @@ class ReplayOnBrokerTest {
                 SchedulerConfig.TOPIC_PREFIX.name(), prefix,
                 SchedulerConfig.APPLICATION_ID.name(), prefix + "scheduler",
                 SchedulerConfig.STATE_DIR.name(), Files.createDirectories(dir.resolve("state")).toString(),
-                SchedulerConfig.PARTITIONS.name(), "2"));
+                SchedulerConfig.PARTITIONS.name(), "2",
+                // Its simulated workers never heartbeat: no eviction during the test.
+                SchedulerConfig.HEARTBEAT_TIMEOUT_MS.name(), "86400000"));
         try (SchedulerApp app = SchedulerApp.start(config);
              Workload workload = new Workload(app.topics(), kafka.bootstrapServers())) {
             workload.run();

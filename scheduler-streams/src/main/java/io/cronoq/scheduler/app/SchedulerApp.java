@@ -58,7 +58,8 @@ public final class SchedulerApp implements AutoCloseable {
         TopicSetup.ensure(config, topics);
         TopicSetup.registerSchemas(registry, topics);
         KafkaStreams streams = new KafkaStreams(SchedulerTopology.build(topics,
-                new RegistrationGuard(credentials, config.getInt(SchedulerConfig.AUTH_SIGNATURE_MAX_AGE_MS))),
+                new RegistrationGuard(credentials, config.getInt(SchedulerConfig.AUTH_SIGNATURE_MAX_AGE_MS)),
+                config.timeRules(), config.tickInterval()),
                 streamsProperties(config));
         streams.setUncaughtExceptionHandler(error -> {
             // Bad input never gets here (it is dead-lettered); this is an infrastructure failure.

@@ -1,6 +1,8 @@
 package io.cronoq.scheduler.config;
 
+import io.cronoq.scheduler.policy.TimeRules;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,9 +48,23 @@ public final class SchedulerConfig {
     public static final Key AUTH_SIGNATURE_MAX_AGE_MS = new Key("cronoq.auth.signature.max.age.ms", "300000",
             "How far (ms) a signed worker registration's registeredAt may be from the time its record arrived before it is refused as stale.");
 
+    public static final Key TICK_INTERVAL_MS = new Key("cronoq.tick.interval.ms", "1000",
+            "How often (ms of wall-clock time) the scheduler decides what time brought: evictions, lease expiries, delayed starts, near deadlines.");
+    public static final Key HEARTBEAT_TIMEOUT_MS = new Key("cronoq.worker.heartbeat.timeout.ms", "30000",
+            "A live worker silent this long (ms) is evicted: its capacity leaves its group and its attempts are re-queued. Keep it several heartbeat intervals.");
+    public static final Key RESERVATION_LEAD_MS = new Key("cronoq.reservation.lead.ms", "30000",
+            "How long (ms) before a fixed start the next matching slot is held for the task.");
+    public static final Key DEADLINE_LEAD_MS = new Key("cronoq.deadline.lead.ms", "600000",
+            "How close (ms) to its deadline a waiting task moves ahead of the tasks without a near deadline.");
+    public static final Key PRIORITY_STEP_MS = new Key("cronoq.priority.step.ms", "300000",
+            "What one priority class is worth in waiting time (ms): a higher class goes first among tasks submitted within this of each other (aging).");
+    public static final Key START_TOLERANCE_MS = new Key("cronoq.start.tolerance.ms", "60000",
+            "A fixed start's tolerance (ms) when the task gives none: starting later than this is journaled as late.");
+
     public static final List<Key> KEYS = List.of(BOOTSTRAP_SERVERS, TOPIC_PREFIX, APPLICATION_ID,
             PROCESSING_GUARANTEE, COMMIT_INTERVAL_MS, STATE_DIR, STANDBY_REPLICAS, STREAM_THREADS,
-            SCHEMA_REGISTRY_URL, APPLICATION_SERVER, PARTITIONS, AUTH_SIGNATURE_MAX_AGE_MS);
+            SCHEMA_REGISTRY_URL, APPLICATION_SERVER, PARTITIONS, AUTH_SIGNATURE_MAX_AGE_MS, TICK_INTERVAL_MS,
+            HEARTBEAT_TIMEOUT_MS, RESERVATION_LEAD_MS, DEADLINE_LEAD_MS, PRIORITY_STEP_MS, START_TOLERANCE_MS);
 
     private final Map<String, String> values;
 
@@ -84,6 +100,12 @@ public final class SchedulerConfig {
         intAtLeast(STREAM_THREADS, 1);
         intAtLeast(PARTITIONS, 1);
         intAtLeast(AUTH_SIGNATURE_MAX_AGE_MS, 1);
+        intAtLeast(TICK_INTERVAL_MS, 1);
+        intAtLeast(HEARTBEAT_TIMEOUT_MS, 1);
+        intAtLeast(RESERVATION_LEAD_MS, 0);
+        intAtLeast(DEADLINE_LEAD_MS, 0);
+        intAtLeast(PRIORITY_STEP_MS, 0);
+        intAtLeast(START_TOLERANCE_MS, 0);
         String guarantee = get(PROCESSING_GUARANTEE);
         if (!guarantee.equals("exactly_once_v2") && !guarantee.equals("at_least_once")) {
             throw new IllegalArgumentException(PROCESSING_GUARANTEE.name() + " is '" + guarantee
@@ -111,6 +133,17 @@ public final class SchedulerConfig {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(key.name() + " is '" + raw + "'; it must be a whole number", e);
         }
+    }
+
+    /** The placement policy's durations, from the settings above. */
+    public TimeRules timeRules() {
+        return new TimeRules(getInt(HEARTBEAT_TIMEOUT_MS), getInt(RESERVATION_LEAD_MS), getInt(DEADLINE_LEAD_MS),
+                getInt(PRIORITY_STEP_MS), getInt(START_TOLERANCE_MS));
+    }
+
+    /** How often the scheduler decides what time brought. */
+    public Duration tickInterval() {
+        return Duration.ofMillis(getInt(TICK_INTERVAL_MS));
     }
 
     /** Every value, cronoq keys and pass-through keys alike (read-only). */

@@ -81,10 +81,10 @@ final class ClassIndex {
         refreshHead(c);
     }
 
-    void add(WaitClass c, long order, String taskId) {
-        queue.add(new WaitingQueue.Entry(c.key(), order, taskId));
-        if (c.count == 0 || order < c.headOrder) {
-            c.headOrder = order;
+    void add(WaitClass c, Place place, String taskId) {
+        queue.add(new WaitingQueue.Entry(c.key(), place, taskId));
+        if (c.count == 0 || place.before(c.headPlace)) {
+            c.headPlace = place;
             c.headTaskId = taskId;
         }
         count(c, c.count + 1);
@@ -93,17 +93,17 @@ final class ClassIndex {
     /** Removes the head of a non-empty class's line and returns its task id. */
     String takeHead(WaitClass c) {
         String taskId = c.headTaskId;
-        queue.remove(c.key(), c.headOrder);
+        queue.remove(c.key(), c.headPlace);
         count(c, c.count - 1);
         refreshHead(c);
         return taskId;
     }
 
-    /** Removes one waiting task (cancelled) from its class's line. */
-    void remove(WaitClass c, long order) {
-        queue.remove(c.key(), order);
+    /** Removes one waiting task (cancelled, or moving to another place) from its class's line. */
+    void remove(WaitClass c, Place place) {
+        queue.remove(c.key(), place);
         count(c, c.count - 1);
-        if (order == c.headOrder) {
+        if (place.equals(c.headPlace)) {
             refreshHead(c);
         }
     }
@@ -112,10 +112,10 @@ final class ClassIndex {
         WaitingQueue.Entry head = c.count > 0 ? queue.first(c.key()) : null;
         if (head == null) {
             count(c, 0); // only when the queue lost entries behind our back
-            c.headOrder = 0;
+            c.headPlace = null;
             c.headTaskId = null;
         } else {
-            c.headOrder = head.order();
+            c.headPlace = head.place();
             c.headTaskId = head.taskId();
         }
     }

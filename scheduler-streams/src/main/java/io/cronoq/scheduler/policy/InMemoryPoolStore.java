@@ -29,6 +29,7 @@ public final class InMemoryPoolStore implements PoolStore {
     private final Map<String, Object> tasks = new HashMap<>();
     private final Map<String, Object> workers = new LinkedHashMap<>();
     private final InMemoryWaitingQueue waiting = new InMemoryWaitingQueue();
+    private final InMemoryTimerQueue timers = new InMemoryTimerQueue();
     private Object pool;
 
     /** A store that keeps the objects it is given. */
@@ -90,6 +91,11 @@ public final class InMemoryPoolStore implements PoolStore {
     @Override
     public InMemoryWaitingQueue waiting() {
         return waiting;
+    }
+
+    @Override
+    public InMemoryTimerQueue timers() {
+        return timers;
     }
 
     /** Ids of every task ever put (for inspection and tests). */

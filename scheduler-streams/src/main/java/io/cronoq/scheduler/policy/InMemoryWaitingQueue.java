@@ -7,29 +7,29 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A {@link WaitingQueue} in memory: one {@code TreeMap} per requirement class, keyed by order. For
+ * A {@link WaitingQueue} in memory: one {@code TreeMap} per requirement class, keyed by place. For
  * tests, benchmarks, replay and simulation; the topology keeps the same entries in RocksDB.
  */
 public final class InMemoryWaitingQueue implements WaitingQueue {
 
-    private final Map<String, TreeMap<Long, Entry>> lines = new HashMap<>();
+    private final Map<String, TreeMap<Place, Entry>> lines = new HashMap<>();
 
     @Override
     public void add(Entry entry) {
-        lines.computeIfAbsent(entry.classKey(), k -> new TreeMap<>()).put(entry.order(), entry);
+        lines.computeIfAbsent(entry.classKey(), k -> new TreeMap<>()).put(entry.place(), entry);
     }
 
     @Override
-    public void remove(String classKey, long order) {
-        TreeMap<Long, Entry> line = lines.get(classKey);
+    public void remove(String classKey, Place place) {
+        TreeMap<Place, Entry> line = lines.get(classKey);
         if (line != null) {
-            line.remove(order);
+            line.remove(place);
         }
     }
 
     @Override
     public Entry first(String classKey) {
-        TreeMap<Long, Entry> line = lines.get(classKey);
+        TreeMap<Place, Entry> line = lines.get(classKey);
         return line == null || line.isEmpty() ? null : line.firstEntry().getValue();
     }
 
@@ -47,7 +47,7 @@ public final class InMemoryWaitingQueue implements WaitingQueue {
     /** Waiting tasks in all classes. */
     public long size() {
         long size = 0;
-        for (TreeMap<Long, Entry> line : lines.values()) {
+        for (TreeMap<Place, Entry> line : lines.values()) {
             size += line.size();
         }
         return size;
@@ -56,7 +56,7 @@ public final class InMemoryWaitingQueue implements WaitingQueue {
     /** Every entry, class by class, each class in order (for inspection and tests). */
     public List<Entry> entries() {
         List<Entry> all = new ArrayList<>();
-        for (TreeMap<Long, Entry> line : lines.values()) {
+        for (TreeMap<Place, Entry> line : lines.values()) {
             all.addAll(line.values());
         }
         return all;

@@ -1,6 +1,9 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.events.Priority;
 import io.cronoq.events.TaskRecord;
+import io.cronoq.events.TaskSubmitted;
+import java.time.Instant;
 import java.util.Comparator;
 
 /**
@@ -12,14 +15,72 @@ final class Ordering {
 
     private Ordering() {}
 
+    /** The rank of a task that waits for a timer outside every line (not before, retry backoff). */
+    static final long NOT_IN_LINE = Long.MAX_VALUE;
+    /** Ranks of fixed starts whose reservation began: ahead of everything, earliest start first. */
+    private static final long FIXED_START_TIER = Long.MIN_VALUE / 2;
+    /** Ranks of tasks whose deadline is near: ahead of all others, earliest deadline first. */
+    private static final long NEAR_DEADLINE_TIER = Long.MIN_VALUE / 4;
+
+    /** A waiting task's place in line: its rank, then its pool-unique sequence. */
+    static Place place(TaskRecord task) {
+        return new Place(task.getRank(), task.getSequence());
+    }
+
     /**
-     * A waiting task's place in line; lower goes first, within its class and across the classes a
-     * freed slot can serve. Today the pool-wide submission sequence, so the line is submission
-     * order and a retried task keeps its original place. Priorities will fold the priority class
-     * into the high bits (higher class, lower bits), leaving the sequence as the tie-break.
+     * The rank of a task joining its line at {@code now}; lower goes first, within its class and
+     * across the classes a freed slot can serve. Three tiers, in this order:
+     * <ol>
+     *   <li>a fixed start (its reservation began: see {@link #releaseAt}), by start time;</li>
+     *   <li>a task whose deadline is at most {@link TimeRules#deadlineLeadMs} away (or past), by
+     *       deadline: as a deadline nears the task moves ahead of every task without a near one;</li>
+     *   <li>every other task, by submission time minus {@link TimeRules#priorityStepMs} per
+     *       priority class above NORMAL (plus one step for LOW). So a higher class goes first among
+     *       tasks submitted within that much of each other, and that is all it buys: a task that has
+     *       waited longer than the step (two for two classes…) stays ahead of any higher-class task
+     *       submitted after it. That is the aging rule: no task is starved forever by a stream of
+     *       higher-class ones; it waits at most three steps longer than it would have.</li>
+     * </ol>
+     * The sequence breaks ties ({@link Place}). A retried task keeps its rank (the same submission),
+     * unless its deadline has come near meanwhile.
      */
-    static long order(TaskRecord task) {
-        return task.getSequence();
+    static long rank(TaskSubmitted s, TimeRules rules, Instant now) {
+        if (s.getStartAt() != null) {
+            return FIXED_START_TIER + s.getStartAt().toEpochMilli();
+        }
+        Instant urgentFrom = urgentFrom(s, rules);
+        if (urgentFrom != null && !now.isBefore(urgentFrom)) {
+            return NEAR_DEADLINE_TIER + s.getDeadline().toEpochMilli();
+        }
+        return s.getSubmittedAt().toEpochMilli() - stepsAboveLow(s.getPriority()) * rules.priorityStepMs();
+    }
+
+    /** When the task's deadline makes it urgent, or {@code null} when it has no deadline. */
+    static Instant urgentFrom(TaskSubmitted s, TimeRules rules) {
+        return s.getDeadline() == null ? null : s.getDeadline().minusMillis(rules.deadlineLeadMs());
+    }
+
+    /**
+     * When a new task may join its line: not before its {@code notBefore}, and a fixed start
+     * {@link TimeRules#reservationLeadMs} before its start time, so the next matching slot is held
+     * for it from then on. {@code null} when it may join at once.
+     */
+    static Instant releaseAt(TaskSubmitted s, TimeRules rules) {
+        Instant release = s.getNotBefore();
+        if (s.getStartAt() != null) {
+            Instant reserve = s.getStartAt().minusMillis(rules.reservationLeadMs());
+            release = release == null || reserve.isAfter(release) ? reserve : release;
+        }
+        return release;
+    }
+
+    private static int stepsAboveLow(Priority priority) {
+        return switch (priority) {
+            case LOW -> 0;
+            case NORMAL -> 1;
+            case HIGH -> 2;
+            case CRITICAL -> 3;
+        };
     }
 
     /** A group as {@link #GROUPS} ranks it for one task: its labels and the free slots it has that the task could use. */

@@ -80,16 +80,33 @@ public final class PoolScheduler {
     private final Map<String, Worker> workers = new HashMap<>();
     private final ClassIndex classes;
     private final Groups groups;
+    private final TimeRules rules;
+    private final TimerQueue timers;
+    private final Leases leases = new Leases();
+    /** The time of the first tick since this scheduler loaded: silence from before it evicts no one. */
+    private Instant watchingSince;
+    private boolean poolStored;
 
     /** Profiles that gained a free slot during the current input: their lines get a chance. */
     private final List<Profile> freed = new ArrayList<>();
     private final List<WaitClass> candidates = new ArrayList<>();
 
-    /** Loads the pool's counters, workers, groups and class heads from the store. */
+    /** Loads the pool's counters, workers, groups and class heads from the store, with the default time rules. */
     public PoolScheduler(String pool, PoolStore store) {
+        this(pool, store, TimeRules.DEFAULT);
+    }
+
+    /**
+     * Loads the pool's counters, workers, groups and class heads from the store, and the leases of
+     * its running attempts (one task read per busy slot).
+     */
+    public PoolScheduler(String pool, PoolStore store, TimeRules rules) {
         this.pool = Objects.requireNonNull(pool, "pool");
         this.store = Objects.requireNonNull(store, "store");
+        this.rules = Objects.requireNonNull(rules, "rules");
+        this.timers = store.timers();
         PoolRecord stored = store.pool();
+        this.poolStored = stored != null;
         this.counters = stored != null ? stored : new PoolRecord(pool, 1L);
         this.classes = new ClassIndex(store.waiting());
         this.groups = new Groups(classes);
@@ -98,6 +115,12 @@ public final class PoolScheduler {
             workers.put(w.id(), w);
             if (w.live()) {
                 groups.join(w);
+                for (AttemptRef ref : w.running()) {
+                    TaskRecord task = store.task(ref.getTaskId());
+                    if (task != null) {
+                        lease(task);
+                    }
+                }
             }
         }
         for (Map.Entry<String, Long> e : store.waiting().counts().entrySet()) {
@@ -140,7 +163,17 @@ public final class PoolScheduler {
         }
         out.add(Decision.journal(in, null));
         Instant at = in.getSubmittedAt();
-        TaskRecord task = new TaskRecord(in, TaskState.WAITING, nextSequence(), new ArrayList<>(), null, null, at, 0L, null);
+        TaskRecord task = new TaskRecord(in, TaskState.WAITING, nextSequence(), new ArrayList<>(), null, null, at,
+                Ordering.NOT_IN_LINE, null);
+        Instant release = Ordering.releaseAt(in, rules);
+        if (release != null && release.isAfter(at)) {
+            String reason = in.getStartAt() != null
+                    ? "fixed start at " + in.getStartAt() + ": the next matching slot is held for it from " + release
+                    : "not before " + release;
+            delay(task, release, at, reason);
+            out.add(Decision.journal(new TaskWaiting(in.getTaskId(), reason), null));
+            return out;
+        }
         WaitClass c = groups.classFor(Requirement.keyOf(in));
         // A class with a line has no free profile (the invariant), so only an empty line is worth a
         // look; and the newcomer never overtakes the line.
@@ -181,7 +214,10 @@ public final class PoolScheduler {
         switch (previous) {
             case WAITING -> {
                 out.add(Decision.journal(in, null));
-                classes.remove(groups.classFor(Requirement.keyOf(task.getTask())), Ordering.order(task));
+                if (task.getRank() != Ordering.NOT_IN_LINE) {
+                    classes.remove(groups.classFor(Requirement.keyOf(task.getTask())), Ordering.place(task));
+                }
+                clearTimer(task);
                 finish(task, TaskState.CANCELLED, at);
                 out.add(Decision.journal(new TaskCancelled(id, previous, in.getReason()), null));
             }
@@ -223,6 +259,7 @@ public final class PoolScheduler {
         String id = in.getWorkerId();
         Instant at = in.getRegisteredAt();
         out.add(Decision.journal(in, null));
+        rememberPool();
         ensureReasons();
         Worker previous = workers.get(id);
         long generation = previous == null ? 1 : previous.generation() + 1;
@@ -233,7 +270,7 @@ public final class PoolScheduler {
                     "worker " + id + " registered again as generation " + generation + "; generation "
                             + previous.generation() + " is fenced and its " + previous.busy() + " attempt(s) are lost",
                     at), id, null));
-            lost = loseAttempts(previous, at, out);
+            lost = loseAttempts(previous, at, out, "worker " + id + " generation " + previous.generation() + " is gone");
             touched.addAll(previous.profile().classes);
             groups.leave(previous);
             previous.clearRunning();
@@ -329,7 +366,7 @@ public final class PoolScheduler {
         out.add(Decision.journal(new WorkerRemoved(w.id(), w.generation(), WorkerState.LEFT,
                 in.getReason() != null ? in.getReason() : "left"), null));
         ensureReasons();
-        List<TaskRecord> lost = loseAttempts(w, at, out);
+        List<TaskRecord> lost = loseAttempts(w, at, out, "worker " + w.id() + " generation " + w.generation() + " left");
         LinkedHashSet<WaitClass> touched = new LinkedHashSet<>(w.profile().classes);
         groups.leave(w);
         w.clearRunning();
@@ -361,11 +398,12 @@ public final class PoolScheduler {
                     in.getTaskId(), in.getWorkerId()));
             return out;
         }
-        out.add(Decision.journal(in, null));
+        out.add(Decision.journal(in, startVerdict(task.getTask(), in.getAt(), "started")));
         currentAttempt(task).setStartedAt(in.getAt());
         task.setState(TaskState.RUNNING);
         task.setUpdatedAt(in.getAt());
         store.putTask(task);
+        lease(task);
         return out;
     }
 
@@ -390,7 +428,7 @@ public final class PoolScheduler {
         finish(task, TaskState.SUCCEEDED, at);
         release(task, attempt);
         out.add(Decision.journal(new TaskFinished(in.getTaskId(), attempt.getAttempt(), attempt.getWorkerId(),
-                AttemptOutcome.SUCCEEDED, TaskState.SUCCEEDED, null), null));
+                AttemptOutcome.SUCCEEDED, TaskState.SUCCEEDED, null), lateness(task.getTask(), at, "finished")));
         settle(List.of(), at, out);
         return out;
     }
@@ -418,28 +456,198 @@ public final class PoolScheduler {
         AttemptRecord attempt = currentAttempt(task);
         end(attempt, AttemptOutcome.FAILED, in.getError(), at);
         release(task, attempt);
-        int failures = 0;
-        for (AttemptRecord a : task.getAttempts()) {
-            if (a.getOutcome() == AttemptOutcome.FAILED) {
-                failures++;
+        retryOrFail(task, attempt, in.getError(), in.getRetryable(), at, out);
+        settle(List.of(), at, out);
+        return out;
+    }
+
+    // ==== time ====================================================================================
+
+    /**
+     * What time brings, decided at {@code now} (the punctuator's wall-clock time, the only clock
+     * the policy sees, and journaled as the time of every decision it returns). In order:
+     * <ol>
+     *   <li>every live worker silent for {@link TimeRules#heartbeatTimeoutMs} (counted from its last
+     *       heartbeat, or from this scheduler's first tick if later, so a scheduler that was down
+     *       evicts no one for its own absence) is evicted: {@code WorkerRemoved} EVICTED with the
+     *       cause, its generation is fenced and bumped ({@code WorkerFenced} to it), its capacity
+     *       leaves its group, and each attempt it held is re-queued as a new attempt
+     *       ({@code TaskFinished} LOST) or fails when no attempts are left;</li>
+     *   <li>every attempt whose lease ended (its task's {@code timeoutMs} after it started) is
+     *       revoked ({@code AttemptRevoked} to its worker) and retried with backoff, or fails;</li>
+     *   <li>every due timer fires: a delayed task joins its line ({@code TaskWaiting}), a task whose
+     *       deadline came near moves ahead in it ({@code TaskWaiting});</li>
+     * </ol>
+     * then freed slots go to the waiting tasks as usual. A tick with nothing due returns nothing.
+     */
+    public List<Decision> tick(Instant now) {
+        List<Decision> out = new ArrayList<>();
+        if (watchingSince == null) {
+            watchingSince = now;
+        }
+        evictSilentWorkers(now, out);
+        revokeExpiredLeases(now, out);
+        fireTimers(now, out);
+        settle(List.of(), now, out);
+        return out;
+    }
+
+    /**
+     * The earliest time a tick would decide something other than an eviction (a lease ends, a
+     * timer fires), or {@code null} when nothing is pending. For simulations, which tick exactly
+     * then instead of every second; evictions depend on heartbeats, which the journal does not keep.
+     */
+    public Instant nextDue() {
+        Leases.Lease lease = leases.first();
+        TimerQueue.Timer timer = timers.first();
+        long due = Math.min(lease == null ? Long.MAX_VALUE : lease.endsAt(),
+                timer == null ? Long.MAX_VALUE : timer.atMillis());
+        return due == Long.MAX_VALUE ? null : Instant.ofEpochMilli(due);
+    }
+
+    private void evictSilentWorkers(Instant now, List<Decision> out) {
+        List<Worker> silent = new ArrayList<>();
+        for (Worker w : workers.values()) {
+            if (w.live() && silence(w, now) >= rules.heartbeatTimeoutMs()) {
+                silent.add(w);
             }
         }
+        silent.sort(Comparator.comparing(Worker::id));
+        for (Worker w : silent) {
+            evict(w, silence(w, now), now, out);
+        }
+    }
+
+    private long silence(Worker w, Instant now) {
+        Instant last = w.record().getLastHeartbeat();
+        Instant since = last.isAfter(watchingSince) ? last : watchingSince;
+        return now.toEpochMilli() - since.toEpochMilli();
+    }
+
+    private void evict(Worker w, long silentMs, Instant now, List<Decision> out) {
+        String why = "evicted: no heartbeat for " + Durations.words(silentMs);
+        long stale = w.generation();
+        long next = stale + 1;
+        ensureReasons();
+        out.add(Decision.journal(new WorkerRemoved(w.id(), next, WorkerState.EVICTED, why), null));
+        out.add(Decision.journalAndNotify(new WorkerFenced(w.id(), pool, stale, null, null, null,
+                why + "; generation " + stale + " is fenced and its " + w.busy() + " attempt(s) are lost; register again",
+                now), w.id(), null));
+        List<TaskRecord> lost = loseAttempts(w, now, out, "worker " + w.id() + " " + why);
+        LinkedHashSet<WaitClass> touched = new LinkedHashSet<>(w.profile().classes);
+        groups.leave(w);
+        w.clearRunning();
+        w.state(WorkerState.EVICTED);
+        w.record().setGeneration(next);
+        store.putWorker(w.record());
+        requeue(lost, now, out, touched);
+    }
+
+    private void revokeExpiredLeases(Instant now, List<Decision> out) {
+        for (Leases.Lease lease : leases.expired(now.toEpochMilli())) {
+            TaskRecord task = store.task(lease.taskId());
+            TaskState state = task == null ? null : task.getState();
+            AttemptRecord attempt = state == TaskState.ASSIGNED || state == TaskState.RUNNING ? currentAttempt(task) : null;
+            if (attempt == null || attempt.getAttempt() != lease.attempt()) {
+                leases.end(lease.taskId()); // cannot happen: every end of an attempt ends its lease
+                continue;
+            }
+            String why = "lease expired: attempt " + attempt.getAttempt() + " ran longer than its timeout of "
+                    + Durations.words(task.getTask().getTimeoutMs());
+            out.add(Decision.journalAndNotify(new AttemptRevoked(lease.taskId(), pool, attempt.getAttempt(),
+                    attempt.getWorkerId(), attempt.getGeneration(), why, now), attempt.getWorkerId(), null));
+            end(attempt, AttemptOutcome.REVOKED, why, now);
+            release(task, attempt);
+            retryOrFail(task, attempt, why, true, now, out);
+        }
+    }
+
+    /** Timers fired per tick at most, so one tick stays short; the rest fire on the next. */
+    private static final int TIMERS_PER_TICK = 10_000;
+
+    private void fireTimers(Instant now, List<Decision> out) {
+        long nowMs = now.toEpochMilli();
+        List<TaskRecord> released = new ArrayList<>();
+        for (int fired = 0; fired < TIMERS_PER_TICK; fired++) {
+            TimerQueue.Timer timer = timers.first();
+            if (timer == null || timer.atMillis() > nowMs) {
+                break;
+            }
+            timers.remove(timer);
+            TaskRecord task = store.task(timer.taskId());
+            if (task == null || task.getState() != TaskState.WAITING || task.getTimerAt() == null
+                    || task.getTimerAt().toEpochMilli() != timer.atMillis()) {
+                continue; // a timer the task no longer has
+            }
+            task.setTimerAt(null);
+            if (task.getRank() == Ordering.NOT_IN_LINE) {
+                released.add(task);
+            } else {
+                moveAhead(task, now, out);
+            }
+        }
+        if (!released.isEmpty()) {
+            requeue(released, now, out, null);
+        }
+    }
+
+    /** A waiting task whose deadline came near takes its place among the urgent tasks of its line. */
+    private void moveAhead(TaskRecord task, Instant now, List<Decision> out) {
+        WaitClass c = groups.classFor(Requirement.keyOf(task.getTask()));
+        classes.remove(c, Ordering.place(task));
+        task.setRank(Ordering.rank(task.getTask(), rules, now));
+        String reason = "its deadline " + task.getTask().getDeadline() + " is less than "
+                + Durations.words(rules.deadlineLeadMs()) + " away: it moved ahead of the tasks without a near deadline";
+        task.setWaitingReason(reason);
+        task.setUpdatedAt(now);
+        store.putTask(task);
+        classes.add(c, Ordering.place(task), task.getTask().getTaskId());
+        out.add(Decision.journal(new TaskWaiting(task.getTask().getTaskId(), reason), null));
+    }
+
+    /**
+     * After an attempt ended badly (failed, or its lease expired): another attempt after the
+     * backoff when the failure is retryable and attempts are left ({@code TaskFinished} WAITING,
+     * the task waits outside its line until then), else the task FAILED. Every attempt that ended
+     * without success counts (failed, lost with its worker, revoked at its lease's end).
+     */
+    private void retryOrFail(TaskRecord task, AttemptRecord attempt, String error, boolean retryable, Instant at,
+                             List<Decision> out) {
+        String id = task.getTask().getTaskId();
+        int spent = spentAttempts(task);
         RetryRule retry = RetryRule.of(task.getTask().getRetry());
-        if (retry.retries(failures, in.getRetryable())) {
-            // Seam for the time issue: the retry should wait retry.backoffMs(failures) from `at`;
-            // that needs the punctuator, so today it re-queues at once.
-            out.add(Decision.journal(new TaskFinished(in.getTaskId(), attempt.getAttempt(), attempt.getWorkerId(),
-                    AttemptOutcome.FAILED, TaskState.WAITING, in.getError()), null));
-            requeue(List.of(task), at, out, null);
+        if (retry.retries(spent, retryable)) {
+            long backoff = retry.backoffMs(spent);
+            Instant due = at.plusMillis(backoff);
+            String reason = "attempt " + (task.getAttempts().size() + 1) + " (of at most " + retry.maxAttempts()
+                    + ") after a backoff of " + Durations.words(backoff) + ", at " + due;
+            out.add(Decision.journal(new TaskFinished(id, attempt.getAttempt(), attempt.getWorkerId(),
+                    attempt.getOutcome(), TaskState.WAITING, error), reason));
+            if (backoff > 0) {
+                delay(task, due, at, reason);
+                out.add(Decision.journal(new TaskWaiting(id, reason), null));
+            } else {
+                task.setState(TaskState.WAITING);
+                requeue(List.of(task), at, out, null);
+            }
         } else {
             finish(task, TaskState.FAILED, at);
-            out.add(Decision.journal(new TaskFinished(in.getTaskId(), attempt.getAttempt(), attempt.getWorkerId(),
-                    AttemptOutcome.FAILED, TaskState.FAILED, in.getError()),
-                    in.getRetryable() ? "no attempts left (" + failures + " of " + retry.maxAttempts() + " failed)"
+            out.add(Decision.journal(new TaskFinished(id, attempt.getAttempt(), attempt.getWorkerId(),
+                    attempt.getOutcome(), TaskState.FAILED, error),
+                    retryable ? "no attempts left (" + spent + " of " + retry.maxAttempts() + " ended without success)"
                             : "the failure is not retryable"));
-            settle(List.of(), at, out);
         }
-        return out;
+    }
+
+    private static int spentAttempts(TaskRecord task) {
+        int spent = 0;
+        for (AttemptRecord a : task.getAttempts()) {
+            AttemptOutcome o = a.getOutcome();
+            if (o == AttemptOutcome.FAILED || o == AttemptOutcome.LOST || o == AttemptOutcome.REVOKED) {
+                spent++;
+            }
+        }
+        return spent;
     }
 
     // ==== reads ===================================================================================
@@ -527,7 +735,7 @@ public final class PoolScheduler {
         while (true) {
             WaitClass best = null;
             for (WaitClass c : candidates) {
-                if (c.servable() && (best == null || c.headOrder < best.headOrder)) {
+                if (c.servable() && (best == null || c.headPlace.before(best.headPlace))) {
                     best = c;
                 }
             }
@@ -608,7 +816,7 @@ public final class PoolScheduler {
                 changed.add(c);
             }
         }
-        changed.sort(Comparator.comparingLong(c -> c.headOrder));
+        changed.sort(Comparator.comparing(c -> c.headPlace));
         return changed;
     }
 
@@ -630,13 +838,91 @@ public final class PoolScheduler {
         }
     }
 
+    /** Puts a task into its class's line at the place {@link Ordering#rank} gives it now. */
     private void enqueue(TaskRecord task, WaitClass c, Instant at, String reason) {
+        TaskSubmitted s = task.getTask();
         task.setState(TaskState.WAITING);
         task.setWaitingSince(at);
         task.setWaitingReason(reason);
         task.setUpdatedAt(at);
+        task.setRank(Ordering.rank(s, rules, at));
+        Instant urgentFrom = Ordering.urgentFrom(s, rules);
+        if (s.getStartAt() == null && urgentFrom != null && at.isBefore(urgentFrom)) {
+            setTimer(task, urgentFrom);
+        } else {
+            clearTimer(task);
+        }
         store.putTask(task);
-        classes.add(c, Ordering.order(task), task.getTask().getTaskId());
+        classes.add(c, Ordering.place(task), s.getTaskId());
+    }
+
+    /** A task waits outside every line until {@code until} (not before, backoff, a fixed start's reservation). */
+    private void delay(TaskRecord task, Instant until, Instant at, String reason) {
+        task.setState(TaskState.WAITING);
+        task.setRank(Ordering.NOT_IN_LINE);
+        task.setWaitingSince(at);
+        task.setWaitingReason(reason);
+        task.setUpdatedAt(at);
+        setTimer(task, until);
+        store.putTask(task);
+    }
+
+    private void setTimer(TaskRecord task, Instant at) {
+        clearTimer(task);
+        timers.add(new TimerQueue.Timer(at.toEpochMilli(), task.getTask().getTaskId()));
+        task.setTimerAt(at);
+    }
+
+    private void clearTimer(TaskRecord task) {
+        if (task.getTimerAt() != null) {
+            timers.remove(new TimerQueue.Timer(task.getTimerAt().toEpochMilli(), task.getTask().getTaskId()));
+            task.setTimerAt(null);
+        }
+    }
+
+    /** Sets the lease of the task's current attempt, when the task has a timeout. */
+    private void lease(TaskRecord task) {
+        Long timeout = task.getTask().getTimeoutMs();
+        if (timeout == null) {
+            return;
+        }
+        AttemptRecord a = currentAttempt(task);
+        Instant from = a.getStartedAt();
+        if (from == null) {
+            Instant startAt = task.getTask().getStartAt();
+            from = startAt != null && startAt.isAfter(a.getAssignedAt()) ? startAt : a.getAssignedAt();
+        }
+        leases.set(task.getTask().getTaskId(), a.getAttempt(), from.toEpochMilli() + timeout);
+    }
+
+    /**
+     * The journal's cause for an attempt of a fixed-start task that {@code what} (started, or was
+     * assigned too late to be held) at {@code at}: on time within its tolerance, or late.
+     */
+    private String startVerdict(TaskSubmitted s, Instant at, String what) {
+        if (s.getStartAt() == null) {
+            return null;
+        }
+        long late = at.toEpochMilli() - s.getStartAt().toEpochMilli();
+        long tolerance = s.getStartToleranceMs() != null ? s.getStartToleranceMs() : rules.startToleranceMs();
+        String head = "fixed start at " + s.getStartAt() + ": ";
+        if (late < 0) {
+            return head + what + " " + Durations.words(-late) + " early";
+        }
+        return late <= tolerance
+                ? head + what + " on time (" + Durations.words(late) + " after, within its tolerance of "
+                        + Durations.words(tolerance) + ")"
+                : head + what + " late, " + Durations.words(late) + " after, beyond its tolerance of "
+                        + Durations.words(tolerance);
+    }
+
+    /** "late: …" when {@code at} is past the task's deadline, else {@code null}. */
+    private static String lateness(TaskSubmitted s, Instant at, String what) {
+        if (s.getDeadline() == null || !at.isAfter(s.getDeadline())) {
+            return null;
+        }
+        return "late: " + what + " " + Durations.words(at.toEpochMilli() - s.getDeadline().toEpochMilli())
+                + " after its deadline " + s.getDeadline();
     }
 
     /** Gives the task's next attempt to the profile's preferred worker (which has a free slot). */
@@ -650,16 +936,23 @@ public final class PoolScheduler {
         task.setWaitingReason(null);
         task.setWaitingSince(null);
         task.setUpdatedAt(at);
+        clearTimer(task);
         store.putTask(task);
+        lease(task);
         groups.assign(w, new AttemptRef(id, number), nextSequence());
         store.putWorker(w.record());
         TaskSubmitted s = task.getTask();
+        Instant startAt = s.getStartAt() != null && s.getStartAt().isAfter(at) ? s.getStartAt() : null;
+        String cause = startAt != null ? "fixed start at " + startAt + ": the slot is held for it until then"
+                : s.getStartAt() != null ? startVerdict(s, at, "assigned")
+                : lateness(s, at, "assigned");
         out.add(Decision.journalAndNotify(new AttemptAssigned(id, pool, number, w.id(), w.generation(), labels,
-                s.getPayload(), s.getDeadline(), s.getTimeoutMs(), at, null), w.id(), null));
+                s.getPayload(), s.getDeadline(), s.getTimeoutMs(), at, startAt), w.id(), cause));
     }
 
     /** Frees the slot of an attempt that just ended; an ACTIVE worker's freed slot is offered on settle. */
     private void release(TaskRecord task, AttemptRecord attempt) {
+        leases.end(task.getTask().getTaskId());
         Worker w = workers.get(attempt.getWorkerId());
         if (w == null || !w.live() || w.generation() != attempt.getGeneration()) {
             return; // a current attempt is always held by its live worker; nothing to free otherwise
@@ -672,19 +965,30 @@ public final class PoolScheduler {
     }
 
     /**
-     * Ends every attempt a worker holds as LOST and sets its task back to WAITING (the caller
-     * re-queues them once the worker is out of its group).
+     * Ends every attempt a worker holds as LOST; a task with attempts left is set back to WAITING
+     * and returned (the caller re-queues them once the worker is out of its group, at once: losing
+     * its worker is not the task's failure, so no backoff), the others FAILED.
      */
-    private List<TaskRecord> loseAttempts(Worker w, Instant at, List<Decision> out) {
+    private List<TaskRecord> loseAttempts(Worker w, Instant at, List<Decision> out, String cause) {
         List<TaskRecord> lost = new ArrayList<>(w.busy());
         for (AttemptRef ref : w.running()) {
             TaskRecord task = store.task(ref.getTaskId());
             AttemptRecord attempt = currentAttempt(task);
             end(attempt, AttemptOutcome.LOST, null, at);
-            task.setState(TaskState.WAITING);
-            lost.add(task);
-            out.add(Decision.journal(new TaskFinished(ref.getTaskId(), ref.getAttempt(), w.id(), AttemptOutcome.LOST,
-                    TaskState.WAITING, null), "worker " + w.id() + " generation " + w.generation() + " is gone"));
+            leases.end(ref.getTaskId());
+            int spent = spentAttempts(task);
+            RetryRule retry = RetryRule.of(task.getTask().getRetry());
+            if (retry.retries(spent, true)) {
+                task.setState(TaskState.WAITING);
+                lost.add(task);
+                out.add(Decision.journal(new TaskFinished(ref.getTaskId(), ref.getAttempt(), w.id(),
+                        AttemptOutcome.LOST, TaskState.WAITING, null), cause));
+            } else {
+                finish(task, TaskState.FAILED, at);
+                out.add(Decision.journal(new TaskFinished(ref.getTaskId(), ref.getAttempt(), w.id(),
+                        AttemptOutcome.LOST, TaskState.FAILED, cause), cause + "; no attempts left (" + spent + " of "
+                        + retry.maxAttempts() + " ended without success)"));
+            }
         }
         return lost;
     }
@@ -807,7 +1111,16 @@ public final class PoolScheduler {
         long sequence = counters.getNextSequence();
         counters.setNextSequence(sequence + 1);
         store.putPool(counters);
+        poolStored = true;
         return sequence;
+    }
+
+    /** Stores the pool's record if it has none yet, so the punctuator knows the pool (it may have workers only). */
+    private void rememberPool() {
+        if (!poolStored) {
+            store.putPool(counters);
+            poolStored = true;
+        }
     }
 
     private Decision fence(String workerId, long staleGeneration, String taskId, Integer attempt, String reason,

@@ -28,4 +28,7 @@ public interface PoolStore {
 
     /** The waiting tasks of this pool, indexed by requirement class. */
     WaitingQueue waiting();
+
+    /** The pending timers of this pool's waiting tasks. */
+    TimerQueue timers();
 }

@@ -3,12 +3,12 @@ package io.cronoq.scheduler.policy;
 import io.cronoq.events.RetryPolicy;
 
 /**
- * How often a failed task is tried again, as a value read from the task's {@code RetryPolicy}
- * (schema defaults when it has none: 3 attempts). {@code maxAttempts} bounds the attempts that
- * FAILED; a LOST attempt (its worker left or re-registered) is not the task's fault and does not
- * count. The backoff is computed here but not applied yet: placement reads no clock, so holding a
- * retry until its backoff has passed belongs to the punctuator (the time issue). Today a retryable
- * failure re-queues at once, at the task's original place in line.
+ * How often a task is tried again, as a value read from the task's {@code RetryPolicy} (schema
+ * defaults when it has none: at most 3 attempts, backoff 1 s doubling up to 60 s).
+ * {@code maxAttempts} bounds the attempts that ended without success: failed, lost with their
+ * worker (evicted, left, re-registered) or revoked at the end of their lease. A retry after a
+ * failure or an expired lease waits its backoff outside the line, then takes its original place
+ * again; a lost attempt is retried at once (its worker failed, not the task).
  */
 record RetryRule(int maxAttempts, long initialBackoffMs, long maxBackoffMs, double multiplier) {
 
@@ -22,14 +22,14 @@ record RetryRule(int maxAttempts, long initialBackoffMs, long maxBackoffMs, doub
                 policy.getMultiplier());
     }
 
-    /** Whether a task whose attempts have failed {@code failedAttempts} times gets another one. */
-    boolean retries(int failedAttempts, boolean retryable) {
-        return retryable && failedAttempts < maxAttempts;
+    /** Whether a task with {@code spentAttempts} attempts ended without success gets another one. */
+    boolean retries(int spentAttempts, boolean retryable) {
+        return retryable && spentAttempts < maxAttempts;
     }
 
-    /** The wait before the attempt that follows {@code failedAttempts} failures (the seam for the time issue). */
-    long backoffMs(int failedAttempts) {
-        double ms = initialBackoffMs * Math.pow(multiplier, Math.max(0, failedAttempts - 1));
+    /** The wait before the attempt that follows {@code spentAttempts} unsuccessful ones: initial × multiplier^(n−1), capped. */
+    long backoffMs(int spentAttempts) {
+        double ms = initialBackoffMs * Math.pow(multiplier, Math.max(0, spentAttempts - 1));
         return (long) Math.min(ms, (double) maxBackoffMs);
     }
 }

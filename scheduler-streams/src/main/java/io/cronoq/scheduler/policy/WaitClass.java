@@ -24,7 +24,7 @@ final class WaitClass {
     int capacity;
 
     long count;
-    long headOrder;
+    Place headPlace;
     String headTaskId;
     /** Why its tasks wait, while it has any; {@code null} when empty or not computed since loading. */
     WaitReason reason;

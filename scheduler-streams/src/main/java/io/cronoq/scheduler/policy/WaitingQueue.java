@@ -3,19 +3,20 @@ package io.cronoq.scheduler.policy;
 import java.util.Map;
 
 /**
- * Waiting tasks of one pool, kept per requirement class in ascending order. The policy keeps only
- * the class heads and counts in memory, so a backlog of millions stays in the store, not the heap.
+ * Waiting tasks of one pool, kept per requirement class in ascending {@link Place} order. The
+ * policy keeps only the class heads and counts in memory, so a backlog of millions stays in the
+ * store, not the heap.
  */
 public interface WaitingQueue {
 
     /** One waiting task: its class, its place in line within the class, and its id. */
-    record Entry(String classKey, long order, String taskId) {}
+    record Entry(String classKey, Place place, String taskId) {}
 
     void add(Entry entry);
 
-    void remove(String classKey, long order);
+    void remove(String classKey, Place place);
 
-    /** The entry with the lowest order in the class, or {@code null} when the class has none. */
+    /** The entry with the lowest place in the class, or {@code null} when the class has none. */
     Entry first(String classKey);
 
     /** The number of waiting tasks per class that has any (read once when the scheduler loads). */

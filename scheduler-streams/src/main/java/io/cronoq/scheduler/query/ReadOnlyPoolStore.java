@@ -3,7 +3,9 @@ package io.cronoq.scheduler.query;
 import io.cronoq.events.PoolRecord;
 import io.cronoq.events.TaskRecord;
 import io.cronoq.events.WorkerRecord;
+import io.cronoq.scheduler.policy.Place;
 import io.cronoq.scheduler.policy.PoolStore;
+import io.cronoq.scheduler.policy.TimerQueue;
 import io.cronoq.scheduler.policy.WaitingQueue;
 import io.cronoq.scheduler.topology.StoreNames;
 import java.util.ArrayList;
@@ -58,6 +60,27 @@ final class ReadOnlyPoolStore implements PoolStore {
         return waiting;
     }
 
+    /** Timers are the ticking scheduler's business: a snapshot never fires or reads one. */
+    @Override
+    public TimerQueue timers() {
+        return new TimerQueue() {
+            @Override
+            public void add(Timer timer) {
+                throw readOnly();
+            }
+
+            @Override
+            public void remove(Timer timer) {
+                throw readOnly();
+            }
+
+            @Override
+            public Timer first() {
+                throw new UnsupportedOperationException("the query side never fires timers");
+            }
+        };
+    }
+
     @Override
     public void putPool(PoolRecord record) {
         throw readOnly();
@@ -82,13 +105,13 @@ final class ReadOnlyPoolStore implements PoolStore {
 
         @Override
         public Entry first(String classKey) {
-            String prefix = WaitingKeys.classPrefix(pool, classKey);
+            String prefix = StoreNames.classPrefix(pool, classKey);
             try (KeyValueIterator<String, String> it = stores.waiting().prefixScan(prefix, KEYS)) {
                 if (!it.hasNext()) {
                     return null;
                 }
                 KeyValue<String, String> head = it.next();
-                return new Entry(classKey, WaitingKeys.orderOf(head.key), head.value);
+                return new Entry(classKey, StoreNames.placeOf(head.key), head.value);
             }
         }
 
@@ -96,8 +119,8 @@ final class ReadOnlyPoolStore implements PoolStore {
         public Map<String, Long> counts() {
             Map<String, Long> result = new HashMap<>();
             try (KeyValueIterator<String, Long> it =
-                         stores.waitingCounts().prefixScan(WaitingKeys.poolPrefix(pool), KEYS)) {
-                it.forEachRemaining(kv -> result.put(WaitingKeys.classOf(pool, kv.key), kv.value));
+                         stores.waitingCounts().prefixScan(StoreNames.poolPrefix(pool), KEYS)) {
+                it.forEachRemaining(kv -> result.put(StoreNames.classOf(pool, kv.key), kv.value));
             }
             return result;
         }
@@ -108,7 +131,7 @@ final class ReadOnlyPoolStore implements PoolStore {
         }
 
         @Override
-        public void remove(String classKey, long order) {
+        public void remove(String classKey, Place place) {
             throw readOnly();
         }
     }

@@ -5,6 +5,7 @@ import io.cronoq.events.TaskState;
 import io.cronoq.events.WorkerRecord;
 import io.cronoq.scheduler.policy.GroupSnapshot;
 import io.cronoq.scheduler.policy.ClassSnapshot;
+import io.cronoq.scheduler.policy.Place;
 import io.cronoq.scheduler.policy.PoolScheduler;
 import io.cronoq.scheduler.policy.Requirement;
 import io.cronoq.scheduler.policy.PoolSnapshot;
@@ -16,15 +17,18 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * Read-side questions over the scheduler's stores — the pools, one pool's state, a task, a page
@@ -114,9 +118,18 @@ public final class SchedulerQueries {
         // The page is the `limit` newest that pass: keep them in a heap whose head is the oldest kept.
         PriorityQueue<TaskRecord> page = new PriorityQueue<>(TaskCursor.NEWEST_FIRST.reversed());
         if (filter.state() == TaskState.WAITING) {
-            try (KeyValueIterator<String, String> it = filter.pool() == null ? stores.waiting().all()
-                    : stores.waiting().prefixScan(WaitingKeys.poolPrefix(filter.pool()), KEYS)) {
-                it.forEachRemaining(kv -> offer(page, stores.tasks().get(kv.value), filter));
+            // In a line (the waiting index) or waiting for a timer outside one (delayed); a task in
+            // a line may have a timer too (its deadline), so each id is offered once.
+            Set<String> seen = new HashSet<>();
+            for (ReadOnlyKeyValueStore<String, String> index : List.of(stores.waiting(), stores.timers())) {
+                try (KeyValueIterator<String, String> it = filter.pool() == null ? index.all()
+                        : index.prefixScan(StoreNames.poolPrefix(filter.pool()), KEYS)) {
+                    it.forEachRemaining(kv -> {
+                        if (seen.add(kv.value)) {
+                            offer(page, stores.tasks().get(kv.value), filter);
+                        }
+                    });
+                }
             }
         } else {
             try (KeyValueIterator<String, TaskRecord> it = stores.tasks().all()) {
@@ -143,16 +156,16 @@ public final class SchedulerQueries {
      * take them in), each with its place in its class's line.
      */
     public List<WaitingTask> waiting(String pool, int limit) {
-        record Entry(String classKey, long order, String taskId, long place) {}
-        Comparator<Entry> lineOrder = Comparator.comparingLong(Entry::order);
+        record Entry(String classKey, Place order, String taskId, long place) {}
+        Comparator<Entry> lineOrder = Comparator.comparing(Entry::order);
         PriorityQueue<Entry> first = new PriorityQueue<>(lineOrder.reversed());
         Map<String, Long> places = new HashMap<>();
-        try (KeyValueIterator<String, String> it = stores.waiting().prefixScan(WaitingKeys.poolPrefix(pool), KEYS)) {
+        try (KeyValueIterator<String, String> it = stores.waiting().prefixScan(StoreNames.poolPrefix(pool), KEYS)) {
             while (it.hasNext()) {
                 KeyValue<String, String> kv = it.next();
-                String classKey = WaitingKeys.classOf(pool, kv.key);
+                String classKey = StoreNames.classOf(pool, kv.key);
                 long place = places.merge(classKey, 1L, Long::sum); // keys of a class come in line order
-                first.add(new Entry(classKey, WaitingKeys.orderOf(kv.key), kv.value, place));
+                first.add(new Entry(classKey, StoreNames.placeOf(kv.key), kv.value, place));
                 if (first.size() > limit) {
                     first.poll();
                 }

@@ -11,7 +11,7 @@ import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
- * The scheduler's five state stores, read-only: from a running {@link KafkaStreams} (one partition
+ * The scheduler's six state stores, read-only: from a running {@link KafkaStreams} (one partition
  * or every local one) or from anything else that holds them (a {@code TopologyTestDriver}).
  * Getting them from Kafka Streams throws {@code InvalidStateStoreException} while they restore.
  */
@@ -19,7 +19,8 @@ public record SchedulerStores(ReadOnlyKeyValueStore<String, TaskRecord> tasks,
                               ReadOnlyKeyValueStore<String, WorkerRecord> workers,
                               ReadOnlyKeyValueStore<String, PoolRecord> pools,
                               ReadOnlyKeyValueStore<String, String> waiting,
-                              ReadOnlyKeyValueStore<String, Long> waitingCounts) {
+                              ReadOnlyKeyValueStore<String, Long> waitingCounts,
+                              ReadOnlyKeyValueStore<String, String> timers) {
 
     /** Checks that every store is there. */
     public SchedulerStores {
@@ -28,6 +29,7 @@ public record SchedulerStores(ReadOnlyKeyValueStore<String, TaskRecord> tasks,
         Objects.requireNonNull(pools, "pools");
         Objects.requireNonNull(waiting, "waiting");
         Objects.requireNonNull(waitingCounts, "waitingCounts");
+        Objects.requireNonNull(timers, "timers");
     }
 
     /** The active stores of one input partition on this instance (a pool lives in exactly one). */
@@ -37,7 +39,8 @@ public record SchedulerStores(ReadOnlyKeyValueStore<String, TaskRecord> tasks,
                 streams.store(params(StoreNames.WORKERS, partition)),
                 streams.store(params(StoreNames.POOLS, partition)),
                 streams.store(params(StoreNames.WAITING, partition)),
-                streams.store(params(StoreNames.WAITING_COUNTS, partition)));
+                streams.store(params(StoreNames.WAITING_COUNTS, partition)),
+                streams.store(params(StoreNames.TIMERS, partition)));
     }
 
     private static <V> StoreQueryParameters<ReadOnlyKeyValueStore<String, V>> params(String store, int partition) {

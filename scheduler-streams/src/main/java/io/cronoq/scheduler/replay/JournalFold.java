@@ -95,7 +95,12 @@ public final class JournalFold {
         } else if (event instanceof WorkerDraining e) {
             updateWorker(pool, e.getWorkerId(), WorkerState.DRAINING);
         } else if (event instanceof WorkerRemoved e) {
-            updateWorker(pool, e.getWorkerId(), e.getState());
+            // An eviction bumps the generation (it fences the evicted one); leaving keeps it.
+            Worker w = workers.get(key(pool, e.getWorkerId()));
+            if (w != null) {
+                workers.put(key(pool, e.getWorkerId()), new Worker(w.workerId(), w.pool(), w.labels(), w.slots(),
+                        e.getGeneration(), e.getState(), w.running()));
+            }
         }
     }
 

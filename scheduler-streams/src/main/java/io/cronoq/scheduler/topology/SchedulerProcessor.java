@@ -6,6 +6,7 @@ import io.cronoq.events.AttemptStarted;
 import io.cronoq.events.AttemptSucceeded;
 import io.cronoq.events.InputRejected;
 import io.cronoq.events.JournalEntry;
+import io.cronoq.events.PoolRecord;
 import io.cronoq.events.RegistrationRejected;
 import io.cronoq.events.RejectionCode;
 import io.cronoq.events.TaskCancelRequested;
@@ -17,16 +18,21 @@ import io.cronoq.events.WorkerRegistered;
 import io.cronoq.scheduler.auth.RegistrationGuard;
 import io.cronoq.scheduler.policy.Decision;
 import io.cronoq.scheduler.policy.PoolScheduler;
+import io.cronoq.scheduler.policy.TimeRules;
 import io.cronoq.scheduler.topology.StorePoolStore.SchedulerStores;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,11 +49,15 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
 
     private final Map<String, PoolScheduler> schedulers = new HashMap<>();
     private final RegistrationGuard guard;
+    private final TimeRules rules;
+    private final Duration tick;
     private ProcessorContext<Object, Object> context;
     private SchedulerStores stores;
 
-    SchedulerProcessor(RegistrationGuard guard) {
+    SchedulerProcessor(RegistrationGuard guard, TimeRules rules, Duration tick) {
         this.guard = guard;
+        this.rules = rules;
+        this.tick = tick;
     }
 
     @Override
@@ -60,7 +70,36 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
                 context.getStateStore(StoreNames.WORKERS),
                 context.getStateStore(StoreNames.POOLS),
                 context.getStateStore(StoreNames.WAITING),
-                context.getStateStore(StoreNames.WAITING_COUNTS));
+                context.getStateStore(StoreNames.WAITING_COUNTS),
+                context.getStateStore(StoreNames.TIMERS));
+        context.schedule(tick, PunctuationType.WALL_CLOCK_TIME, this::tick);
+    }
+
+    /**
+     * Time's decisions: every pool this stream task holds (every pool with a record in the pools
+     * store) is told the wall-clock time, and what it decides is journaled and sent under that time,
+     * like the decisions of an input. The policy reads no clock: this is the only one it hears.
+     */
+    private void tick(long now) {
+        List<String> pools = new ArrayList<>();
+        try (KeyValueIterator<String, PoolRecord> it = stores.pools().all()) {
+            it.forEachRemaining(kv -> pools.add(kv.key));
+        }
+        for (String pool : pools) {
+            try {
+                for (Decision decision : scheduler(pool).tick(Instant.ofEpochMilli(now))) {
+                    route(pool, now, decision);
+                }
+            } catch (RuntimeException e) {
+                // A bug: keep running, and reload the pool from its stores on the next event or tick.
+                log.error("Tick of pool {} failed; it is reloaded from its stores", pool, e);
+                schedulers.remove(pool);
+            }
+        }
+    }
+
+    private PoolScheduler scheduler(String pool) {
+        return schedulers.computeIfAbsent(pool, p -> new PoolScheduler(p, new StorePoolStore(p, stores), rules));
     }
 
     @Override
@@ -80,7 +119,7 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
             }
         }
         try {
-            PoolScheduler scheduler = schedulers.computeIfAbsent(pool, p -> new PoolScheduler(p, new StorePoolStore(p, stores)));
+            PoolScheduler scheduler = scheduler(pool);
             for (Decision decision : dispatch(scheduler, in.event())) {
                 route(pool, record.timestamp(), decision);
                 if (in.event() instanceof WorkerRegistered registration

@@ -7,8 +7,10 @@ import io.cronoq.events.TaskRecord;
 import io.cronoq.events.WorkerEvent;
 import io.cronoq.events.WorkerRecord;
 import io.cronoq.scheduler.auth.RegistrationGuard;
+import io.cronoq.scheduler.policy.TimeRules;
 import io.cronoq.schemas.Topic;
 import io.cronoq.schemas.Topics;
+import java.time.Duration;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -38,18 +40,31 @@ public final class SchedulerTopology {
 
     /** Builds the scheduler topology; {@code guard} decides which worker registrations reach the policy. */
     public static Topology build(Topics topics, RegistrationGuard guard) {
+        return build(topics, guard, TimeRules.DEFAULT, DEFAULT_TICK);
+    }
+
+    /** How often time's decisions are taken when the settings do not say. */
+    public static final Duration DEFAULT_TICK = Duration.ofSeconds(1);
+
+    /**
+     * Builds the scheduler topology. {@code guard} decides which worker registrations reach the
+     * policy; {@code rules} are the policy's durations; every {@code tick} of wall-clock time each
+     * pool's scheduler decides what time brought (evictions, leases, timers), and journals it.
+     */
+    public static Topology build(Topics topics, RegistrationGuard guard, TimeRules rules, Duration tick) {
         Topology topology = new Topology();
         addInput(topology, "submissions", topics.submissions(), SubmissionEvent::getEvent);
         addInput(topology, "workers", topics.workers(), WorkerEvent::getEvent);
         addInput(topology, "completions", topics.completions(), CompletionEvent::getEvent);
 
-        topology.addProcessor(SCHEDULER, () -> new SchedulerProcessor(guard),
+        topology.addProcessor(SCHEDULER, () -> new SchedulerProcessor(guard, rules, tick),
                 "submissions-decode", "workers-decode", "completions-decode");
         topology.addStateStore(store(StoreNames.TASKS, topics.serde(TaskRecord.class)), SCHEDULER);
         topology.addStateStore(store(StoreNames.WORKERS, topics.serde(WorkerRecord.class)), SCHEDULER);
         topology.addStateStore(store(StoreNames.POOLS, topics.serde(PoolRecord.class)), SCHEDULER);
         topology.addStateStore(store(StoreNames.WAITING, Serdes.String()), SCHEDULER);
         topology.addStateStore(store(StoreNames.WAITING_COUNTS, Serdes.Long()), SCHEDULER);
+        topology.addStateStore(store(StoreNames.TIMERS, Serdes.String()), SCHEDULER);
 
         addSink(topology, ASSIGNMENTS_SINK, topics.assignments(), SCHEDULER);
         addSink(topology, JOURNAL_SINK, topics.journal(), SCHEDULER);

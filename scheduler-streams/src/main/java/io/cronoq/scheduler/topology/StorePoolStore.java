@@ -4,6 +4,7 @@ import io.cronoq.events.PoolRecord;
 import io.cronoq.events.TaskRecord;
 import io.cronoq.events.WorkerRecord;
 import io.cronoq.scheduler.policy.PoolStore;
+import io.cronoq.scheduler.policy.TimerQueue;
 import io.cronoq.scheduler.policy.WaitingQueue;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,11 +18,13 @@ final class StorePoolStore implements PoolStore {
     private final String pool;
     private final SchedulerStores stores;
     private final WaitingQueue waiting;
+    private final TimerQueue timers;
 
     StorePoolStore(String pool, SchedulerStores stores) {
         this.pool = pool;
         this.stores = stores;
         this.waiting = new StoreWaitingQueue(pool, stores.waiting(), stores.waitingCounts());
+        this.timers = new StoreTimerQueue(pool, stores.timers());
     }
 
     @Override
@@ -64,10 +67,16 @@ final class StorePoolStore implements PoolStore {
         return waiting;
     }
 
+    @Override
+    public TimerQueue timers() {
+        return timers;
+    }
+
     /** The scheduler's stores, as one processor sees them. */
     record SchedulerStores(KeyValueStore<String, TaskRecord> tasks,
                            KeyValueStore<String, WorkerRecord> workers,
                            KeyValueStore<String, PoolRecord> pools,
                            KeyValueStore<String, String> waiting,
-                           KeyValueStore<String, Long> waitingCounts) {}
+                           KeyValueStore<String, Long> waitingCounts,
+                           KeyValueStore<String, String> timers) {}
 }

@@ -1,5 +1,6 @@
 package io.cronoq.scheduler.topology;
 
+import io.cronoq.scheduler.policy.Place;
 import io.cronoq.scheduler.policy.WaitingQueue;
 import java.util.HashMap;
 import java.util.Map;
@@ -9,17 +10,24 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * One pool's waiting index in RocksDB. Keys are {@code pool \0 class \0 order} with the order as 16
- * hex digits, so byte order is line order and the head of a class is one seek, however long the line.
+ * One pool's waiting index in RocksDB, keyed as {@link StoreNames#waitingKey} lays out: byte order
+ * is line order, so the head of a class is one seek, however long the line.
  */
 final class StoreWaitingQueue implements WaitingQueue {
 
-    private static final char SEP = '\0';
     private static final StringSerializer PREFIX_SERIALIZER = new StringSerializer();
+    private static final Place LAST = new Place(Long.MAX_VALUE, Long.MAX_VALUE);
 
     private final String pool;
     private final KeyValueStore<String, String> entries;
     private final KeyValueStore<String, Long> counts;
+    /**
+     * Per class, a place below which its line holds nothing. A taken head stays in RocksDB as a
+     * tombstone until compaction; seeking from here instead of the class's start steps over none
+     * of them, so finding the head does not slow down as a long line drains. Only a hint: a class
+     * without one is read from its start, and the instance lives no longer than its stream task.
+     */
+    private final Map<String, Place> floors = new HashMap<>();
 
     StoreWaitingQueue(String pool, KeyValueStore<String, String> entries, KeyValueStore<String, Long> counts) {
         this.pool = pool;
@@ -29,42 +37,45 @@ final class StoreWaitingQueue implements WaitingQueue {
 
     @Override
     public void add(Entry entry) {
-        entries.put(entryKey(entry.classKey(), entry.order()), entry.taskId());
+        entries.put(StoreNames.waitingKey(pool, entry.classKey(), entry.place()), entry.taskId());
+        floors.computeIfPresent(entry.classKey(), (k, floor) -> entry.place().before(floor) ? entry.place() : floor);
         adjustCount(entry.classKey(), +1);
     }
 
     @Override
-    public void remove(String classKey, long order) {
-        if (entries.delete(entryKey(classKey, order)) != null) {
+    public void remove(String classKey, Place place) {
+        if (entries.delete(StoreNames.waitingKey(pool, classKey, place)) != null) {
             adjustCount(classKey, -1);
         }
     }
 
     @Override
     public Entry first(String classKey) {
-        String prefix = classPrefix(classKey);
-        try (KeyValueIterator<String, String> it = entries.prefixScan(prefix, PREFIX_SERIALIZER)) {
+        Place floor = floors.get(classKey);
+        String from = floor == null ? StoreNames.classPrefix(pool, classKey) : StoreNames.waitingKey(pool, classKey, floor);
+        try (KeyValueIterator<String, String> it = entries.range(from, StoreNames.waitingKey(pool, classKey, LAST))) {
             if (!it.hasNext()) {
+                floors.remove(classKey);
                 return null;
             }
             KeyValue<String, String> head = it.next();
-            long order = Long.parseUnsignedLong(head.key.substring(prefix.length()), 16);
-            return new Entry(classKey, order, head.value);
+            Place place = StoreNames.placeOf(head.key);
+            floors.put(classKey, place);
+            return new Entry(classKey, place, head.value);
         }
     }
 
     @Override
     public Map<String, Long> counts() {
         Map<String, Long> result = new HashMap<>();
-        String prefix = pool + SEP;
-        try (KeyValueIterator<String, Long> it = counts.prefixScan(prefix, PREFIX_SERIALIZER)) {
-            it.forEachRemaining(kv -> result.put(kv.key.substring(prefix.length()), kv.value));
+        try (KeyValueIterator<String, Long> it = counts.prefixScan(StoreNames.poolPrefix(pool), PREFIX_SERIALIZER)) {
+            it.forEachRemaining(kv -> result.put(StoreNames.classOf(pool, kv.key), kv.value));
         }
         return result;
     }
 
     private void adjustCount(String classKey, int delta) {
-        String key = pool + SEP + classKey;
+        String key = StoreNames.countKey(pool, classKey);
         Long current = counts.get(key);
         long next = (current == null ? 0 : current) + delta;
         if (next <= 0) {
@@ -72,14 +83,5 @@ final class StoreWaitingQueue implements WaitingQueue {
         } else {
             counts.put(key, next);
         }
-    }
-
-    private String classPrefix(String classKey) {
-        return pool + SEP + classKey + SEP;
-    }
-
-    private String entryKey(String classKey, long order) {
-        String hex = Long.toHexString(order);
-        return classPrefix(classKey) + "0".repeat(16 - hex.length()) + hex;
     }
 }

@@ -65,7 +65,9 @@ class SchedulerEndToEndTest {
                 SchedulerConfig.TOPIC_PREFIX.name(), broker.uniqueName("e2e") + ".",
                 SchedulerConfig.APPLICATION_ID.name(), broker.uniqueName("scheduler"),
                 SchedulerConfig.STATE_DIR.name(), Files.createTempDirectory("cronoq-e2e").toString(),
-                SchedulerConfig.PARTITIONS.name(), "4"));
+                SchedulerConfig.PARTITIONS.name(), "4",
+                // Its simulated workers never heartbeat: no eviction during the test.
+                SchedulerConfig.HEARTBEAT_TIMEOUT_MS.name(), "86400000"));
         app = SchedulerApp.start(config);
         topics = app.topics();
         producer = new KafkaProducer<>(broker.producerProps(), topics.submissions().keySerde().serializer(),

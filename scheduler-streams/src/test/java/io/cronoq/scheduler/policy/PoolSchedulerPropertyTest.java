@@ -43,7 +43,9 @@ class PoolSchedulerPropertyTest {
     @ValueSource(longs = {1, 42, 2026})
     void invariantsHoldAfterEveryStep(long seed) {
         Check check = new Check(InMemoryPoolStore.copying());
-        PoolScheduler scheduler = new PoolScheduler(POOL, check.store);
+        // A worker is evicted after 5 minutes of silence (300 steps): some are, most heartbeat in time.
+        PoolScheduler scheduler = new PoolScheduler(POOL, check.store,
+                new TimeRules(300_000, 30_000, 600_000, 300_000, 60_000));
         RandomWorkload workload = new RandomWorkload(seed);
         int assignments = 0;
         int constrained = 0;
@@ -106,7 +108,7 @@ class PoolSchedulerPropertyTest {
                 int running = w.getRunning().size();
                 require(running <= w.getSlots(), "worker %s runs %d attempts on %d slots; %s", id, running,
                         w.getSlots(), context);
-                if (w.getState() == WorkerState.LEFT) {
+                if (w.getState() == WorkerState.LEFT || w.getState() == WorkerState.EVICTED) {
                     require(running == 0, "departed worker %s still runs %s; %s", id, w.getRunning(), context);
                 } else if (w.getState() == WorkerState.ACTIVE) {
                     capacity += w.getSlots();
@@ -169,8 +171,15 @@ class PoolSchedulerPropertyTest {
                 switch (state) {
                     case WAITING -> {
                         WaitingQueue.Entry e = queued.get(id);
-                        require(inLine && e.classKey().equals(Requirement.keyOf(t.getTask()))
-                                && e.order() == t.getSequence(), "waiting %s is queued as %s; %s", id, e, context);
+                        if (t.getRank() == Ordering.NOT_IN_LINE) {
+                            require(!inLine && t.getTimerAt() != null && store.timers().all().contains(
+                                    new TimerQueue.Timer(t.getTimerAt().toEpochMilli(), id)),
+                                    "delayed %s has no timer or is in line (%s); %s", id, e, context);
+                        } else {
+                            require(inLine && e.classKey().equals(Requirement.keyOf(t.getTask()))
+                                    && e.place().equals(Ordering.place(t)), "waiting %s is queued as %s; %s", id, e,
+                                    context);
+                        }
                         require(ended == attempts.size(), "waiting %s has an open attempt; %s", id, context);
                         require(t.getWaitingReason() != null && !t.getWaitingReason().isBlank(),
                                 "waiting %s does not say why; %s", id, context);

@@ -28,6 +28,7 @@ import io.cronoq.events.InputRejected;
 import io.cronoq.events.RegistrationAccepted;
 import io.cronoq.events.RejectionCode;
 import io.cronoq.events.TaskCancelled;
+import io.cronoq.events.RetryPolicy;
 import io.cronoq.events.TaskFinished;
 import io.cronoq.events.TaskRecord;
 import io.cronoq.events.TaskState;
@@ -336,9 +337,9 @@ class PoolSchedulerTest {
     }
 
     @Test
-    void retryableFailureRequeuesUntilMaxAttempts() {
+    void retryableFailureWithoutBackoffRequeuesAtOnceUntilMaxAttempts() {
         scheduler.register(worker("w1", 1));
-        AttemptAssigned first = assigned(scheduler.submit(task("t1")));
+        AttemptAssigned first = assigned(scheduler.submit(task("t1", new RetryPolicy(3, 0L, 0L, 2.0))));
         scheduler.submit(task("t2")); // waits behind t1; t1's retry keeps its older place
 
         List<Decision> out1 = scheduler.failed(failed(first, "boom 1", true));
@@ -367,6 +368,32 @@ class PoolSchedulerTest {
     }
 
     @Test
+    void retryWaitsItsBackoffOutsideTheLineThenTakesItsPlaceAgain() {
+        scheduler.register(worker("w1", 1));
+        AttemptAssigned first = assigned(scheduler.submit(task("t1", new RetryPolicy(3, 5_000L, 60_000L, 2.0))));
+        scheduler.submit(task("t2"));
+        scheduler.submit(at(task("t3"), 1));
+
+        // The failed task waits 5 s outside the line; meanwhile its slot goes to the next in line.
+        List<Decision> failed = scheduler.failed(failed(first, "boom", true));
+        assertThat(types(failed)).containsExactly("AttemptFailed", "TaskFinished", "TaskWaiting", "AttemptAssigned");
+        assertThat(failed.get(1).cause()).isEqualTo("attempt 2 (of at most 3) after a backoff of 5s, at "
+                + T0.plusSeconds(5));
+        assertThat(assigned(failed).getTaskId()).isEqualTo("t2");
+        assertThat(store.task("t1").getTimerAt()).isEqualTo(T0.plusSeconds(5));
+        assertThat(store.timers().all()).containsExactly(new TimerQueue.Timer(T0.plusSeconds(5).toEpochMilli(), "t1"));
+
+        assertThat(scheduler.tick(T0.plusMillis(4_999))).isEmpty();
+        // Due: it joins its line at its original place, ahead of t3 that was submitted after it.
+        List<Decision> due = scheduler.tick(T0.plusSeconds(5));
+        assertThat(types(due)).containsExactly("TaskWaiting");
+        assertThat(store.timers().all()).isEmpty();
+        AttemptAssigned second = assigned(scheduler.succeeded(succeeded(assigned(failed))));
+        assertThat(second.getTaskId()).isEqualTo("t1");
+        assertThat(second.getAttempt()).isEqualTo(2);
+    }
+
+    @Test
     void retryPolicyOfTheTaskAndNonRetryableErrorsAreHonoured() {
         scheduler.register(worker("w1", 2));
         AttemptAssigned once = assigned(scheduler.submit(task("once", retries(1))));
@@ -383,7 +410,7 @@ class PoolSchedulerTest {
     void completionFromNonCurrentAttemptIsRejectedAndFenced() {
         scheduler.register(worker("w1", 1));
         scheduler.register(worker("w2", 1));
-        AttemptAssigned first = assigned(scheduler.submit(task("t1")));
+        AttemptAssigned first = assigned(scheduler.submit(task("t1", new RetryPolicy(3, 0L, 0L, 2.0))));
         AttemptAssigned second = assigned(scheduler.failed(failed(first, "boom", true)));
         assertThat(second.getWorkerId()).isEqualTo("w2");
 
@@ -584,17 +611,20 @@ class PoolSchedulerTest {
 
     @Test
     void reloadedSchedulerContinuesIdentically() {
+        // Evictions aside: a reloaded scheduler gives every worker a full timeout from its first
+        // tick (it cannot tell silence from its own absence), so it deliberately evicts later.
+        TimeRules noEvictions = new TimeRules(Long.MAX_VALUE / 2, 30_000, 600_000, 300_000, 60_000);
         InMemoryPoolStore straightStore = InMemoryPoolStore.copying();
-        PoolScheduler straight = new PoolScheduler(POOL, straightStore);
+        PoolScheduler straight = new PoolScheduler(POOL, straightStore, noEvictions);
         RandomWorkload straightInputs = new RandomWorkload(7);
         InMemoryPoolStore reloadedStore = InMemoryPoolStore.copying();
-        PoolScheduler reloaded = new PoolScheduler(POOL, reloadedStore);
+        PoolScheduler reloaded = new PoolScheduler(POOL, reloadedStore, noEvictions);
         RandomWorkload reloadedInputs = new RandomWorkload(7);
 
         for (int step = 0; step < 2_000; step++) {
             if (step % 37 == 36) {
-                // A restart: everything it knows comes back from the store.
-                reloaded = new PoolScheduler(POOL, reloadedStore);
+                // A restart: everything it knows comes back from the store (leases and timers too).
+                reloaded = new PoolScheduler(POOL, reloadedStore, noEvictions);
             }
             List<Decision> expected = straightInputs.step(straight);
             assertThat(reloadedInputs.step(reloaded)).as("step %d", step).isEqualTo(expected);
@@ -602,6 +632,7 @@ class PoolSchedulerTest {
         assertThat(reloaded.snapshot()).isEqualTo(straight.snapshot());
         assertThat(reloadedStore.waiting().entries()).containsExactlyInAnyOrderElementsOf(
                 straightStore.waiting().entries());
+        assertThat(reloadedStore.timers().all()).isEqualTo(straightStore.timers().all());
     }
 
     @Test
@@ -680,5 +711,10 @@ class PoolSchedulerTest {
     private static Decision single(List<Decision> decisions) {
         assertThat(decisions).hasSize(1);
         return decisions.get(0);
+    }
+
+    private static TaskSubmitted at(TaskSubmitted task, long seconds) {
+        task.setSubmittedAt(T0.plusSeconds(seconds));
+        return task;
     }
 }

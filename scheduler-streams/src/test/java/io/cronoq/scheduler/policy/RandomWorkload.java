@@ -8,6 +8,8 @@ import io.cronoq.events.AttemptFailed;
 import io.cronoq.events.AttemptRevoked;
 import io.cronoq.events.AttemptStarted;
 import io.cronoq.events.AttemptSucceeded;
+import io.cronoq.events.Priority;
+import io.cronoq.events.RetryPolicy;
 import io.cronoq.events.TaskFinished;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.WorkerAccepted;
@@ -15,6 +17,7 @@ import io.cronoq.events.WorkerDraining;
 import io.cronoq.events.WorkerHeartbeat;
 import io.cronoq.events.WorkerLeft;
 import io.cronoq.events.WorkerRegistered;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -26,8 +29,10 @@ import java.util.function.Supplier;
  * A seeded stream of inputs that reacts to the decisions it gets back: registrations (new and
  * again, with changing labels and published resources, some with none), submissions (some with
  * labels or resources no worker has, some with preferences, some duplicates),
- * starts, successes, failures, stale reports, cancellations, heartbeats, drains, leaves and the odd
- * invalid input. Two instances with the same seed fed the same decisions produce the same inputs.
+ * starts, successes, failures, stale reports, cancellations, heartbeats, drains, leaves, the odd
+ * invalid input, and time: ticks (one second passes per step), tasks with priorities, deadlines,
+ * delayed and fixed starts, timeouts and retry backoffs, so evictions, lease expiries and timers
+ * all happen. Two instances with the same seed fed the same decisions produce the same inputs.
  */
 final class RandomWorkload {
 
@@ -95,6 +100,9 @@ final class RandomWorkload {
 
     private List<Decision> apply(PoolScheduler s) {
         second++;
+        if (random.nextInt(100) < 8) {
+            return s.tick(T0.plusSeconds(second));
+        }
         int roll = random.nextInt(100);
         if (workerIds.size() < 2 || (roll < 6 && workerIds.size() < MAX_WORKERS)) {
             return s.register(register(newWorkerId()));
@@ -162,6 +170,7 @@ final class RandomWorkload {
         In.Needs needs = pick(TASK_NEEDS).get();
         TaskSubmitted task = needs == null ? In.task(id, pick(TASK_LABELS)) : In.task(id, needs, pick(TASK_LABELS));
         task.setSubmittedAt(T0.plusSeconds(second));
+        time(task);
         int preference = random.nextInt(6);
         if (preference == 0) {
             In.prefer(task, 10, "zone=eu");
@@ -169,6 +178,28 @@ final class RandomWorkload {
             In.prefer(In.prefer(task, 5, "gpu=a100"), 20, "zone=us", "disk=ssd");
         }
         return task;
+    }
+
+    /** Some tasks get a priority, a deadline, a delayed or fixed start, a timeout, a retry policy. */
+    private void time(TaskSubmitted task) {
+        Instant now = T0.plusSeconds(second);
+        int roll = random.nextInt(20);
+        if (roll < 3) {
+            task.setPriority(Priority.values()[random.nextInt(Priority.values().length)]);
+        } else if (roll < 5) {
+            task.setDeadline(now.plusSeconds(random.nextInt(1_200)));
+        } else if (roll < 6) {
+            task.setNotBefore(now.plusSeconds(1 + random.nextInt(60)));
+        } else if (roll < 7) {
+            task.setStartAt(now.plusSeconds(random.nextInt(120)));
+            task.setStartToleranceMs(random.nextBoolean() ? null : 5_000L);
+        }
+        if (random.nextInt(5) == 0) {
+            task.setTimeoutMs(5_000L + random.nextInt(60_000));
+        }
+        if (random.nextInt(5) == 0) {
+            task.setRetry(new RetryPolicy(1 + random.nextInt(4), random.nextInt(2) * 2_000L, 10_000L, 2.0));
+        }
     }
 
     private String newWorkerId() {
@@ -185,6 +216,8 @@ final class RandomWorkload {
                 end(f.getTaskId(), f.getAttempt());
             } else if (d.event() instanceof AttemptRevoked r) {
                 end(r.getTaskId(), r.getAttempt());
+            } else if (d.event() instanceof io.cronoq.events.WorkerRemoved r) {
+                generations.put(r.getWorkerId(), r.getGeneration());
             } else if (d.event() instanceof WorkerAccepted w) {
                 generations.put(w.getWorkerId(), w.getGeneration());
             }

@@ -247,6 +247,11 @@ class WaitReasonTest {
         public WaitingQueue waiting() {
             return store.waiting();
         }
+
+        @Override
+        public TimerQueue timers() {
+            return store.timers();
+        }
     }
 
     private static TaskSubmitted at(TaskSubmitted task, long seconds) {

@@ -66,7 +66,8 @@ class SchedulerQueriesTest {
                 driver.getKeyValueStore(StoreNames.WORKERS),
                 driver.getKeyValueStore(StoreNames.POOLS),
                 driver.getKeyValueStore(StoreNames.WAITING),
-                driver.getKeyValueStore(StoreNames.WAITING_COUNTS)));
+                driver.getKeyValueStore(StoreNames.WAITING_COUNTS),
+                driver.getKeyValueStore(StoreNames.TIMERS)));
     }
 
     @AfterEach

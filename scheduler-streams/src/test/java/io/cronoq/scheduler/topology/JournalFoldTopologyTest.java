@@ -12,10 +12,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.AttemptRef;
+import io.cronoq.events.AttemptRevoked;
 import io.cronoq.events.JournalEntry;
+import io.cronoq.events.TaskCancelRequested;
 import io.cronoq.events.TaskRecord;
+import io.cronoq.events.TaskSubmitted;
+import io.cronoq.events.TaskWaiting;
 import io.cronoq.events.WorkerRecord;
+import io.cronoq.events.WorkerRemoved;
+import io.cronoq.scheduler.config.SchedulerConfig;
+import io.cronoq.scheduler.fixtures.Events;
 import io.cronoq.scheduler.replay.JournalFold;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -30,7 +39,7 @@ import org.junit.jupiter.api.Test;
 class JournalFoldTopologyTest {
 
     private static final List<String> POOLS = List.of("cpu", "gpu");
-    private final SchedulerDriver scheduler = new SchedulerDriver();
+    private SchedulerDriver scheduler = new SchedulerDriver();
     private final List<JournalEntry> journal = new ArrayList<>();
     private final Map<String, AttemptAssigned> running = new HashMap<>();
 
@@ -75,11 +84,121 @@ class JournalFoldTopologyTest {
             drainOutputs();
         }
 
+        assertFoldEqualsStores(300);
+    }
+
+    /**
+     * The same with time at work: the wall clock moves 0–3 s per step, workers heartbeat now and
+     * then (some too rarely: they are evicted), tasks have priorities, deadlines, delayed and fixed
+     * starts, timeouts (some attempts are never reported: their leases expire) and retry backoffs.
+     * The fold reads no clock, yet it ends where the stores do.
+     */
+    @Test
+    void foldingTheJournalReproducesTheStoresWithTimeAtWork() {
+        scheduler.close();
+        scheduler = new SchedulerDriver(Map.of(
+                SchedulerConfig.HEARTBEAT_TIMEOUT_MS.name(), "20000",
+                SchedulerConfig.RESERVATION_LEAD_MS.name(), "5000",
+                SchedulerConfig.DEADLINE_LEAD_MS.name(), "30000",
+                SchedulerConfig.PRIORITY_STEP_MS.name(), "10000"), Events.T0);
+        Random random = new Random(2026);
+        Instant now = Events.T0;
+        Map<String, Long> generations = new HashMap<>();
+        int nextTask = 0;
+        for (int step = 0; step < 1500; step++) {
+            long millis = random.nextInt(3_000);
+            now = now.plusMillis(millis);
+            scheduler.advance(Duration.ofMillis(millis));
+            drainOutputs(generations);
+            String pool = POOLS.get(random.nextInt(POOLS.size()));
+            int dice = random.nextInt(100);
+            if (dice < 6) {
+                String id = "w" + random.nextInt(6);
+                Map<String, String> labels = random.nextBoolean() ? Map.of() : Map.of("gpu", "a100");
+                scheduler.send(at(register(id, pool, labels, 1 + random.nextInt(3)), now));
+            } else if (dice < 7) {
+                scheduler.send(at(leave("w" + random.nextInt(6), pool), now));
+            } else if (dice < 8) {
+                scheduler.send(at(drain("w" + random.nextInt(6), pool), now));
+            } else if (dice < 30) {
+                String id = "w" + random.nextInt(6);
+                Long generation = generations.get(pool + "/" + id);
+                if (generation != null && random.nextInt(6) > 0) { // w5 heartbeats too rarely
+                    if (!id.equals("w5") || random.nextInt(10) == 0) {
+                        scheduler.send(io.cronoq.events.WorkerHeartbeat.newBuilder().setWorkerId(id).setPool(pool)
+                                .setGeneration(generation).setRunning(List.of()).setSentAt(now).build());
+                    }
+                }
+            } else if (dice < 60) {
+                Map<String, String> labels = random.nextInt(4) == 0 ? Map.of("gpu", "a100") : Map.of();
+                TaskSubmitted task = submit("t" + nextTask++, pool, labels);
+                task.setSubmittedAt(now);
+                withTime(task, now, random);
+                scheduler.send(task);
+            } else if (dice < 63 && nextTask > 0) {
+                TaskCancelRequested c = cancel("t" + random.nextInt(nextTask), pool);
+                c.setRequestedAt(now);
+                scheduler.send(c);
+            } else if (!running.isEmpty() && random.nextInt(8) > 0) { // else an attempt stays unreported
+                List<String> keys = new ArrayList<>(running.keySet());
+                keys.sort(null);
+                AttemptAssigned a = running.remove(keys.get(random.nextInt(keys.size())));
+                scheduler.send(at(started(a.getTaskId(), a.getPool(), a.getAttempt(), a.getWorkerId(), a.getGeneration()), now));
+                if (random.nextInt(4) == 0) {
+                    scheduler.send(at(failed(a.getTaskId(), a.getPool(), a.getAttempt(), a.getWorkerId(),
+                            a.getGeneration(), "boom", random.nextBoolean()), now));
+                } else {
+                    scheduler.send(at(succeeded(a.getTaskId(), a.getPool(), a.getAttempt(), a.getWorkerId(),
+                            a.getGeneration()), now));
+                }
+            }
+            drainOutputs(generations);
+        }
+
+        assertFoldEqualsStores(300);
+        // The walk reached every kind of time decision.
+        List<String> causes = journal.stream().map(e -> String.valueOf(e.getCause())).toList();
+        List<String> reasons = journal.stream().map(e -> e.getEvent() instanceof TaskWaiting w ? w.getReason()
+                : e.getEvent() instanceof WorkerRemoved r ? r.getReason()
+                : e.getEvent() instanceof AttemptRevoked r ? r.getReason() : "").toList();
+        assertThat(String.join("\n", reasons)).contains("evicted: no heartbeat", "lease expired", "not before",
+                "fixed start at", "moved ahead of the tasks without a near deadline");
+        assertThat(String.join("\n", causes)).contains("after a backoff of", "started on time", "late: ");
+    }
+
+    private static void withTime(TaskSubmitted task, Instant now, Random random) {
+        switch (random.nextInt(8)) {
+            case 0 -> task.setPriority(io.cronoq.events.Priority.values()[random.nextInt(4)]);
+            case 1 -> task.setDeadline(now.plusSeconds(random.nextInt(90)));
+            case 2 -> task.setNotBefore(now.plusSeconds(1 + random.nextInt(20)));
+            case 3 -> task.setStartAt(now.plusSeconds(random.nextInt(40)));
+            default -> { }
+        }
+        if (random.nextInt(3) == 0) {
+            task.setTimeoutMs(5_000L + random.nextInt(20_000));
+        }
+        if (random.nextInt(3) == 0) {
+            task.setRetry(new io.cronoq.events.RetryPolicy(1 + random.nextInt(4), 1_000L + random.nextInt(3_000),
+                    10_000L, 2.0));
+        }
+    }
+
+    private static <T extends org.apache.avro.specific.SpecificRecord> T at(T event, Instant now) {
+        for (String field : List.of("registeredAt", "at", "requestedAt")) {
+            var f = event.getSchema().getField(field);
+            if (f != null) {
+                event.put(f.pos(), now);
+            }
+        }
+        return event;
+    }
+
+    private void assertFoldEqualsStores(int minTasks) {
         JournalFold fold = new JournalFold();
         fold.applyAll(journal);
 
         List<KeyValue<String, TaskRecord>> tasks = scheduler.storeContents(StoreNames.TASKS);
-        assertThat(tasks).hasSizeGreaterThan(300);
+        assertThat(tasks).hasSizeGreaterThan(minTasks);
         assertThat(fold.tasks()).hasSameSizeAs(tasks);
         for (KeyValue<String, TaskRecord> kv : tasks) {
             TaskRecord stored = kv.value;
@@ -114,7 +233,17 @@ class JournalFoldTopologyTest {
     }
 
     private void drainOutputs() {
-        journal.addAll(scheduler.journal());
+        drainOutputs(new HashMap<>());
+    }
+
+    /** Collects the journal and the assignments; keeps each worker's generation as the journal tells it. */
+    private void drainOutputs(Map<String, Long> generations) {
+        for (JournalEntry e : scheduler.journal()) {
+            journal.add(e);
+            if (e.getEvent() instanceof io.cronoq.events.WorkerAccepted a) {
+                generations.put(e.getPool() + "/" + a.getWorkerId(), a.getGeneration());
+            }
+        }
         scheduler.assignments().forEach(kv -> {
             if (kv.value instanceof AttemptAssigned a) {
                 running.put(a.getTaskId() + "#" + a.getAttempt(), a);

@@ -56,6 +56,18 @@ final class SchedulerDriver implements AutoCloseable {
 
     /** The topology with {@code guard} checking worker registrations. */
     SchedulerDriver(RegistrationGuard guard) {
+        this(guard, Map.of(), null);
+    }
+
+    /**
+     * The topology with these scheduler settings (time rules, tick interval) and its wall clock
+     * starting at {@code wallClock}: time passes only when {@link #advance} says so.
+     */
+    SchedulerDriver(Map<String, String> settings, java.time.Instant wallClock) {
+        this(RegistrationGuard.open(), settings, wallClock);
+    }
+
+    private SchedulerDriver(RegistrationGuard guard, Map<String, String> settings, java.time.Instant wallClock) {
         this.topics = Topics.withPrefix("cronoq.", new InMemorySchemaRegistry());
         Path stateDir;
         try {
@@ -63,10 +75,14 @@ final class SchedulerDriver implements AutoCloseable {
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-        SchedulerConfig config = SchedulerConfig.of(Map.of(
-                SchedulerConfig.BOOTSTRAP_SERVERS.name(), "dummy:9092",
-                SchedulerConfig.STATE_DIR.name(), stateDir.toString()));
-        this.driver = new TopologyTestDriver(SchedulerTopology.build(topics, guard), SchedulerApp.streamsProperties(config));
+        Map<String, String> all = new java.util.HashMap<>(settings);
+        all.put(SchedulerConfig.BOOTSTRAP_SERVERS.name(), "dummy:9092");
+        all.put(SchedulerConfig.STATE_DIR.name(), stateDir.toString());
+        SchedulerConfig config = SchedulerConfig.of(all);
+        var topology = SchedulerTopology.build(topics, guard, config.timeRules(), config.tickInterval());
+        this.driver = wallClock == null
+                ? new TopologyTestDriver(topology, SchedulerApp.streamsProperties(config))
+                : new TopologyTestDriver(topology, SchedulerApp.streamsProperties(config), wallClock);
         this.submissions = input(topics.submissions());
         this.workers = input(topics.workers());
         this.completions = input(topics.completions());
@@ -107,6 +123,12 @@ final class SchedulerDriver implements AutoCloseable {
     /** Pipes a worker event, keyed by its pool, with an explicit record timestamp. */
     SchedulerDriver sendWorkerEventAt(SpecificRecord event, java.time.Instant timestamp) {
         workers.pipeInput(poolOf(event), new WorkerEvent(event), timestamp);
+        return this;
+    }
+
+    /** Lets wall-clock time pass: the scheduler ticks (once, if a tick is due). */
+    SchedulerDriver advance(java.time.Duration duration) {
+        driver.advanceWallClockTime(duration);
         return this;
     }
 

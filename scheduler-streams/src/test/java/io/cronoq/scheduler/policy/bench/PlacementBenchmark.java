@@ -253,6 +253,11 @@ public class PlacementBenchmark {
         public WaitingQueue waiting() {
             return delegate.waiting();
         }
+
+        @Override
+        public io.cronoq.scheduler.policy.TimerQueue timers() {
+            return delegate.timers();
+        }
     }
 
     /** Runs this benchmark; arguments are JMH options (e.g. {@code -f 2 -wi 5}). */

@@ -1,0 +1,39 @@
+package io.cronoq.scheduler.policy;
+
+/**
+ * The durations the policy's time rules use, as one value (the scheduler's settings fill it; see
+ * {@code SchedulerConfig}). The policy never reads a clock: these are compared with the times of
+ * inputs and of ticks.
+ *
+ * @param heartbeatTimeoutMs a live worker whose last heartbeat is older than this is evicted
+ * @param reservationLeadMs  how long before a fixed start a matching slot is held for the task
+ * @param deadlineLeadMs     how close to its deadline a waiting task moves ahead of tasks without a near deadline
+ * @param priorityStepMs     what one priority class is worth in waiting time (the aging rule, {@link Ordering#rank})
+ * @param startToleranceMs   a fixed start's tolerance when the task gives none
+ */
+public record TimeRules(long heartbeatTimeoutMs, long reservationLeadMs, long deadlineLeadMs, long priorityStepMs,
+                        long startToleranceMs) {
+
+    /** 30 s without heartbeat; slots held 30 s ahead; deadlines urgent 10 min ahead; a class is worth 5 min; 1 min tolerance. */
+    public static final TimeRules DEFAULT = new TimeRules(30_000, 30_000, 600_000, 300_000, 60_000);
+
+    public TimeRules {
+        positive("heartbeatTimeoutMs", heartbeatTimeoutMs);
+        notNegative("reservationLeadMs", reservationLeadMs);
+        notNegative("deadlineLeadMs", deadlineLeadMs);
+        notNegative("priorityStepMs", priorityStepMs);
+        notNegative("startToleranceMs", startToleranceMs);
+    }
+
+    private static void positive(String name, long value) {
+        if (value <= 0) {
+            throw new IllegalArgumentException(name + " is " + value + "; it must be more than 0");
+        }
+    }
+
+    private static void notNegative(String name, long value) {
+        if (value < 0) {
+            throw new IllegalArgumentException(name + " is " + value + "; it must be 0 or more");
+        }
+    }
+}
