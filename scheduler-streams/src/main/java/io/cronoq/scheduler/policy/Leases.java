@@ -1,5 +1,8 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.events.AttemptRecord;
+import io.cronoq.events.TaskRecord;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -21,6 +24,24 @@ final class Leases {
     private final TreeSet<Lease> byEnd = new TreeSet<>(Comparator.comparingLong(Lease::endsAt)
             .thenComparing(Lease::taskId).thenComparingInt(Lease::attempt));
     private final Map<String, Lease> byTask = new HashMap<>();
+
+    /**
+     * Sets (or moves) the lease of the task's current attempt, when the task has a timeout: it
+     * runs from the attempt's start, or until then from its assignment (or its fixed start, if later).
+     */
+    void track(TaskRecord task) {
+        Long timeout = task.getTask().getTimeoutMs();
+        if (timeout == null) {
+            return;
+        }
+        AttemptRecord a = PoolScheduler.currentAttempt(task);
+        Instant from = a.getStartedAt();
+        if (from == null) {
+            Instant startAt = task.getTask().getStartAt();
+            from = startAt != null && startAt.isAfter(a.getAssignedAt()) ? startAt : a.getAssignedAt();
+        }
+        set(task.getTask().getTaskId(), a.getAttempt(), from.toEpochMilli() + timeout);
+    }
 
     /** Sets (or moves) the lease of the task's current attempt. */
     void set(String taskId, int attempt, long endsAt) {

@@ -30,7 +30,6 @@ import io.cronoq.events.WorkerRegistered;
 import io.cronoq.events.WorkerRemoved;
 import io.cronoq.events.WorkerState;
 import io.cronoq.schemas.rules.Rules;
-import io.cronoq.schemas.rules.Violation;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -40,7 +39,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * The placement policy of one pool: takes one input event at a time and returns the decisions it
@@ -61,7 +59,8 @@ import java.util.Optional;
  * (fewest labels, then the most free slots it could use), then the least-loaded ACTIVE worker,
  * ties round-robin (see {@link WaitClass#bestFreeProfile}). A task no free slot can take waits in
  * the line of its requirement class without blocking others, with a reason ({@link WaitReason});
- * a freed slot goes to the oldest waiting task it can serve. Hence the invariant every method
+ * a freed slot goes to the best-placed waiting task it can serve ({@link Ordering#rank}: fixed
+ * starts, near deadlines, then submission time with priority and aging). Hence the invariant every method
  * restores before it returns: no task waits while an ACTIVE worker that could run it has a free
  * slot. Not thread-safe: one pool, one thread.
  *
@@ -71,6 +70,12 @@ import java.util.Optional;
  * recomputed once, and only when it changed is one {@code TaskWaiting} journaled, for the task
  * first in line. So the journal grows by at most one entry per task plus one per class and worker
  * event, never by the backlog; the current reason of every class is in {@link #classes()}.
+ *
+ * <p>Time is an input too: {@link #tick} is told the time (by the topology's punctuator, by a
+ * simulation) and returns what time brought (evictions, lease expiries, delayed tasks joining their
+ * lines, near deadlines), journaled like any decision. Tasks that wait for a time (not before, a
+ * retry's backoff, a fixed start's reservation) wait outside every line, on a timer
+ * ({@link TimerQueue}); the rules are in {@code docs/time.md}.
  */
 public final class PoolScheduler {
 
@@ -83,6 +88,8 @@ public final class PoolScheduler {
     private final TimeRules rules;
     private final TimerQueue timers;
     private final Leases leases = new Leases();
+    private final Admission admission;
+    private final Lines lines;
     /** The time of the first tick since this scheduler loaded: silence from before it evicts no one. */
     private Instant watchingSince;
     private boolean poolStored;
@@ -105,11 +112,13 @@ public final class PoolScheduler {
         this.store = Objects.requireNonNull(store, "store");
         this.rules = Objects.requireNonNull(rules, "rules");
         this.timers = store.timers();
+        this.admission = new Admission(pool, store, workers);
         PoolRecord stored = store.pool();
         this.poolStored = stored != null;
         this.counters = stored != null ? stored : new PoolRecord(pool, 1L);
         this.classes = new ClassIndex(store.waiting());
         this.groups = new Groups(classes);
+        this.lines = new Lines(classes, timers, store, rules);
         for (WorkerRecord r : store.workers()) {
             Worker w = new Worker(r);
             workers.put(w.id(), w);
@@ -118,7 +127,7 @@ public final class PoolScheduler {
                 for (AttemptRef ref : w.running()) {
                     TaskRecord task = store.task(ref.getTaskId());
                     if (task != null) {
-                        lease(task);
+                        leases.track(task);
                     }
                 }
             }
@@ -146,10 +155,7 @@ public final class PoolScheduler {
      */
     public List<Decision> submit(TaskSubmitted in) {
         List<Decision> out = new ArrayList<>(3);
-        Violation invalid = invalid(Rules.checkSubmission(in), in.getPool());
-        if (invalid != null) {
-            out.add(rejected("TaskSubmitted", RejectionCode.INVALID_ARGUMENT, invalid.field(), invalid.message(),
-                    in.getTaskId(), null));
+        if (admission.refused("TaskSubmitted", Rules.checkSubmission(in), in.getPool(), in.getTaskId(), null, out)) {
             return out;
         }
         TaskRecord existing = store.task(in.getTaskId());
@@ -170,7 +176,7 @@ public final class PoolScheduler {
             String reason = in.getStartAt() != null
                     ? "fixed start at " + in.getStartAt() + ": the next matching slot is held for it from " + release
                     : "not before " + release;
-            delay(task, release, at, reason);
+            lines.delay(task, release, at, reason);
             out.add(Decision.journal(new TaskWaiting(in.getTaskId(), reason), null));
             return out;
         }
@@ -183,7 +189,7 @@ public final class PoolScheduler {
         } else {
             // It joins the back of the line: its place is the new count.
             String reason = reasonOf(c).forPlace(c.count + 1);
-            enqueue(task, c, at, reason);
+            lines.enqueue(task, c, at, reason);
             out.add(Decision.journal(new TaskWaiting(task.getTask().getTaskId(), reason), null));
         }
         return out;
@@ -196,16 +202,13 @@ public final class PoolScheduler {
      */
     public List<Decision> cancel(TaskCancelRequested in) {
         List<Decision> out = new ArrayList<>(4);
-        Violation invalid = invalid(Rules.check(in), in.getPool());
-        if (invalid != null) {
-            out.add(rejected("TaskCancelRequested", RejectionCode.INVALID_ARGUMENT, invalid.field(),
-                    invalid.message(), in.getTaskId(), null));
+        if (admission.refused("TaskCancelRequested", Rules.check(in), in.getPool(), in.getTaskId(), null, out)) {
             return out;
         }
         String id = in.getTaskId();
-        TaskRecord task = task(id);
+        TaskRecord task = admission.task(id);
         if (task == null) {
-            out.add(rejected("TaskCancelRequested", RejectionCode.NOT_FOUND, "taskId",
+            out.add(Admission.rejected("TaskCancelRequested", RejectionCode.NOT_FOUND, "taskId",
                     "no task " + id + " in pool " + pool, id, null));
             return out;
         }
@@ -214,10 +217,7 @@ public final class PoolScheduler {
         switch (previous) {
             case WAITING -> {
                 out.add(Decision.journal(in, null));
-                if (task.getRank() != Ordering.NOT_IN_LINE) {
-                    classes.remove(groups.classFor(Requirement.keyOf(task.getTask())), Ordering.place(task));
-                }
-                clearTimer(task);
+                lines.remove(task, groups.classFor(Requirement.keyOf(task.getTask())));
                 finish(task, TaskState.CANCELLED, at);
                 out.add(Decision.journal(new TaskCancelled(id, previous, in.getReason()), null));
             }
@@ -232,7 +232,7 @@ public final class PoolScheduler {
                 out.add(Decision.journal(new TaskCancelled(id, previous, in.getReason()), null));
                 settle(List.of(), at, out);
             }
-            default -> out.add(rejected("TaskCancelRequested", RejectionCode.FAILED_PRECONDITION, "taskId",
+            default -> out.add(Admission.rejected("TaskCancelRequested", RejectionCode.FAILED_PRECONDITION, "taskId",
                     "task " + id + " already " + previous + "; only a waiting, assigned or running task can be cancelled",
                     id, null));
         }
@@ -250,10 +250,7 @@ public final class PoolScheduler {
      */
     public List<Decision> register(WorkerRegistered in) {
         List<Decision> out = new ArrayList<>(4);
-        Violation invalid = invalid(Rules.check(in), in.getPool());
-        if (invalid != null) {
-            out.add(rejected("WorkerRegistered", RejectionCode.INVALID_ARGUMENT, invalid.field(), invalid.message(),
-                    null, in.getWorkerId()));
+        if (admission.refused("WorkerRegistered", Rules.check(in), in.getPool(), null, in.getWorkerId(), out)) {
             return out;
         }
         String id = in.getWorkerId();
@@ -292,27 +289,26 @@ public final class PoolScheduler {
     }
 
     /**
-     * A live worker under its current generation refreshes its last heartbeat: no decision, not
-     * journaled. Any other (unknown worker, left, or another generation) is answered with
+     * A live worker under its current generation refreshes its last heartbeat (the eviction clock,
+     * see {@link #tick}): no decision, not journaled. Any other (unknown worker, left, or another generation) is answered with
      * {@code WorkerFenced}, journaled and sent to it, so it aborts what it runs and registers again.
      */
     public List<Decision> heartbeat(WorkerHeartbeat in) {
         List<Decision> out = new ArrayList<>(1);
-        Violation invalid = invalid(Rules.check(in), in.getPool());
-        if (invalid != null) {
-            out.add(rejected("WorkerHeartbeat", RejectionCode.INVALID_ARGUMENT, invalid.field(), invalid.message(),
-                    null, in.getWorkerId()));
+        if (admission.refused("WorkerHeartbeat", Rules.check(in), in.getPool(), null, in.getWorkerId(), out)) {
             return out;
         }
         String id = in.getWorkerId();
         Worker w = workers.get(id);
-        String stale = staleness(w, id, in.getGeneration());
+        String stale = admission.staleness(w, id, in.getGeneration());
         if (stale != null) {
-            out.add(fence(id, in.getGeneration(), null, null, stale, in.getSentAt()));
+            out.add(admission.fence(id, in.getGeneration(), null, null, stale, in.getSentAt()));
             return out;
         }
-        w.record().setLastHeartbeat(in.getSentAt());
-        store.putWorker(w.record());
+        if (in.getSentAt().isAfter(w.record().getLastHeartbeat())) { // a late, older heartbeat changes nothing
+            w.record().setLastHeartbeat(in.getSentAt());
+            store.putWorker(w.record());
+        }
         return out;
     }
 
@@ -323,13 +319,10 @@ public final class PoolScheduler {
      */
     public List<Decision> drain(WorkerDraining in) {
         List<Decision> out = new ArrayList<>(2);
-        Violation invalid = invalid(Rules.check(in), in.getPool());
-        if (invalid != null) {
-            out.add(rejected("WorkerDraining", RejectionCode.INVALID_ARGUMENT, invalid.field(), invalid.message(),
-                    null, in.getWorkerId()));
+        if (admission.refused("WorkerDraining", Rules.check(in), in.getPool(), null, in.getWorkerId(), out)) {
             return out;
         }
-        Worker w = liveWorker("WorkerDraining", in.getWorkerId(), in.getGeneration(), in.getAt(), out);
+        Worker w = admission.liveWorker("WorkerDraining", in.getWorkerId(), in.getGeneration(), in.getAt(), out);
         if (w == null) {
             return out;
         }
@@ -351,13 +344,10 @@ public final class PoolScheduler {
      */
     public List<Decision> leave(WorkerLeft in) {
         List<Decision> out = new ArrayList<>(4);
-        Violation invalid = invalid(Rules.check(in), in.getPool());
-        if (invalid != null) {
-            out.add(rejected("WorkerLeft", RejectionCode.INVALID_ARGUMENT, invalid.field(), invalid.message(),
-                    null, in.getWorkerId()));
+        if (admission.refused("WorkerLeft", Rules.check(in), in.getPool(), null, in.getWorkerId(), out)) {
             return out;
         }
-        Worker w = liveWorker("WorkerLeft", in.getWorkerId(), in.getGeneration(), in.getAt(), out);
+        Worker w = admission.liveWorker("WorkerLeft", in.getWorkerId(), in.getGeneration(), in.getAt(), out);
         if (w == null) {
             return out;
         }
@@ -381,42 +371,37 @@ public final class PoolScheduler {
     /** The worker began the attempt: ASSIGNED becomes RUNNING. */
     public List<Decision> started(AttemptStarted in) {
         List<Decision> out = new ArrayList<>(2);
-        Violation invalid = invalid(Rules.check(in), in.getPool());
-        if (invalid != null) {
-            out.add(rejected("AttemptStarted", RejectionCode.INVALID_ARGUMENT, invalid.field(), invalid.message(),
-                    in.getTaskId(), in.getWorkerId()));
+        if (admission.refused("AttemptStarted", Rules.check(in), in.getPool(), in.getTaskId(), in.getWorkerId(), out)) {
             return out;
         }
-        TaskRecord task = current("AttemptStarted", in.getTaskId(), in.getAttempt(), in.getWorkerId(),
+        TaskRecord task = admission.current("AttemptStarted", in.getTaskId(), in.getAttempt(), in.getWorkerId(),
                 in.getGeneration(), in.getAt(), out);
         if (task == null) {
             return out;
         }
         if (task.getState() == TaskState.RUNNING) {
-            out.add(rejected("AttemptStarted", RejectionCode.FAILED_PRECONDITION, "attempt",
+            out.add(Admission.rejected("AttemptStarted", RejectionCode.FAILED_PRECONDITION, "attempt",
                     "attempt " + in.getAttempt() + " of task " + in.getTaskId() + " already started",
                     in.getTaskId(), in.getWorkerId()));
             return out;
         }
-        out.add(Decision.journal(in, startVerdict(task.getTask(), in.getAt(), "started")));
+        String verdict = TimeCauses.startVerdict(task.getTask(), in.getAt(), "started", rules.startToleranceMs());
+        out.add(Decision.journal(in, verdict));
         currentAttempt(task).setStartedAt(in.getAt());
         task.setState(TaskState.RUNNING);
         task.setUpdatedAt(in.getAt());
         store.putTask(task);
-        lease(task);
+        leases.track(task);
         return out;
     }
 
     /** The attempt succeeded: the task is SUCCEEDED and the slot goes to the next waiting task. */
     public List<Decision> succeeded(AttemptSucceeded in) {
         List<Decision> out = new ArrayList<>(4);
-        Violation invalid = invalid(Rules.check(in), in.getPool());
-        if (invalid != null) {
-            out.add(rejected("AttemptSucceeded", RejectionCode.INVALID_ARGUMENT, invalid.field(), invalid.message(),
-                    in.getTaskId(), in.getWorkerId()));
+        if (admission.refused("AttemptSucceeded", Rules.check(in), in.getPool(), in.getTaskId(), in.getWorkerId(), out)) {
             return out;
         }
-        TaskRecord task = current("AttemptSucceeded", in.getTaskId(), in.getAttempt(), in.getWorkerId(),
+        TaskRecord task = admission.current("AttemptSucceeded", in.getTaskId(), in.getAttempt(), in.getWorkerId(),
                 in.getGeneration(), in.getAt(), out);
         if (task == null) {
             return out;
@@ -428,7 +413,8 @@ public final class PoolScheduler {
         finish(task, TaskState.SUCCEEDED, at);
         release(task, attempt);
         out.add(Decision.journal(new TaskFinished(in.getTaskId(), attempt.getAttempt(), attempt.getWorkerId(),
-                AttemptOutcome.SUCCEEDED, TaskState.SUCCEEDED, null), lateness(task.getTask(), at, "finished")));
+                AttemptOutcome.SUCCEEDED, TaskState.SUCCEEDED, null),
+                TimeCauses.lateness(task.getTask(), at, "finished")));
         settle(List.of(), at, out);
         return out;
     }
@@ -440,13 +426,10 @@ public final class PoolScheduler {
      */
     public List<Decision> failed(AttemptFailed in) {
         List<Decision> out = new ArrayList<>(4);
-        Violation invalid = invalid(Rules.check(in), in.getPool());
-        if (invalid != null) {
-            out.add(rejected("AttemptFailed", RejectionCode.INVALID_ARGUMENT, invalid.field(), invalid.message(),
-                    in.getTaskId(), in.getWorkerId()));
+        if (admission.refused("AttemptFailed", Rules.check(in), in.getPool(), in.getTaskId(), in.getWorkerId(), out)) {
             return out;
         }
-        TaskRecord task = current("AttemptFailed", in.getTaskId(), in.getAttempt(), in.getWorkerId(),
+        TaskRecord task = admission.current("AttemptFailed", in.getTaskId(), in.getAttempt(), in.getWorkerId(),
                 in.getGeneration(), in.getAt(), out);
         if (task == null) {
             return out;
@@ -565,44 +548,23 @@ public final class PoolScheduler {
     /** Timers fired per tick at most, so one tick stays short; the rest fire on the next. */
     private static final int TIMERS_PER_TICK = 10_000;
 
+    /** Delayed tasks join their lines; tasks whose deadline came near move ahead in theirs. */
     private void fireTimers(Instant now, List<Decision> out) {
-        long nowMs = now.toEpochMilli();
         List<TaskRecord> released = new ArrayList<>();
-        for (int fired = 0; fired < TIMERS_PER_TICK; fired++) {
-            TimerQueue.Timer timer = timers.first();
-            if (timer == null || timer.atMillis() > nowMs) {
-                break;
-            }
-            timers.remove(timer);
-            TaskRecord task = store.task(timer.taskId());
-            if (task == null || task.getState() != TaskState.WAITING || task.getTimerAt() == null
-                    || task.getTimerAt().toEpochMilli() != timer.atMillis()) {
-                continue; // a timer the task no longer has
-            }
-            task.setTimerAt(null);
-            if (task.getRank() == Ordering.NOT_IN_LINE) {
+        for (TaskRecord task : lines.due(now, TIMERS_PER_TICK)) {
+            if (!Lines.inLine(task)) {
                 released.add(task);
-            } else {
-                moveAhead(task, now, out);
+                continue;
             }
+            String reason = "its deadline " + task.getTask().getDeadline() + " is less than "
+                    + Durations.words(rules.deadlineLeadMs())
+                    + " away: it moved ahead of the tasks without a near deadline";
+            lines.moveAhead(task, groups.classFor(Requirement.keyOf(task.getTask())), now, reason);
+            out.add(Decision.journal(new TaskWaiting(task.getTask().getTaskId(), reason), null));
         }
         if (!released.isEmpty()) {
             requeue(released, now, out, null);
         }
-    }
-
-    /** A waiting task whose deadline came near takes its place among the urgent tasks of its line. */
-    private void moveAhead(TaskRecord task, Instant now, List<Decision> out) {
-        WaitClass c = groups.classFor(Requirement.keyOf(task.getTask()));
-        classes.remove(c, Ordering.place(task));
-        task.setRank(Ordering.rank(task.getTask(), rules, now));
-        String reason = "its deadline " + task.getTask().getDeadline() + " is less than "
-                + Durations.words(rules.deadlineLeadMs()) + " away: it moved ahead of the tasks without a near deadline";
-        task.setWaitingReason(reason);
-        task.setUpdatedAt(now);
-        store.putTask(task);
-        classes.add(c, Ordering.place(task), task.getTask().getTaskId());
-        out.add(Decision.journal(new TaskWaiting(task.getTask().getTaskId(), reason), null));
     }
 
     /**
@@ -624,7 +586,7 @@ public final class PoolScheduler {
             out.add(Decision.journal(new TaskFinished(id, attempt.getAttempt(), attempt.getWorkerId(),
                     attempt.getOutcome(), TaskState.WAITING, error), reason));
             if (backoff > 0) {
-                delay(task, due, at, reason);
+                lines.delay(task, due, at, reason);
                 out.add(Decision.journal(new TaskWaiting(id, reason), null));
             } else {
                 task.setState(TaskState.WAITING);
@@ -761,7 +723,7 @@ public final class PoolScheduler {
         List<WaitClass> joined = new ArrayList<>(tasks.size());
         for (TaskRecord task : tasks) {
             WaitClass c = groups.classFor(Requirement.keyOf(task.getTask()));
-            enqueue(task, c, at, null);
+            lines.enqueue(task, c, at, null);
             joined.add(c);
         }
         settle(joined, at, out);
@@ -838,92 +800,12 @@ public final class PoolScheduler {
         }
     }
 
-    /** Puts a task into its class's line at the place {@link Ordering#rank} gives it now. */
-    private void enqueue(TaskRecord task, WaitClass c, Instant at, String reason) {
-        TaskSubmitted s = task.getTask();
-        task.setState(TaskState.WAITING);
-        task.setWaitingSince(at);
-        task.setWaitingReason(reason);
-        task.setUpdatedAt(at);
-        task.setRank(Ordering.rank(s, rules, at));
-        Instant urgentFrom = Ordering.urgentFrom(s, rules);
-        if (s.getStartAt() == null && urgentFrom != null && at.isBefore(urgentFrom)) {
-            setTimer(task, urgentFrom);
-        } else {
-            clearTimer(task);
-        }
-        store.putTask(task);
-        classes.add(c, Ordering.place(task), s.getTaskId());
-    }
 
-    /** A task waits outside every line until {@code until} (not before, backoff, a fixed start's reservation). */
-    private void delay(TaskRecord task, Instant until, Instant at, String reason) {
-        task.setState(TaskState.WAITING);
-        task.setRank(Ordering.NOT_IN_LINE);
-        task.setWaitingSince(at);
-        task.setWaitingReason(reason);
-        task.setUpdatedAt(at);
-        setTimer(task, until);
-        store.putTask(task);
-    }
 
-    private void setTimer(TaskRecord task, Instant at) {
-        clearTimer(task);
-        timers.add(new TimerQueue.Timer(at.toEpochMilli(), task.getTask().getTaskId()));
-        task.setTimerAt(at);
-    }
 
-    private void clearTimer(TaskRecord task) {
-        if (task.getTimerAt() != null) {
-            timers.remove(new TimerQueue.Timer(task.getTimerAt().toEpochMilli(), task.getTask().getTaskId()));
-            task.setTimerAt(null);
-        }
-    }
 
-    /** Sets the lease of the task's current attempt, when the task has a timeout. */
-    private void lease(TaskRecord task) {
-        Long timeout = task.getTask().getTimeoutMs();
-        if (timeout == null) {
-            return;
-        }
-        AttemptRecord a = currentAttempt(task);
-        Instant from = a.getStartedAt();
-        if (from == null) {
-            Instant startAt = task.getTask().getStartAt();
-            from = startAt != null && startAt.isAfter(a.getAssignedAt()) ? startAt : a.getAssignedAt();
-        }
-        leases.set(task.getTask().getTaskId(), a.getAttempt(), from.toEpochMilli() + timeout);
-    }
 
-    /**
-     * The journal's cause for an attempt of a fixed-start task that {@code what} (started, or was
-     * assigned too late to be held) at {@code at}: on time within its tolerance, or late.
-     */
-    private String startVerdict(TaskSubmitted s, Instant at, String what) {
-        if (s.getStartAt() == null) {
-            return null;
-        }
-        long late = at.toEpochMilli() - s.getStartAt().toEpochMilli();
-        long tolerance = s.getStartToleranceMs() != null ? s.getStartToleranceMs() : rules.startToleranceMs();
-        String head = "fixed start at " + s.getStartAt() + ": ";
-        if (late < 0) {
-            return head + what + " " + Durations.words(-late) + " early";
-        }
-        return late <= tolerance
-                ? head + what + " on time (" + Durations.words(late) + " after, within its tolerance of "
-                        + Durations.words(tolerance) + ")"
-                : head + what + " late, " + Durations.words(late) + " after, beyond its tolerance of "
-                        + Durations.words(tolerance);
-    }
 
-    /** "late: …" when {@code at} is past the task's deadline, else {@code null}. */
-    private static String lateness(TaskSubmitted s, Instant at, String what) {
-        if (s.getDeadline() == null || !at.isAfter(s.getDeadline())) {
-            return null;
-        }
-        return "late: " + what + " " + Durations.words(at.toEpochMilli() - s.getDeadline().toEpochMilli())
-                + " after its deadline " + s.getDeadline();
-    }
 
     /** Gives the task's next attempt to the profile's preferred worker (which has a free slot). */
     private void assign(TaskRecord task, Profile profile, Instant at, List<Decision> out) {
@@ -936,16 +818,16 @@ public final class PoolScheduler {
         task.setWaitingReason(null);
         task.setWaitingSince(null);
         task.setUpdatedAt(at);
-        clearTimer(task);
+        lines.dropTimer(task);
         store.putTask(task);
-        lease(task);
+        leases.track(task);
         groups.assign(w, new AttemptRef(id, number), nextSequence());
         store.putWorker(w.record());
         TaskSubmitted s = task.getTask();
         Instant startAt = s.getStartAt() != null && s.getStartAt().isAfter(at) ? s.getStartAt() : null;
         String cause = startAt != null ? "fixed start at " + startAt + ": the slot is held for it until then"
-                : s.getStartAt() != null ? startVerdict(s, at, "assigned")
-                : lateness(s, at, "assigned");
+                : s.getStartAt() != null ? TimeCauses.startVerdict(s, at, "assigned", rules.startToleranceMs())
+                : TimeCauses.lateness(s, at, "assigned");
         out.add(Decision.journalAndNotify(new AttemptAssigned(id, pool, number, w.id(), w.generation(), labels,
                 s.getPayload(), s.getDeadline(), s.getTimeoutMs(), at, startAt), w.id(), cause));
     }
@@ -993,102 +875,9 @@ public final class PoolScheduler {
         return lost;
     }
 
-    // ==== checks ==================================================================================
-
-    /** The task named by a report from a worker, if that worker's generation holds its current attempt. */
-    private TaskRecord current(String inputType, String taskId, int attempt, String workerId, long generation,
-                               Instant at, List<Decision> out) {
-        TaskRecord task = task(taskId);
-        if (task == null) {
-            out.add(rejected(inputType, RejectionCode.NOT_FOUND, "taskId", "no task " + taskId + " in pool " + pool,
-                    taskId, workerId));
-            out.add(fence(workerId, generation, taskId, attempt,
-                    "task " + taskId + " is unknown in pool " + pool + "; abort attempt " + attempt, at));
-            return null;
-        }
-        TaskState state = task.getState();
-        AttemptRecord current = state == TaskState.ASSIGNED || state == TaskState.RUNNING ? currentAttempt(task) : null;
-        if (current == null || current.getAttempt() != attempt) {
-            String why = current == null
-                    ? "task " + taskId + " is " + state + "; attempt " + attempt + " is not running"
-                    : "attempt " + attempt + " of task " + taskId + " is not current (attempt " + current.getAttempt()
-                            + " is)";
-            out.add(rejected(inputType, RejectionCode.FAILED_PRECONDITION, "attempt", why, taskId, workerId));
-            out.add(fence(workerId, generation, taskId, attempt, why + "; abort it", at));
-            return null;
-        }
-        if (!current.getWorkerId().equals(workerId) || current.getGeneration() != generation) {
-            String why = "attempt " + attempt + " of task " + taskId + " belongs to worker " + current.getWorkerId()
-                    + " generation " + current.getGeneration() + ", not to worker " + workerId + " generation "
-                    + generation;
-            out.add(rejected(inputType, RejectionCode.FAILED_PRECONDITION,
-                    current.getWorkerId().equals(workerId) ? "generation" : "workerId", why, taskId, workerId));
-            out.add(fence(workerId, generation, taskId, attempt, why + "; abort it", at));
-            return null;
-        }
-        return task;
-    }
-
-    /** The live worker a drain or leave names, checked against the generation it gave, if any. */
-    private Worker liveWorker(String inputType, String id, Long generation, Instant at, List<Decision> out) {
-        Worker w = workers.get(id);
-        if (w == null) {
-            out.add(rejected(inputType, RejectionCode.NOT_FOUND, "workerId", "no worker " + id + " in pool " + pool,
-                    null, id));
-            return null;
-        }
-        if (!w.live()) {
-            out.add(rejected(inputType, RejectionCode.FAILED_PRECONDITION, "workerId",
-                    "worker " + id + " already " + w.state(), null, id));
-            return null;
-        }
-        if (generation != null && generation != w.generation()) {
-            String why = "generation " + generation + " of worker " + id + " is stale; the current generation is "
-                    + w.generation();
-            out.add(rejected(inputType, RejectionCode.FAILED_PRECONDITION, "generation", why, null, id));
-            out.add(fence(id, generation, null, null, why, at));
-            return null;
-        }
-        return w;
-    }
-
-    /** Why a worker speaking under {@code generation} is stale, or {@code null} when it is current. */
-    private String staleness(Worker w, String id, long generation) {
-        if (w == null) {
-            return "worker " + id + " is not registered in pool " + pool + "; generation " + generation
-                    + " is not valid, register again";
-        }
-        if (!w.live()) {
-            return "worker " + id + " " + w.state() + " at generation " + w.generation() + "; generation "
-                    + generation + " is not valid, register again";
-        }
-        if (w.generation() != generation) {
-            return "generation " + generation + " of worker " + id + " is stale; the current generation is "
-                    + w.generation();
-        }
-        return null;
-    }
-
-    private Violation invalid(Optional<Violation> broken, String inputPool) {
-        if (broken.isPresent()) {
-            return broken.get();
-        }
-        if (!pool.equals(inputPool)) {
-            return new Violation("pool", "pool '" + inputPool + "' is not this scheduler's pool '" + pool
-                    + "'; an input must be keyed by and name the pool it is for");
-        }
-        return null;
-    }
-
     // ==== small helpers ===========================================================================
 
-    /** The task with this id in this pool, or {@code null}. */
-    private TaskRecord task(String id) {
-        TaskRecord task = store.task(id);
-        return task != null && pool.equals(task.getTask().getPool()) ? task : null;
-    }
-
-    private static AttemptRecord currentAttempt(TaskRecord task) {
+    static AttemptRecord currentAttempt(TaskRecord task) {
         List<AttemptRecord> attempts = task.getAttempts();
         return attempts.get(attempts.size() - 1);
     }
@@ -1121,18 +910,5 @@ public final class PoolScheduler {
             store.putPool(counters);
             poolStored = true;
         }
-    }
-
-    private Decision fence(String workerId, long staleGeneration, String taskId, Integer attempt, String reason,
-                           Instant at) {
-        Worker w = workers.get(workerId);
-        Long currentGeneration = w != null && w.live() ? w.generation() : null;
-        return Decision.journalAndNotify(new WorkerFenced(workerId, pool, staleGeneration, currentGeneration, taskId,
-                attempt, reason, at), workerId, null);
-    }
-
-    private static Decision rejected(String inputType, RejectionCode code, String field, String reason, String taskId,
-                                     String workerId) {
-        return Decision.journal(new InputRejected(inputType, code, field, reason, taskId, workerId), null);
     }
 }
