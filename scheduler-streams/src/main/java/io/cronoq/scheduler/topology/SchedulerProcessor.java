@@ -47,12 +47,16 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
 
     private static final Logger log = LoggerFactory.getLogger(SchedulerProcessor.class);
 
-    private final Map<String, PoolScheduler> schedulers = new HashMap<>();
+    /** A pool's scheduler over its view of the stores, which holds an input's writes until it is done. */
+    private record Loaded(PoolScheduler scheduler, StorePoolStore store) {}
+
+    private final Map<String, Loaded> schedulers = new HashMap<>();
     private final RegistrationGuard guard;
     private final TimeRules rules;
     private final Duration tick;
     private ProcessorContext<Object, Object> context;
     private SchedulerStores stores;
+    private StorePoolStore.DecodedTasks decoded;
 
     SchedulerProcessor(RegistrationGuard guard, TimeRules rules, Duration tick) {
         this.guard = guard;
@@ -65,6 +69,7 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
         this.context = context;
         // init also runs when a task is revived after its stores were rolled back: drop what was loaded.
         schedulers.clear();
+        decoded = new StorePoolStore.DecodedTasks();
         this.stores = new SchedulerStores(
                 context.getStateStore(StoreNames.TASKS),
                 context.getStateStore(StoreNames.WORKERS),
@@ -87,19 +92,41 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
         }
         for (String pool : pools) {
             try {
-                for (Decision decision : scheduler(pool).tick(Instant.ofEpochMilli(now))) {
+                Loaded loaded = load(pool);
+                List<Decision> decisions = loaded.scheduler().tick(Instant.ofEpochMilli(now));
+                loaded.store().flush();
+                for (Decision decision : decisions) {
                     route(pool, now, decision);
                 }
             } catch (RuntimeException e) {
                 // A bug: keep running, and reload the pool from its stores on the next event or tick.
                 log.error("Tick of pool {} failed; it is reloaded from its stores", pool, e);
-                schedulers.remove(pool);
+                unload(pool);
             }
         }
     }
 
-    private PoolScheduler scheduler(String pool) {
-        return schedulers.computeIfAbsent(pool, p -> new PoolScheduler(p, new StorePoolStore(p, stores), rules));
+    /**
+     * Drops a pool's scheduler after a failure, keeping what the failed input wrote (as its line
+     * entries are already in the stores), so the reloaded scheduler sees one consistent state.
+     */
+    private void unload(String pool) {
+        Loaded loaded = schedulers.remove(pool);
+        decoded.clear(); // a failed input may have changed a decoded task it did not write
+        if (loaded != null) {
+            try {
+                loaded.store().flush();
+            } catch (RuntimeException e) {
+                log.error("Could not write what the failed input changed in pool {}", pool, e);
+            }
+        }
+    }
+
+    private Loaded load(String pool) {
+        return schedulers.computeIfAbsent(pool, p -> {
+            StorePoolStore store = new StorePoolStore(p, stores, decoded);
+            return new Loaded(new PoolScheduler(p, store, rules), store);
+        });
     }
 
     @Override
@@ -119,8 +146,10 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
             }
         }
         try {
-            PoolScheduler scheduler = scheduler(pool);
-            for (Decision decision : dispatch(scheduler, in.event())) {
+            Loaded loaded = load(pool);
+            List<Decision> decisions = dispatch(loaded.scheduler(), in.event());
+            loaded.store().flush();
+            for (Decision decision : decisions) {
                 route(pool, record.timestamp(), decision);
                 if (in.event() instanceof WorkerRegistered registration
                         && decision.event() instanceof InputRejected rejected) {
@@ -134,7 +163,7 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
             // and reload the pool from its stores on its next event.
             log.error("Failed to process {} from {}-{}@{}; dead-lettering it", in.type(), in.topic(), in.partition(),
                     in.offset(), e);
-            schedulers.remove(pool);
+            unload(pool);
             var letter = DeadLetters.of(in.topic(), in.partition(), in.offset(), in.rawKey(), in.rawValue(),
                     "processing failed: " + e, e, record.timestamp());
             context.forward(new Record<>(DeadLetters.key(in.topic(), in.partition(), in.offset()), letter,

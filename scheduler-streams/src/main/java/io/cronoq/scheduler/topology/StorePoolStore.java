@@ -7,44 +7,85 @@ import io.cronoq.scheduler.policy.PoolStore;
 import io.cronoq.scheduler.policy.TimerQueue;
 import io.cronoq.scheduler.policy.WaitingQueue;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
-/** One pool's view of the scheduler's RocksDB stores: what the placement policy reads and writes. */
+/**
+ * One pool's view of the scheduler's RocksDB stores: what the placement policy reads and writes.
+ *
+ * <p>The task, worker and pool records an input changes are held here until {@link #flush} (the
+ * processor calls it after each input and each tick), so a record changed several times by one
+ * input is encoded and written once. Recently used tasks stay decoded in a cache the stream
+ * task's pools share ({@link DecodedTasks}), so the reports of an attempt do not decode its task
+ * again. Both are safe because every write of these stores goes through this
+ * object while it lives, and it lives no longer than its stream task's processor (a revived task
+ * makes new ones).
+ */
 final class StorePoolStore implements PoolStore {
 
     private final String pool;
     private final SchedulerStores stores;
     private final WaitingQueue waiting;
     private final TimerQueue timers;
+    private final Map<String, TaskRecord> changedTasks = new LinkedHashMap<>();
+    private final Map<String, WorkerRecord> changedWorkers = new LinkedHashMap<>();
+    private PoolRecord changedPool;
+    private final DecodedTasks decoded;
 
-    StorePoolStore(String pool, SchedulerStores stores) {
+    StorePoolStore(String pool, SchedulerStores stores, DecodedTasks decoded) {
         this.pool = pool;
         this.stores = stores;
+        this.decoded = decoded;
         this.waiting = new StoreWaitingQueue(pool, stores.waiting(), stores.waitingCounts());
         this.timers = new StoreTimerQueue(pool, stores.timers());
     }
 
+    /** Writes what the last input (or tick) changed. */
+    void flush() {
+        if (changedPool != null) {
+            stores.pools().put(pool, changedPool);
+            changedPool = null;
+        }
+        changedTasks.forEach((id, task) -> stores.tasks().put(id, task));
+        changedTasks.clear();
+        changedWorkers.forEach((id, worker) -> stores.workers().put(StoreNames.workerKey(pool, id), worker));
+        changedWorkers.clear();
+    }
+
     @Override
     public PoolRecord pool() {
-        return stores.pools().get(pool);
+        return changedPool != null ? changedPool : stores.pools().get(pool);
     }
 
     @Override
     public void putPool(PoolRecord record) {
-        stores.pools().put(pool, record);
+        changedPool = record;
     }
 
     @Override
     public TaskRecord task(String taskId) {
-        return stores.tasks().get(taskId);
+        TaskRecord task = changedTasks.get(taskId);
+        if (task == null) {
+            task = decoded.get(taskId);
+        }
+        if (task == null) {
+            task = stores.tasks().get(taskId);
+            if (task != null) {
+                decoded.put(taskId, task);
+            }
+        }
+        return task;
     }
 
     @Override
     public void putTask(TaskRecord task) {
-        stores.tasks().put(task.getTask().getTaskId(), task);
+        String id = task.getTask().getTaskId();
+        changedTasks.put(id, task);
+        decoded.put(id, task);
     }
 
     @Override
@@ -52,14 +93,14 @@ final class StorePoolStore implements PoolStore {
         List<WorkerRecord> result = new ArrayList<>();
         try (KeyValueIterator<String, WorkerRecord> it =
                      stores.workers().prefixScan(StoreNames.workerPrefix(pool), new StringSerializer())) {
-            it.forEachRemaining(kv -> result.add(kv.value));
+            it.forEachRemaining(kv -> result.add(changedWorkers.getOrDefault(kv.value.getWorkerId(), kv.value)));
         }
         return result;
     }
 
     @Override
     public void putWorker(WorkerRecord worker) {
-        stores.workers().put(StoreNames.workerKey(pool, worker.getWorkerId()), worker);
+        changedWorkers.put(worker.getWorkerId(), worker);
     }
 
     @Override
@@ -70,6 +111,25 @@ final class StorePoolStore implements PoolStore {
     @Override
     public TimerQueue timers() {
         return timers;
+    }
+
+    /**
+     * Tasks recently read or written by one stream task's pools, decoded, least recently used
+     * first out ({@value #CAPACITY} at most: about the attempts in flight on a busy instance).
+     * Task ids are unique across pools, so the pools of a stream task share one.
+     */
+    static final class DecodedTasks extends LinkedHashMap<String, TaskRecord> {
+
+        static final int CAPACITY = 4_096;
+
+        DecodedTasks() {
+            super(256, 0.75f, true);
+        }
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, TaskRecord> eldest) {
+            return size() > CAPACITY;
+        }
     }
 
     /** The scheduler's stores, as one processor sees them. */
