@@ -2,6 +2,7 @@ package io.cronoq.ops.replay;
 
 import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.JournalEntry;
+import io.cronoq.events.WorkerAccepted;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -10,12 +11,18 @@ import java.util.Map;
 /**
  * How a simulated journal's placements compare with the recorded ones: how many attempts were
  * placed in each, how many simulated attempts went to the same worker as recorded (same task,
- * same attempt number), and whether the two sequences of placements are identical.
+ * same attempt number), and whether the two sequences of placements are identical (same task,
+ * attempt, worker and registration of that worker, in the same order).
  */
 record Placements(int recorded, int simulated, int asRecorded, boolean identical) {
 
-    /** One placement: which attempt of which task went to which worker. */
-    record Placement(String taskId, int attempt, String workerId, long generation) {}
+    /**
+     * One placement: which attempt of which task went to which worker, under which of its
+     * registrations (1 for the worker's first accepted registration in the journal, 2 for the
+     * next…). Not its generation: a recorded eviction bumps the generation and the simulation's
+     * replay of it does not, so the same registration can carry another generation there.
+     */
+    record Placement(String taskId, int attempt, String workerId, int registration) {}
 
     static Placements compare(List<JournalEntry> recorded, List<JournalEntry> simulated) {
         List<Placement> before = of(recorded);
@@ -36,9 +43,14 @@ record Placements(int recorded, int simulated, int asRecorded, boolean identical
     /** The placements of a journal, in journal order. */
     static List<Placement> of(List<JournalEntry> journal) {
         List<Placement> placements = new ArrayList<>();
+        Map<String, Integer> registrations = new HashMap<>();
         for (JournalEntry e : journal) {
-            if (e.getEvent() instanceof AttemptAssigned a) {
-                placements.add(new Placement(a.getTaskId(), a.getAttempt(), a.getWorkerId(), a.getGeneration()));
+            if (e.getEvent() instanceof WorkerAccepted w) {
+                registrations.merge(w.getWorkerId(), 1, Integer::sum);
+            } else if (e.getEvent() instanceof AttemptAssigned a) {
+                // An attempt always goes to its worker's latest registration.
+                placements.add(new Placement(a.getTaskId(), a.getAttempt(), a.getWorkerId(),
+                        registrations.getOrDefault(a.getWorkerId(), 0)));
             }
         }
         return placements;

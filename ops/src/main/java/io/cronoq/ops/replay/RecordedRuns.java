@@ -16,17 +16,20 @@ import org.apache.avro.specific.SpecificRecord;
 
 /**
  * How each recorded attempt of one pool ran, measured on the pool's {@link JournalClock}: when it
- * was assigned, when its worker reported it started and how it ended (the {@code AttemptSucceeded}
- * or {@code AttemptFailed} report itself), or when the scheduler ended it (lost with its worker,
+ * was assigned (and from when its worker held it for its fixed start, if it had one), when its
+ * worker reported it started and how it ended (the {@code AttemptSucceeded} or
+ * {@code AttemptFailed} report itself), or when the scheduler ended it (lost with its worker,
  * revoked). The simulation replays these reports for the attempts it places.
  */
 final class RecordedRuns {
 
     /**
-     * One recorded attempt. Times are pool-clock ms; {@code *Seq} are the report's index in the
-     * pool's journal, the tie-break that keeps simultaneous events in recorded order.
+     * One recorded attempt. Times are pool-clock ms; {@code holdsFrom} is when its worker could
+     * start it (its assignment, or its fixed start when that was later), the time the offsets are
+     * measured from; {@code *Seq} are the report's index in the pool's journal, the tie-break that
+     * keeps simultaneous events in recorded order.
      */
-    record Run(String taskId, int attempt, long assignedAt,
+    record Run(String taskId, int attempt, long assignedAt, long holdsFrom,
                AttemptStarted started, long startedAt, int startedSeq,
                SpecificRecord report, long reportedAt, int reportedSeq,
                long endedAt) {
@@ -41,19 +44,24 @@ final class RecordedRuns {
             return report == null && endedAt != NEVER;
         }
 
-        /** Assigned to started, ms; 0 when the start was never reported. */
+        /** Could start to started, ms; 0 when the start was never reported. */
         long startOffset() {
-            return started == null ? 0 : startedAt - assignedAt;
+            return started == null ? 0 : startedAt - holdsFrom;
         }
 
-        /** Assigned to the report, ms. */
+        /** Could start to the report, ms. */
         long reportOffset() {
-            return reportedAt - assignedAt;
+            return reportedAt - holdsFrom;
         }
 
-        /** The run time the report measures: started (or assigned) to the report, ms. */
+        /** The run time the report measures: started (or could start) to the report, ms. */
         long runMs() {
-            return reportedAt - (started == null ? assignedAt : startedAt);
+            return reportedAt - (started == null ? holdsFrom : startedAt);
+        }
+
+        /** Could start to when the scheduler ended it, ms (for an interrupted run). */
+        long lifetime() {
+            return endedAt - holdsFrom;
         }
     }
 
@@ -70,7 +78,7 @@ final class RecordedRuns {
             Object event = entries.get(i).getEvent();
             long t = times[i];
             if (event instanceof AttemptAssigned a) {
-                Builder b = new Builder(a.getTaskId(), a.getAttempt(), t);
+                Builder b = new Builder(a.getTaskId(), a.getAttempt(), t, Simulation.holdsFrom(a, t));
                 builders.put(key(a.getTaskId(), a.getAttempt()), b);
                 order.add(b);
             } else if (event instanceof AttemptStarted s) {
@@ -147,6 +155,7 @@ final class RecordedRuns {
         final String taskId;
         final int attempt;
         final long assignedAt;
+        final long holdsFrom;
         AttemptStarted started;
         long startedAt;
         int startedSeq;
@@ -155,14 +164,15 @@ final class RecordedRuns {
         int reportedSeq;
         long endedAt = Run.NEVER;
 
-        Builder(String taskId, int attempt, long assignedAt) {
+        Builder(String taskId, int attempt, long assignedAt, long holdsFrom) {
             this.taskId = taskId;
             this.attempt = attempt;
             this.assignedAt = assignedAt;
+            this.holdsFrom = holdsFrom;
         }
 
         Run build() {
-            return new Run(taskId, attempt, assignedAt, started, startedAt, startedSeq, report, reportedAt,
+            return new Run(taskId, attempt, assignedAt, holdsFrom, started, startedAt, startedSeq, report, reportedAt,
                     reportedSeq, endedAt);
         }
     }

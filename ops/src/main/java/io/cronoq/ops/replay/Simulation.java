@@ -14,9 +14,12 @@ import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.WorkerDraining;
 import io.cronoq.events.WorkerLeft;
 import io.cronoq.events.WorkerRegistered;
+import io.cronoq.events.WorkerRemoved;
+import io.cronoq.events.WorkerState;
 import io.cronoq.scheduler.policy.Decision;
 import io.cronoq.scheduler.policy.InMemoryPoolStore;
 import io.cronoq.scheduler.policy.PoolScheduler;
+import io.cronoq.scheduler.policy.TimeRules;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -34,32 +37,62 @@ import org.apache.avro.specific.SpecificRecord;
  * fleet, as a discrete-event loop over the pool's clock ({@link JournalClock}).
  *
  * <p>What the outside world did is replayed as recorded: submissions, cancels (a refused cancel
- * too, rebuilt from its refusal), registrations, draining and leaving, at their recorded times (registrations of a removed group and what that
- * worker did after are dropped; added workers register before the first entry). What workers
- * report depends on where the simulation places attempts, so it is synthesized: when simulated
- * attempt n of a task is assigned, recorded attempt n of that task is replayed on the simulated
- * worker, shifted by the difference in assignment times: its start after the same delay, its
- * report ({@code AttemptSucceeded}, or {@code AttemptFailed} with the same error and
- * retryability) after the same run time. A recorded attempt that the scheduler ended instead
- * (lost with its worker, revoked) reports like the task's next reported attempt, but never
- * before its recorded lifetime has passed, so the outside event that ended it still ends it when
- * it lands where it did. An attempt beyond the recorded ones reports like the last reported one;
- * one with nothing recorded to replay runs until an outside event ends it.
+ * too, rebuilt from its refusal), registrations, draining and leaving, at their recorded times
+ * (registrations of a removed group and what that worker did after are dropped; added workers
+ * register before the first entry). What workers report depends on where the simulation places
+ * attempts, so it is synthesized: when simulated attempt n of a task is assigned, recorded attempt
+ * n of that task is replayed on the simulated worker, shifted by the difference in assignment
+ * times (for a fixed start, in the times from which the worker holds the slot until the start):
+ * its start after the same delay, its report ({@code AttemptSucceeded}, or {@code AttemptFailed}
+ * with the same error and retryability) after the same run time. A recorded attempt that the
+ * scheduler ended instead (lost with its worker, revoked) reports like the task's next reported
+ * attempt, but never before its recorded lifetime has passed, so the event that ended it still
+ * ends it when it lands where it did. An attempt beyond the recorded ones reports like the last
+ * reported one; one with nothing recorded to replay runs until an outside event ends it.
  *
- * <p>Events are ordered by time, then by the recorded journal position of the event they replay
- * (synthesized reports take their recorded report's position). With no change, every event keeps
- * its recorded time and position, so the scheduler sees the recorded inputs in the recorded order
- * and makes the recorded decisions.
+ * <p>Time's decisions (delayed starts, retry backoffs, fixed-start reservations, near deadlines,
+ * lease expiries) are the scheduler's own: after every event the loop asks
+ * {@link PoolScheduler#nextDue()} and ticks the scheduler exactly then. Evictions are not
+ * re-derived: heartbeats are not journaled, so the scheduler runs with a heartbeat timeout that
+ * never passes, and each recorded eviction is replayed as an outside event at its recorded time:
+ * the worker leaves ({@code WorkerLeft} with the eviction's reason, journaled as LEFT), and the
+ * attempts it holds in the simulation are re-queued. An eviction bumps the worker's generation
+ * and a leave does not, so the generations an evicted worker registers with afterwards are lower
+ * here by one per eviction; recorded drains and leaves are replayed under the generation they
+ * name in this numbering.
+ *
+ * <p>Events are ordered by time; at the same time a replayed eviction comes first, then the tick
+ * (the real scheduler evicts first in a tick; and its ticks come from a wall-clock punctuator that
+ * runs when the time is reached, while an input stamped with that time is still on its way),
+ * then the other events by the recorded journal position of the event they replay (synthesized
+ * reports take their recorded report's position). With no change, every outside event keeps its
+ * recorded time and position and the scheduler ticks when its own timers and leases are due, so
+ * it sees the recorded inputs in the recorded order and makes the recorded decisions; a real
+ * scheduler ticks up to one tick interval after they are due, so its time-decided entries may be
+ * that much later than the simulation's.
  */
 final class Simulation {
 
     /** What the simulation of one pool produced: its journal, and how the fleet was changed. */
     record Result(String pool, List<JournalEntry> journal, int addedWorkers, int droppedRegistrations) {}
 
-    private record Pending(long time, long seq, long order, SpecificRecord input, boolean synthesized) {}
+    /**
+     * The heartbeat timeout of the simulated scheduler: effectively never, so it evicts no one on
+     * its own (the journal has no heartbeats); recorded evictions are replayed instead.
+     */
+    static final long NEVER_EVICT_MS = Long.MAX_VALUE / 4;
+
+    /** What happens first at one time: a replayed eviction, then the tick, then everything else. */
+    private static final int EVICTION = 0;
+    private static final int TICK = 1;
+    private static final int EVENT = 2;
+    private static final long NO_TICK = Long.MIN_VALUE;
+
+    /** One event to process; {@code input} is null for a tick. */
+    private record Pending(long time, int kind, long seq, long order, SpecificRecord input, boolean synthesized) {}
 
     private static final Comparator<Pending> ORDER = Comparator.comparingLong(Pending::time)
-            .thenComparingLong(Pending::seq).thenComparingLong(Pending::order);
+            .thenComparingInt(Pending::kind).thenComparingLong(Pending::seq).thenComparingLong(Pending::order);
 
     private final String pool;
     private final PoolScheduler scheduler;
@@ -68,17 +101,33 @@ final class Simulation {
     private final Map<String, AttemptAssigned> live = new HashMap<>();
     private final List<JournalEntry> journal = new ArrayList<>();
     private long order;
+    /** The time of the one tick that counts; other ticks in the queue are stale and skipped. */
+    private long tickAt = NO_TICK;
 
-    private Simulation(String pool, RecordedRuns runs) {
+    private Simulation(String pool, RecordedRuns runs, TimeRules rules) {
         this.pool = pool;
-        this.scheduler = new PoolScheduler(pool, new InMemoryPoolStore());
+        this.scheduler = new PoolScheduler(pool, new InMemoryPoolStore(), withoutEvictions(rules));
         this.runs = runs;
     }
 
-    /** Simulates one pool: {@code recorded} is that pool's journal, in order. */
+    /** {@code rules} with a heartbeat timeout that never passes: what the simulated scheduler runs with. */
+    static TimeRules withoutEvictions(TimeRules rules) {
+        return new TimeRules(NEVER_EVICT_MS, rules.reservationLeadMs(), rules.deadlineLeadMs(), rules.priorityStepMs(),
+                rules.startToleranceMs());
+    }
+
+    /** Simulates one pool with the default time rules: {@code recorded} is that pool's journal, in order. */
     static Result run(String pool, List<JournalEntry> recorded, FleetChange change) {
+        return run(pool, recorded, change, TimeRules.DEFAULT);
+    }
+
+    /**
+     * Simulates one pool: {@code recorded} is that pool's journal, in order; {@code rules} are the
+     * durations the recorded scheduler ran with (its heartbeat timeout is not used).
+     */
+    static Result run(String pool, List<JournalEntry> recorded, FleetChange change, TimeRules rules) {
         long[] times = JournalClock.of(recorded);
-        Simulation simulation = new Simulation(pool, RecordedRuns.of(recorded, times));
+        Simulation simulation = new Simulation(pool, RecordedRuns.of(recorded, times), rules);
         int added = simulation.addWorkers(change, times.length == 0 ? 0 : times[0]);
         int dropped = simulation.replayOutsideEvents(recorded, times, change);
         simulation.loop();
@@ -97,7 +146,7 @@ final class Simulation {
                 WorkerRegistered worker = WorkerRegistered.newBuilder().setWorkerId("simulated-" + added)
                         .setPool(pool).setLabels(new HashMap<>(add.labels())).setSlots(add.slots())
                         .setRegisteredAt(Instant.ofEpochMilli(start)).build();
-                queue.add(new Pending(start, seq++, order++, worker, false));
+                queue.add(new Pending(start, EVENT, seq++, order++, worker, false));
             }
         }
         return added;
@@ -105,22 +154,41 @@ final class Simulation {
 
     private int replayOutsideEvents(List<JournalEntry> recorded, long[] times, FleetChange change) {
         Set<String> removedWorkers = new HashSet<>();
+        // Per worker, how many recorded generation bumps the simulation does not make: dropped registrations, evictions.
+        Map<String, Integer> unmatched = new HashMap<>();
         int dropped = 0;
         for (int i = 0; i < recorded.size(); i++) {
             Object event = recorded.get(i).getEvent();
             boolean replay;
+            int kind = EVENT;
             if (event instanceof WorkerRegistered r) {
                 replay = !change.removes(pool, r.getLabels());
                 if (replay) {
                     removedWorkers.remove(r.getWorkerId());
                 } else {
                     removedWorkers.add(r.getWorkerId());
+                    unmatched.merge(r.getWorkerId(), 1, Integer::sum);
                     dropped++;
                 }
             } else if (event instanceof WorkerDraining d) {
                 replay = !removedWorkers.contains(d.getWorkerId());
+                event = WorkerDraining.newBuilder(d)
+                        .setGeneration(renumbered(d.getGeneration(), unmatched.get(d.getWorkerId()))).build();
             } else if (event instanceof WorkerLeft l) {
                 replay = !removedWorkers.contains(l.getWorkerId());
+                event = WorkerLeft.newBuilder(l)
+                        .setGeneration(renumbered(l.getGeneration(), unmatched.get(l.getWorkerId()))).build();
+            } else if (event instanceof WorkerRemoved r && r.getState() == WorkerState.EVICTED) {
+                // Heartbeats are not journaled, so the simulation cannot tell when a worker fell silent:
+                // the eviction is replayed as recorded, as the worker leaving under its current generation.
+                replay = !removedWorkers.contains(r.getWorkerId());
+                int before = unmatched.getOrDefault(r.getWorkerId(), 0);
+                unmatched.put(r.getWorkerId(), before + 1);
+                // The recorded generation is the one the eviction bumped to: the worker held the one before.
+                event = WorkerLeft.newBuilder().setWorkerId(r.getWorkerId()).setPool(pool)
+                        .setGeneration(r.getGeneration() - 1 - before).setReason(r.getReason())
+                        .setAt(Instant.ofEpochMilli(times[i])).build();
+                kind = EVICTION;
             } else if (event instanceof InputRejected r && isRefusedCancel(r)) {
                 // The request itself is not journaled, only its refusal; in another fleet it may find the task running.
                 event = TaskCancelRequested.newBuilder().setTaskId(r.getTaskId()).setPool(pool)
@@ -132,10 +200,20 @@ final class Simulation {
             if (replay) {
                 // A copy: the scheduler keeps and updates what it is given, and the recording must stay as it was.
                 SpecificRecord input = (SpecificRecord) event;
-                queue.add(new Pending(times[i], i, order++, SpecificData.get().deepCopy(input.getSchema(), input), false));
+                queue.add(new Pending(times[i], kind, i, order++, SpecificData.get().deepCopy(input.getSchema(), input),
+                        false));
             }
         }
         return dropped;
+    }
+
+    /**
+     * A recorded generation in the simulation's numbering: every recorded eviction of the worker
+     * before it bumped the generation, and its replay (a leave) does not; a dropped registration
+     * bumped it too.
+     */
+    private static Long renumbered(Long generation, Integer unmatched) {
+        return generation == null || unmatched == null ? generation : generation - unmatched;
     }
 
     /** A well-formed cancel refused because its task was unknown or already finished at the time. */
@@ -145,64 +223,103 @@ final class Simulation {
     }
 
     private void loop() {
+        scheduleTick(Long.MIN_VALUE);
         while (!queue.isEmpty()) {
             Pending next = queue.poll();
-            if (next.synthesized() && !isLive(next.input())) {
+            List<Decision> decisions;
+            if (next.input() == null) {
+                if (next.time() != tickAt) {
+                    continue; // a tick queued for a due time that has moved since
+                }
+                tickAt = NO_TICK;
+                decisions = scheduler.tick(Instant.ofEpochMilli(next.time()));
+            } else if (next.synthesized() && !isLive(next.input())) {
                 continue; // the attempt ended (lost, revoked, cancelled) before its worker would report
+            } else {
+                decisions = dispatch(next.input());
             }
-            Instant at = Instant.ofEpochMilli(next.time());
-            for (Decision decision : dispatch(next.input())) {
-                if (decision.journal()) {
-                    journal.add(new JournalEntry(pool, at, decision.event(), decision.cause()));
-                }
-                SpecificRecord event = decision.event();
-                if (event instanceof AttemptAssigned a) {
-                    live.put(RecordedRuns.key(a.getTaskId(), a.getAttempt()), a);
-                    plan(a, next.time());
-                } else if (event instanceof TaskFinished f) {
-                    live.remove(RecordedRuns.key(f.getTaskId(), f.getAttempt()));
-                } else if (event instanceof AttemptRevoked r) {
-                    live.remove(RecordedRuns.key(r.getTaskId(), r.getAttempt()));
-                }
+            apply(decisions, next.time());
+            scheduleTick(next.time());
+        }
+    }
+
+    /** Journals the decisions made at {@code time} and plans what the workers of new attempts report. */
+    private void apply(List<Decision> decisions, long time) {
+        Instant at = Instant.ofEpochMilli(time);
+        for (Decision decision : decisions) {
+            if (decision.journal()) {
+                journal.add(new JournalEntry(pool, at, decision.event(), decision.cause()));
             }
+            SpecificRecord event = decision.event();
+            if (event instanceof AttemptAssigned a) {
+                live.put(RecordedRuns.key(a.getTaskId(), a.getAttempt()), a);
+                plan(a, time);
+            } else if (event instanceof TaskFinished f) {
+                live.remove(RecordedRuns.key(f.getTaskId(), f.getAttempt()));
+            } else if (event instanceof AttemptRevoked r) {
+                live.remove(RecordedRuns.key(r.getTaskId(), r.getAttempt()));
+            }
+        }
+    }
+
+    /**
+     * Makes sure a tick is queued for when the scheduler next has something due (a lease ends, a
+     * timer fires); never before {@code now}, as the loop's time only moves forward.
+     */
+    private void scheduleTick(long now) {
+        Instant due = scheduler.nextDue();
+        if (due == null) {
+            tickAt = NO_TICK;
+            return;
+        }
+        long time = Math.max(due.toEpochMilli(), now);
+        if (time != tickAt) {
+            tickAt = time;
+            queue.add(new Pending(time, TICK, 0, order++, null, false));
         }
     }
 
     /** Schedules what the worker of a just-assigned attempt will report, from the recorded runs. */
     private void plan(AttemptAssigned a, long assignedAt) {
+        long from = holdsFrom(a, assignedAt);
         RecordedRuns.Run run = runs.get(a.getTaskId(), a.getAttempt());
         if (run != null && run.reported()) {
-            start(a, assignedAt, run);
-            report(a, assignedAt + run.reportOffset(), run);
+            start(a, assignedAt, from, run);
+            report(a, assignedAt, from + run.reportOffset(), run);
         } else if (run != null) {
-            start(a, assignedAt, run);
+            start(a, assignedAt, from, run);
             RecordedRuns.Run next = run.interrupted() ? runs.nextReported(a.getTaskId(), a.getAttempt()) : null;
             if (next != null) {
-                long lifetime = run.endedAt() - run.assignedAt();
-                report(a, assignedAt + Math.max(lifetime + 1, run.startOffset() + next.runMs()), next);
+                report(a, assignedAt, from + Math.max(run.lifetime() + 1, run.startOffset() + next.runMs()), next);
             }
         } else {
             RecordedRuns.Run last = runs.lastReported(a.getTaskId());
             if (last != null) {
-                start(a, assignedAt, last);
-                report(a, assignedAt + last.reportOffset(), last);
+                start(a, assignedAt, from, last);
+                report(a, assignedAt, from + last.reportOffset(), last);
             }
         }
     }
 
-    private void start(AttemptAssigned a, long assignedAt, RecordedRuns.Run run) {
+    /** When the worker of an attempt may start it: at its assignment, or at its fixed start if that is later. */
+    static long holdsFrom(AttemptAssigned a, long assignedAt) {
+        return a.getStartAt() == null ? assignedAt : Math.max(assignedAt, a.getStartAt().toEpochMilli());
+    }
+
+    private void start(AttemptAssigned a, long assignedAt, long from, RecordedRuns.Run run) {
         AttemptStarted recorded = run.started();
         if (recorded == null) {
             return;
         }
-        long at = assignedAt + run.startOffset();
+        long at = Math.max(assignedAt, from + run.startOffset());
         AttemptStarted started = AttemptStarted.newBuilder(recorded).setAttempt(a.getAttempt())
                 .setWorkerId(a.getWorkerId()).setGeneration(a.getGeneration())
                 .setAt(shift(recorded.getAt(), at - run.startedAt())).build();
-        queue.add(new Pending(at, run.startedSeq(), order++, started, true));
+        queue.add(new Pending(at, EVENT, run.startedSeq(), order++, started, true));
     }
 
-    private void report(AttemptAssigned a, long at, RecordedRuns.Run run) {
+    private void report(AttemptAssigned a, long assignedAt, long when, RecordedRuns.Run run) {
+        long at = Math.max(assignedAt, when);
         long shift = at - run.reportedAt();
         SpecificRecord report;
         if (run.report() instanceof AttemptSucceeded s) {
@@ -213,7 +330,7 @@ final class Simulation {
             report = AttemptFailed.newBuilder(f).setAttempt(a.getAttempt()).setWorkerId(a.getWorkerId())
                     .setGeneration(a.getGeneration()).setAt(shift(f.getAt(), shift)).build();
         }
-        queue.add(new Pending(at, run.reportedSeq(), order++, report, true));
+        queue.add(new Pending(at, EVENT, run.reportedSeq(), order++, report, true));
     }
 
     private static Instant shift(Instant at, long ms) {

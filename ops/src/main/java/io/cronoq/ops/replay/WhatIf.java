@@ -2,6 +2,7 @@ package io.cronoq.ops.replay;
 
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.WorkerRegistered;
+import io.cronoq.scheduler.policy.TimeRules;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,13 +34,19 @@ final class WhatIf {
 
     private WhatIf() {}
 
+    /** Simulates the journal's pools under the change, with the default time rules. */
+    static Report run(List<JournalEntry> journal, FleetChange change) {
+        return run(journal, change, TimeRules.DEFAULT);
+    }
+
     /**
      * Simulates the journal's pools under the change.
      *
      * @param journal every entry, each pool's in journal order
+     * @param rules   the durations the recorded scheduler ran with (its heartbeat timeout is not used)
      * @throws IllegalArgumentException naming the flag when the change names a pool or group the journal lacks
      */
-    static Report run(List<JournalEntry> journal, FleetChange change) {
+    static Report run(List<JournalEntry> journal, FleetChange change, TimeRules rules) {
         Map<String, List<JournalEntry>> byPool = new LinkedHashMap<>();
         for (JournalEntry entry : journal) {
             byPool.computeIfAbsent(entry.getPool(), p -> new ArrayList<>()).add(entry);
@@ -48,7 +55,7 @@ final class WhatIf {
         List<JournalEntry> simulatedJournal = new ArrayList<>();
         Map<String, Simulation.Result> results = new TreeMap<>();
         for (var pool : byPool.entrySet()) {
-            Simulation.Result result = Simulation.run(pool.getKey(), pool.getValue(), change);
+            Simulation.Result result = Simulation.run(pool.getKey(), pool.getValue(), change, rules);
             results.put(pool.getKey(), result);
             simulatedJournal.addAll(result.journal());
         }

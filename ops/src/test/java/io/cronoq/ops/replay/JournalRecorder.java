@@ -6,15 +6,20 @@ import io.cronoq.events.AttemptRevoked;
 import io.cronoq.events.AttemptStarted;
 import io.cronoq.events.AttemptSucceeded;
 import io.cronoq.events.JournalEntry;
+import io.cronoq.events.Priority;
 import io.cronoq.events.TaskCancelRequested;
 import io.cronoq.events.TaskFinished;
 import io.cronoq.events.TaskSubmitted;
+import io.cronoq.events.WorkerAccepted;
 import io.cronoq.events.WorkerDraining;
+import io.cronoq.events.WorkerHeartbeat;
 import io.cronoq.events.WorkerLeft;
 import io.cronoq.events.WorkerRegistered;
+import io.cronoq.events.WorkerRemoved;
 import io.cronoq.scheduler.policy.Decision;
 import io.cronoq.scheduler.policy.InMemoryPoolStore;
 import io.cronoq.scheduler.policy.PoolScheduler;
+import io.cronoq.scheduler.policy.TimeRules;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -25,19 +30,32 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Random;
+import java.util.TreeMap;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
  * Records a journal without Kafka: drives one {@link PoolScheduler} per pool the way the topology
  * does (each accepted input and decision becomes a {@link JournalEntry} stamped with the input's
- * record time), with workers that run what they are given: each attempt starts after a delay and
- * reports success or failure after its run time, scripted per task or drawn from a seeded random.
- * Some inputs can be stamped earlier than they are processed, as Kafka Streams does when it takes
- * a late record from one input topic after newer ones from another.
+ * record time), with workers that run what they are given: each attempt starts after a delay (from
+ * its fixed start, if it has one) and reports success or failure after its run time, scripted per
+ * task or drawn from a seeded random. Some inputs can be stamped earlier than they are processed,
+ * as Kafka Streams does when it takes a late record from one input topic after newer ones from
+ * another.
+ *
+ * <p>Time's decisions come from ticks, journaled at the tick's time: a pool is ticked when its
+ * scheduler has something due ({@link PoolScheduler#nextDue()}), exactly then, as a topology with
+ * an infinitely fine tick interval would, and before the inputs of that same time. By default no
+ * worker is ever evicted (no heartbeat is sent); {@link #heartbeats} makes workers heartbeat every
+ * {@value #HEARTBEAT_INTERVAL_MS} ms and the scheduler also tick every {@value #TICK_INTERVAL_MS} ms,
+ * so a worker {@linkplain #silence silenced} is evicted as the real scheduler would.
  */
 final class JournalRecorder {
 
     static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+    /** In heartbeat mode: how often live workers heartbeat, ms. */
+    static final long HEARTBEAT_INTERVAL_MS = 3_000;
+    /** In heartbeat mode: how often every pool is ticked besides when something is due, ms. */
+    static final long TICK_INTERVAL_MS = 1_000;
 
     /** What a worker does with one attempt: start after {@code startDelayMs} (negative: never says), run, report. */
     record Run(long startDelayMs, long runMs, boolean fails, boolean retryable) {
@@ -50,17 +68,33 @@ final class JournalRecorder {
         }
     }
 
-    private record Pending(long time, long order, SpecificRecord input) {}
+    /** At one time: the periodic heartbeats and tick, then the tick of what is due, then inputs. */
+    private static final int BEAT = 0;
+    private static final int TICK = 1;
+    private static final int INPUT = 2;
+
+    /** One thing to process; {@code input} is null for a tick or beat. */
+    private record Pending(long time, int kind, long order, String pool, SpecificRecord input) {}
 
     private final Random random;
     private final double failureRate;
     private final double lateStampRate;
     private final Map<String, Deque<Run>> scripted = new HashMap<>();
-    private final PriorityQueue<Pending> queue = new PriorityQueue<>(
-            Comparator.comparingLong(Pending::time).thenComparingLong(Pending::order));
-    private final Map<String, PoolScheduler> schedulers = new HashMap<>();
+    private final PriorityQueue<Pending> queue = new PriorityQueue<>(Comparator.comparingLong(Pending::time)
+            .thenComparingInt(Pending::kind).thenComparingLong(Pending::order));
+    private final Map<String, PoolScheduler> schedulers = new TreeMap<>();
     private final Map<String, AttemptAssigned> live = new HashMap<>();
+    /** The generation of every live worker, by pool and worker id. */
+    private final Map<String, Long> generations = new TreeMap<>();
+    /** When each silenced worker stopped heartbeating, by pool and worker id. */
+    private final Map<String, Long> silentFrom = new HashMap<>();
+    /** Per pool, the time of the tick that counts; other queued ticks are stale. */
+    private final Map<String, Long> tickAt = new HashMap<>();
     private final List<JournalEntry> journal = new ArrayList<>();
+    private TimeRules rules = Simulation.withoutEvictions(TimeRules.DEFAULT);
+    private boolean heartbeats;
+    /** Inputs and ticks still queued: the periodic beat goes on while there are some. */
+    private int work;
     private long order;
 
     /** A recorder whose unscripted attempts fail with {@code failureRate}; {@code lateStampRate} of inputs are stamped early. */
@@ -79,6 +113,37 @@ final class JournalRecorder {
         return T0.plusMillis(ms);
     }
 
+    /** A submission at {@code ms} to fill in further (notBefore, startAt, timeoutMs…) and {@link #submit(long, TaskSubmitted)}. */
+    static TaskSubmitted.Builder task(long ms, String pool, String taskId) {
+        return TaskSubmitted.newBuilder().setTaskId(taskId).setPool(pool).setLabels(Map.of()).setSubmittedAt(t(ms));
+    }
+
+    /** The durations the schedulers run with, but for the heartbeat timeout (see {@link #heartbeats}). */
+    JournalRecorder rules(TimeRules rules) {
+        this.rules = new TimeRules(this.rules.heartbeatTimeoutMs(), rules.reservationLeadMs(), rules.deadlineLeadMs(),
+                rules.priorityStepMs(), rules.startToleranceMs());
+        return this;
+    }
+
+    /**
+     * Workers heartbeat every {@value #HEARTBEAT_INTERVAL_MS} ms (until {@linkplain #silence
+     * silenced}), and a live worker silent for {@code timeoutMs} is evicted at the next of the ticks
+     * that come every {@value #TICK_INTERVAL_MS} ms.
+     */
+    JournalRecorder heartbeats(long timeoutMs) {
+        heartbeats = true;
+        rules = new TimeRules(timeoutMs, rules.reservationLeadMs(), rules.deadlineLeadMs(), rules.priorityStepMs(),
+                rules.startToleranceMs());
+        queue.add(new Pending(0, BEAT, order++, null, null));
+        return this;
+    }
+
+    /** From {@code ms} on, the worker sends no heartbeat (it still reports on its attempts) until it registers again. */
+    JournalRecorder silence(long ms, String pool, String workerId) {
+        silentFrom.put(pool + "/" + workerId, ms);
+        return this;
+    }
+
     JournalRecorder script(String taskId, Run... runs) {
         scripted.computeIfAbsent(taskId, k -> new ArrayDeque<>()).addAll(List.of(runs));
         return this;
@@ -90,8 +155,12 @@ final class JournalRecorder {
     }
 
     JournalRecorder submit(long ms, String pool, String taskId, Map<String, String> labels) {
-        return at(ms, TaskSubmitted.newBuilder().setTaskId(taskId).setPool(pool).setLabels(labels)
-                .setSubmittedAt(t(ms)).build());
+        return at(ms, task(ms, pool, taskId).setLabels(labels).build());
+    }
+
+    /** Submits {@code task} at {@code ms} (its {@code submittedAt} should say {@code ms}: see {@link #task}). */
+    JournalRecorder submit(long ms, TaskSubmitted task) {
+        return at(ms, task);
     }
 
     JournalRecorder cancel(long ms, String pool, String taskId) {
@@ -99,17 +168,20 @@ final class JournalRecorder {
                 .setRequestedAt(t(ms)).build());
     }
 
+    /** The worker drains, under its generation at the time (as a worker agent says it). */
     JournalRecorder drain(long ms, String pool, String workerId) {
         return at(ms, WorkerDraining.newBuilder().setWorkerId(workerId).setPool(pool).setAt(t(ms)).build());
     }
 
+    /** The worker leaves, under its generation at the time (as a worker agent says it). */
     JournalRecorder leave(long ms, String pool, String workerId) {
         return at(ms, WorkerLeft.newBuilder().setWorkerId(workerId).setPool(pool).setReason("scaled down")
                 .setAt(t(ms)).build());
     }
 
     private JournalRecorder at(long ms, SpecificRecord input) {
-        queue.add(new Pending(ms, order++, input));
+        queue.add(new Pending(ms, INPUT, order++, poolOf(input), input));
+        work++;
         return this;
     }
 
@@ -117,27 +189,108 @@ final class JournalRecorder {
     List<JournalEntry> record() {
         while (!queue.isEmpty()) {
             Pending next = queue.poll();
-            if (isReport(next.input()) && !live.containsKey(attemptKey(next.input()))) {
+            long now = next.time();
+            if (next.kind() == BEAT) {
+                beat(now);
+                if (work > 0) {
+                    queue.add(new Pending(now + TICK_INTERVAL_MS, BEAT, order++, null, null));
+                }
                 continue;
             }
-            String pool = String.valueOf(next.input().get(next.input().getSchema().getField("pool").pos()));
-            PoolScheduler scheduler = schedulers.computeIfAbsent(pool, p -> new PoolScheduler(p, new InMemoryPoolStore()));
-            long stamp = random.nextDouble() < lateStampRate ? next.time() - 1 - random.nextInt(1500) : next.time();
-            for (Decision d : dispatch(scheduler, next.input())) {
-                if (d.journal()) {
-                    journal.add(new JournalEntry(pool, t(stamp), d.event(), d.cause()));
+            work--;
+            String pool = next.pool();
+            if (next.kind() == TICK) {
+                if (Long.valueOf(now).equals(tickAt.get(pool))) {
+                    tickAt.remove(pool);
+                    apply(pool, schedulers.get(pool).tick(t(now)), now, now);
+                    scheduleTick(pool, now);
                 }
-                if (d.event() instanceof AttemptAssigned a) {
-                    live.put(a.getTaskId() + "#" + a.getAttempt(), a);
-                    plan(a, next.time());
-                } else if (d.event() instanceof TaskFinished f) {
-                    live.remove(f.getTaskId() + "#" + f.getAttempt());
-                } else if (d.event() instanceof AttemptRevoked r) {
-                    live.remove(r.getTaskId() + "#" + r.getAttempt());
-                }
+                continue;
             }
+            SpecificRecord input = next.input();
+            if (isReport(input) && !live.containsKey(attemptKey(input))) {
+                continue;
+            }
+            PoolScheduler scheduler = schedulers.computeIfAbsent(pool,
+                    p -> new PoolScheduler(p, new InMemoryPoolStore(), rules));
+            asTheWorkerSays(pool, input, now);
+            long stamp = random.nextDouble() < lateStampRate ? now - 1 - random.nextInt(1500) : now;
+            apply(pool, dispatch(scheduler, input), stamp, now);
+            scheduleTick(pool, now);
         }
         return List.copyOf(journal);
+    }
+
+    /** The periodic heartbeats (every {@value #HEARTBEAT_INTERVAL_MS} ms) and tick of every pool. */
+    private void beat(long now) {
+        for (var pool : schedulers.entrySet()) {
+            String prefix = pool.getKey() + "/";
+            if (now % HEARTBEAT_INTERVAL_MS == 0) {
+                for (var worker : generations.entrySet()) {
+                    Long silent = silentFrom.get(worker.getKey());
+                    if (worker.getKey().startsWith(prefix) && (silent == null || silent > now)) {
+                        apply(pool.getKey(), pool.getValue().heartbeat(WorkerHeartbeat.newBuilder()
+                                .setWorkerId(worker.getKey().substring(prefix.length())).setPool(pool.getKey())
+                                .setGeneration(worker.getValue()).setSentAt(t(now)).build()), now, now);
+                    }
+                }
+            }
+            apply(pool.getKey(), pool.getValue().tick(t(now)), now, now);
+            scheduleTick(pool.getKey(), now);
+        }
+    }
+
+    /** Queues a tick of the pool for when its scheduler next has something due. */
+    private void scheduleTick(String pool, long now) {
+        Instant due = schedulers.get(pool).nextDue();
+        if (due == null) {
+            tickAt.remove(pool);
+            return;
+        }
+        long time = Math.max(now, due.toEpochMilli() - T0.toEpochMilli());
+        Long queued = tickAt.get(pool);
+        if (queued == null || queued != time) {
+            tickAt.put(pool, time);
+            queue.add(new Pending(time, TICK, order++, pool, null));
+            work++;
+        }
+    }
+
+    /**
+     * A drain or leave carries the worker's current generation, as a worker agent sends it; a
+     * silenced worker that registers again heartbeats again.
+     */
+    private void asTheWorkerSays(String pool, SpecificRecord input, long now) {
+        if (input instanceof WorkerDraining d && d.getGeneration() == null) {
+            d.setGeneration(generations.get(pool + "/" + d.getWorkerId()));
+        } else if (input instanceof WorkerLeft l && l.getGeneration() == null) {
+            l.setGeneration(generations.get(pool + "/" + l.getWorkerId()));
+        } else if (input instanceof WorkerRegistered r) {
+            Long silent = silentFrom.get(pool + "/" + r.getWorkerId());
+            if (silent != null && silent <= now) {
+                silentFrom.remove(pool + "/" + r.getWorkerId());
+            }
+        }
+    }
+
+    private void apply(String pool, List<Decision> decisions, long stamp, long now) {
+        for (Decision d : decisions) {
+            if (d.journal()) {
+                journal.add(new JournalEntry(pool, t(stamp), d.event(), d.cause()));
+            }
+            if (d.event() instanceof AttemptAssigned a) {
+                live.put(a.getTaskId() + "#" + a.getAttempt(), a);
+                plan(a, now);
+            } else if (d.event() instanceof TaskFinished f) {
+                live.remove(f.getTaskId() + "#" + f.getAttempt());
+            } else if (d.event() instanceof AttemptRevoked r) {
+                live.remove(r.getTaskId() + "#" + r.getAttempt());
+            } else if (d.event() instanceof WorkerAccepted w) {
+                generations.put(pool + "/" + w.getWorkerId(), w.getGeneration());
+            } else if (d.event() instanceof WorkerRemoved w) {
+                generations.remove(pool + "/" + w.getWorkerId());
+            }
+        }
     }
 
     private void plan(AttemptAssigned a, long now) {
@@ -152,11 +305,13 @@ final class JournalRecorder {
             run = new Run(random.nextInt(10) == 0 ? -1 : random.nextInt(2_000), 5_000 + random.nextInt(55_000), fails,
                     !fails || random.nextInt(5) != 0);
         }
-        long started = now + Math.max(0, run.startDelayMs());
+        // A worker holds a fixed-start attempt's slot until its start time, then starts it.
+        long from = a.getStartAt() == null ? now : Math.max(now, a.getStartAt().toEpochMilli() - T0.toEpochMilli());
+        long started = from + Math.max(0, run.startDelayMs());
         if (run.startDelayMs() >= 0) {
-            queue.add(new Pending(started, order++, AttemptStarted.newBuilder().setTaskId(a.getTaskId())
+            at(started, AttemptStarted.newBuilder().setTaskId(a.getTaskId())
                     .setPool(a.getPool()).setAttempt(a.getAttempt()).setWorkerId(a.getWorkerId())
-                    .setGeneration(a.getGeneration()).setAt(t(started)).build()));
+                    .setGeneration(a.getGeneration()).setAt(t(started)).build());
         }
         long finished = started + run.runMs();
         SpecificRecord report = run.fails()
@@ -166,7 +321,11 @@ final class JournalRecorder {
                 : AttemptSucceeded.newBuilder().setTaskId(a.getTaskId()).setPool(a.getPool())
                         .setAttempt(a.getAttempt()).setWorkerId(a.getWorkerId()).setGeneration(a.getGeneration())
                         .setAt(t(finished)).build();
-        queue.add(new Pending(finished, order++, report));
+        at(finished, report);
+    }
+
+    private static String poolOf(SpecificRecord input) {
+        return String.valueOf(input.get(input.getSchema().getField("pool").pos()));
     }
 
     private static boolean isReport(SpecificRecord input) {
@@ -204,6 +363,15 @@ final class JournalRecorder {
      * attempts failing, a few cancels, and a fifth of the inputs stamped late.
      */
     static List<JournalEntry> busyDay(long seed) {
+        return busyDay(seed, false);
+    }
+
+    /**
+     * The {@linkplain #busyDay(long) busy day}; {@code withTime} gives about half the batch tasks a
+     * rule of time: a not-before, a fixed start, a timeout shorter than some of their runs, a
+     * deadline, a higher or lower priority.
+     */
+    static List<JournalEntry> busyDay(long seed, boolean withTime) {
         JournalRecorder r = new JournalRecorder(seed, 0.12, 0.2);
         Random random = new Random(seed);
         Map<String, String> none = Map.of();
@@ -218,7 +386,20 @@ final class JournalRecorder {
         for (int i = 0; i < 60; i++) {
             int dice = random.nextInt(100);
             Map<String, String> labels = dice < 60 ? none : dice < 85 ? gpu : mem;
-            r.submit(1_000 + random.nextInt(240_000), "batch", "b" + i, labels);
+            long at = 1_000 + random.nextInt(240_000);
+            TaskSubmitted.Builder task = task(at, "batch", "b" + i).setLabels(labels);
+            if (withTime) {
+                switch (random.nextInt(12)) {
+                    case 0, 1 -> task.setNotBefore(t(at + 5_000 + random.nextInt(60_000)));
+                    case 2 -> task.setStartAt(t(at + 20_000 + random.nextInt(100_000)));
+                    case 3, 4 -> task.setTimeoutMs(20_000L + random.nextInt(20_000));
+                    case 5 -> task.setDeadline(t(at + 60_000 + random.nextInt(600_000)));
+                    case 6 -> task.setPriority(Priority.HIGH);
+                    case 7 -> task.setPriority(Priority.LOW);
+                    default -> { }
+                }
+            }
+            r.submit(at, task.build());
         }
         for (int i = 0; i < 20; i++) {
             r.submit(1_000 + random.nextInt(200_000), "etl", "e" + i, random.nextBoolean() ? none : Map.of("disk", "ssd"));

@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.AttemptOutcome;
+import io.cronoq.events.AttemptRevoked;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.TaskCancelled;
 import io.cronoq.events.TaskFinished;
 import io.cronoq.events.TaskState;
+import io.cronoq.events.TaskWaiting;
 import io.cronoq.events.WorkerRemoved;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +18,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** What-if simulation over journals recorded without Kafka. */
 class SimulationTest {
@@ -24,11 +26,14 @@ class SimulationTest {
     private static final Map<String, String> NONE = Map.of();
     private static final Map<String, String> GPU = Map.of("gpu", "a100");
 
-    @ParameterizedTest(name = "seed {0}")
-    @ValueSource(longs = {1, 7, 42})
-    void withNoChangeTheSimulationMakesEveryRecordedDecisionAgain(long seed) {
-        List<JournalEntry> recorded = JournalRecorder.busyDay(seed);
+    @ParameterizedTest(name = "seed {0}, rules of time {1}")
+    @CsvSource({"1, false", "7, false", "42, false", "1, true", "7, true", "42, true"})
+    void withNoChangeTheSimulationMakesEveryRecordedDecisionAgain(long seed, boolean withTime) {
+        List<JournalEntry> recorded = JournalRecorder.busyDay(seed, withTime);
         JournalShape.isRich(recorded);
+        if (withTime) {
+            JournalShape.hasTimesDecisions(recorded);
+        }
 
         WhatIf.Report report = WhatIf.run(recorded, FleetChange.none());
 
@@ -199,6 +204,18 @@ class SimulationTest {
                         && journal.get(i).getAt().isBefore(journal.get(i - 1).getAt());
             }
             assertThat(stampedLate).as("some inputs stamped before earlier-processed ones").isTrue();
+        }
+
+        /** Decisions of ticks: a delayed start, a retry after its backoff, a fixed start, a lease expiry. */
+        static void hasTimesDecisions(List<? extends JournalEntry> journal) {
+            List<Object> events = journal.stream().map(JournalEntry::getEvent).collect(Collectors.toList());
+            assertThat(events).as("not before").anyMatch(e -> e instanceof TaskWaiting w
+                    && w.getReason().startsWith("not before"));
+            assertThat(events).as("a backoff").anyMatch(e -> e instanceof TaskWaiting w
+                    && w.getReason().contains("after a backoff"));
+            assertThat(events).as("a fixed start").anyMatch(e -> e instanceof AttemptAssigned a && a.getStartAt() != null);
+            assertThat(events).as("a lease expiry").anyMatch(e -> e instanceof AttemptRevoked r
+                    && r.getReason().startsWith("lease expired"));
         }
     }
 }
