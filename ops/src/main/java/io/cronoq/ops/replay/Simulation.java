@@ -42,8 +42,8 @@ import org.apache.avro.specific.SpecificRecord;
  * register before the first entry). What workers report depends on where the simulation places
  * attempts, so it is synthesized: when simulated attempt n of a task is assigned, recorded attempt
  * n of that task is replayed on the simulated worker, shifted by the difference in assignment
- * times (for a fixed start, in the times from which the worker holds the slot until the start):
- * its start after the same delay, its report ({@code AttemptSucceeded}, or {@code AttemptFailed}
+ * times (for a fixed start, in the times from which its worker could start it: its assignment or
+ * its start time, whichever is later): its start after the same delay, its report ({@code AttemptSucceeded}, or {@code AttemptFailed}
  * with the same error and retryability) after the same run time. A recorded attempt that the
  * scheduler ended instead (lost with its worker, revoked) reports like the task's next reported
  * attempt, but never before its recorded lifetime has passed, so the event that ended it still

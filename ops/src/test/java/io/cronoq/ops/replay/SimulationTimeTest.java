@@ -144,6 +144,23 @@ class SimulationTimeTest {
     }
 
     @Test
+    void aTickComesBeforeAnInputOfTheSameTime() {
+        // flaky fails at 3 s; its retry is due at 4 s, when other is submitted: the tick takes the free slot first.
+        List<JournalEntry> recorded = JournalRecorder.scripted()
+                .script("flaky", fails(0, 2_000), succeeds(0, 1_000))
+                .register(0, POOL, "w1", NONE, 1)
+                .submit(1_000, POOL, "flaky", NONE)
+                .submit(4_000, POOL, "other", NONE)
+                .record();
+        assertThat(Placements.of(recorded)).extracting(Placements.Placement::taskId)
+                .containsExactly("flaky", "flaky", "other");
+
+        List<JournalEntry> simulated = Simulation.run(POOL, recorded, FleetChange.none()).journal();
+
+        assertThat(simulated).containsExactlyElementsOf(recorded);
+    }
+
+    @Test
     void addingAWorkerRunsADelayedTaskSoonerButNeverBeforeItsNotBefore() {
         List<JournalEntry> recorded = JournalRecorder.scripted()
                 .script("long", succeeds(100, 60_000))
