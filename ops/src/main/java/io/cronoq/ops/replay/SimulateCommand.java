@@ -1,7 +1,9 @@
 package io.cronoq.ops.replay;
 
 import io.cronoq.events.JournalEntry;
+import io.cronoq.scheduler.policy.TimeRules;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -21,13 +23,17 @@ import picocli.CommandLine.Spec;
             "What-if from the journal: re-run the recorded submissions, cancels and fleet changes through the real "
                     + "placement policy against a changed fleet, and print wait-time percentiles per group, recorded "
                     + "vs simulated.",
-            "Each simulated attempt reuses its recorded start delay, run time and outcome. With no change the "
-                    + "simulation places every attempt exactly as recorded."},
-        footer = {"", "Examples:",
+            "Each simulated attempt reuses its recorded start delay, run time and outcome. Time's decisions (delayed "
+                    + "starts, retry backoffs, fixed starts, near deadlines, lease expiries) are taken when due, with "
+                    + "the durations below; recorded evictions are replayed as the worker leaving. With no change the "
+                    + "simulation places every attempt as recorded."},
+        footer = {"", "DURATION is a number with a unit (500ms, 30s, 10m, 1h30m) or ISO-8601 (PT30S).", "", "Examples:",
             "  cronoq simulate                                      # no change: checks the simulation reproduces the recording",
             "  cronoq simulate --add-workers 'batch:gpu=a100:2x4'   # 2 more a100 workers with 4 slots each in pool batch",
             "  cronoq simulate --add-workers 'batch::4x2'           # 4 more unlabeled workers with 2 slots each",
-            "  cronoq simulate --remove-group 'batch:gpu=t4' --json"})
+            "  cronoq simulate --remove-group 'batch:gpu=t4' --json",
+            "  cronoq simulate --config scheduler.toml              # the time rules of the scheduler that wrote the journal",
+            "  cronoq simulate --deadline-lead 30m                  # it ran with cronoq.deadline.lead.ms = 1800000"})
 public final class SimulateCommand implements Callable<Integer> {
 
     @Mixin
@@ -43,6 +49,26 @@ public final class SimulateCommand implements Callable<Integer> {
             description = "Drop the registrations of POOL's workers that carry exactly LABELS (empty for the "
                     + "unlabeled group). Repeatable.")
     List<FleetChange.RemoveGroup> removed = new ArrayList<>();
+
+    @Option(names = "--reservation-lead", paramLabel = "DURATION", converter = Times.DurationConverter.class,
+            description = "How long before a fixed start the recorded scheduler held a slot for it "
+                    + "(cronoq.reservation.lead.ms; default: the config file's, else 30s).")
+    Duration reservationLead;
+
+    @Option(names = "--deadline-lead", paramLabel = "DURATION", converter = Times.DurationConverter.class,
+            description = "How near a deadline moved a task ahead (cronoq.deadline.lead.ms; default: the config "
+                    + "file's, else 10m).")
+    Duration deadlineLead;
+
+    @Option(names = "--priority-step", paramLabel = "DURATION", converter = Times.DurationConverter.class,
+            description = "What one priority class was worth in waiting time (cronoq.priority.step.ms; default: the "
+                    + "config file's, else 5m).")
+    Duration priorityStep;
+
+    @Option(names = "--start-tolerance", paramLabel = "DURATION", converter = Times.DurationConverter.class,
+            description = "A fixed start's tolerance when its task gave none (cronoq.start.tolerance.ms; default: "
+                    + "the config file's, else 1m).")
+    Duration startTolerance;
 
     @Option(names = "--json", description = "Print the comparison as JSON.")
     boolean json;
@@ -63,7 +89,7 @@ public final class SimulateCommand implements Callable<Integer> {
             throw new IllegalArgumentException("the journal is empty, so there is nothing to change; "
                     + "drop --add-workers and --remove-group or check --topic-prefix");
         }
-        WhatIf.Report report = WhatIf.run(entries, change);
+        WhatIf.Report report = WhatIf.run(entries, change, timeRules());
         Output.to(output, spec.commandLine().getOut(), out -> {
             if (json) {
                 WhatIfOutput.json(report, out);
@@ -72,5 +98,18 @@ public final class SimulateCommand implements Callable<Integer> {
             }
         });
         return 0;
+    }
+
+    /**
+     * The durations of the recorded scheduler's time rules: the flags, else the config file's
+     * settings, else the defaults. (The simulation does not use the heartbeat timeout.)
+     */
+    TimeRules timeRules() {
+        TimeRules configured = journal.config().timeRules();
+        return new TimeRules(configured.heartbeatTimeoutMs(),
+                reservationLead != null ? reservationLead.toMillis() : configured.reservationLeadMs(),
+                deadlineLead != null ? deadlineLead.toMillis() : configured.deadlineLeadMs(),
+                priorityStep != null ? priorityStep.toMillis() : configured.priorityStepMs(),
+                startTolerance != null ? startTolerance.toMillis() : configured.startToleranceMs());
     }
 }

@@ -1,6 +1,8 @@
 package io.cronoq.ops.replay;
 
+import io.cronoq.agent.process.Durations;
 import java.time.DateTimeException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -10,7 +12,7 @@ import java.util.Locale;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
-/** Reads the times analysts type and writes durations they can read. */
+/** Reads the times and durations analysts type and writes durations they can read. */
 final class Times {
 
     /** What a time flag accepts, for help and error messages. */
@@ -63,6 +65,31 @@ final class Times {
             return String.format(Locale.ROOT, "%dh%02dm", s / 3600, (s % 3600) / 60);
         }
         return String.format(Locale.ROOT, "%dd%02dh", s / 86_400, (s % 86_400) / 3600);
+    }
+
+    /**
+     * Picocli converter for duration flags ({@code 30s}, {@code 10m}, {@code 1h30m}, or ISO-8601 like
+     * {@code PT30S}; 0 or more): a bad value is a usage error naming the flag.
+     */
+    static final class DurationConverter implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            Duration d;
+            try {
+                d = Durations.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+            if (d.isNegative()) {
+                throw new TypeConversionException("'" + value + "' is negative; give 0 or more, e.g. 30s or 10m");
+            }
+            try {
+                d.toMillis();
+            } catch (ArithmeticException e) {
+                throw new TypeConversionException("'" + value + "' is too long to count in milliseconds");
+            }
+            return d;
+        }
     }
 
     /** Picocli converter for time flags: a bad value is a usage error naming the flag. */

@@ -3,9 +3,13 @@ package io.cronoq.ops.replay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cronoq.ops.Cronoq;
+import io.cronoq.scheduler.policy.TimeRules;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine;
@@ -28,7 +32,11 @@ class ReplayFlagsTest {
         "simulate --add-workers batch:gpu=a100              | --add-workers",
         "simulate --add-workers batch:gpu=a100:0x4          | --add-workers",
         "simulate --remove-group batch                      | --remove-group",
-        "simulate --remove-group batch:gpu                  | --remove-group"})
+        "simulate --remove-group batch:gpu                  | --remove-group",
+        "simulate --deadline-lead soon                      | --deadline-lead",
+        "simulate --reservation-lead 30                     | --reservation-lead",
+        "simulate --priority-step PT-5M                     | --priority-step",
+        "simulate --start-tolerance 1m30                    | --start-tolerance"})
     void aBadFlagExitsWithTwoAndNamesIt(String args, String flag) {
         int code = run(args.trim().split("\\s+"));
 
@@ -43,7 +51,24 @@ class ReplayFlagsTest {
         assertThat(out.toString()).contains("--from", "--format", "--at", "--json", "--output", "progress",
                 "--bootstrap", "--topic-prefix", "Examples:");
         assertThat(run("simulate", "--help")).isZero();
-        assertThat(out.toString()).contains("--add-workers", "--remove-group", "POOL:LABELS:COUNTxSLOTS");
+        assertThat(out.toString()).contains("--add-workers", "--remove-group", "POOL:LABELS:COUNTxSLOTS",
+                "--deadline-lead", "--reservation-lead", "--priority-step", "--start-tolerance");
+    }
+
+    @Test
+    void simulateTakesTheTimeRulesFromItsFlagsOverTheConfigFileOverTheDefaults(@TempDir Path dir) throws Exception {
+        Path config = Files.writeString(dir.resolve("cronoq.toml"), """
+                [cronoq]
+                priority.step.ms = 60000
+                deadline.lead.ms = 120000
+                """);
+        CommandLine cli = Cronoq.commandLine();
+
+        cli.parseArgs("simulate", "--config", config.toString(), "--deadline-lead", "30m", "--start-tolerance", "5s");
+
+        SimulateCommand simulate = cli.getSubcommands().get("simulate").getCommand();
+        assertThat(simulate.timeRules()).isEqualTo(new TimeRules(TimeRules.DEFAULT.heartbeatTimeoutMs(),
+                TimeRules.DEFAULT.reservationLeadMs(), 1_800_000, 60_000, 5_000));
     }
 
     private int run(String... args) {
