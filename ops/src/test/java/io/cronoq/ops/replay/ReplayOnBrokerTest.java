@@ -11,6 +11,7 @@ import io.cronoq.events.AttemptStarted;
 import io.cronoq.events.AttemptSucceeded;
 import io.cronoq.events.CompletionEvent;
 import io.cronoq.events.JournalEntry;
+import io.cronoq.events.RetryPolicy;
 import io.cronoq.events.SubmissionEvent;
 import io.cronoq.events.TaskCancelRequested;
 import io.cronoq.events.TaskCancelled;
@@ -60,8 +61,8 @@ import picocli.CommandLine;
  * journaled. Inputs carry chosen record times (base + n s), so every wait and run time is known:
  * cpu-1 (2 slots) and gpu-1 (gpu=a100, 1 slot); c1, c2, g1, g2 at 1 s (g2 waits for g1); all start
  * at 2 s; c3 at 3 s waits and is cancelled at 4 s; g1 succeeds at 5 s and g2 takes its slot
- * (starts 6 s, succeeds 12 s); c1 succeeds at 6 s; c2 fails at 8 s and its retry runs at once
- * (starts 9 s, succeeds 10 s).
+ * (starts 6 s, succeeds 12 s); c1 succeeds at 6 s; c2 fails at 8 s and its retry (no backoff)
+ * runs at once (starts 9 s, succeeds 10 s).
  */
 @Tag("integration")
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
@@ -318,8 +319,13 @@ class ReplayOnBrokerTest {
         }
 
         private TaskSubmitted submit(String id, Map<String, String> labels) {
-            return TaskSubmitted.newBuilder().setTaskId(id).setPool(POOL).setLabels(labels)
-                    .setSubmittedAt(base.plusSeconds(id.equals("c3") ? 3 : 1)).build();
+            TaskSubmitted.Builder task = TaskSubmitted.newBuilder().setTaskId(id).setPool(POOL).setLabels(labels)
+                    .setSubmittedAt(base.plusSeconds(id.equals("c3") ? 3 : 1));
+            if (id.equals("c2")) {
+                // Retried at once: a backoff would be ended by a tick on the wall clock, not on the record times.
+                task.setRetry(RetryPolicy.newBuilder().setInitialBackoffMs(0).build());
+            }
+            return task.build();
         }
 
         private AttemptStarted started(AttemptAssigned a) {
