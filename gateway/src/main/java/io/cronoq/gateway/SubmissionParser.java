@@ -36,7 +36,7 @@ import java.util.function.Supplier;
 final class SubmissionParser {
 
     static final List<String> FIELDS = List.of("pool", "id", "labels", "resources", "payload", "payloadBase64",
-            "priority", "deadline", "notBefore", "startAt", "tolerance", "maxAttempts", "timeout", "prefer");
+            "priority", "deadline", "notBefore", "startAt", "tolerance", "maxAttempts", "backoff", "maxBackoff", "timeout", "prefer");
     static final List<String> RESOURCE_FIELDS = List.of("cpu", "memory", "disk", "gpu", "packages");
     private static final Set<String> PREFERENCE_FIELDS = Set.of("labels", "weight");
 
@@ -48,6 +48,8 @@ final class SubmissionParser {
         BODY_NAMES.put("timeoutMs", "timeout");
         BODY_NAMES.put("startToleranceMs", "tolerance");
         BODY_NAMES.put("retry.maxAttempts", "maxAttempts");
+        BODY_NAMES.put("retry.initialBackoffMs", "backoff");
+        BODY_NAMES.put("retry.maxBackoffMs", "maxBackoff");
         BODY_NAMES.put("resources.cpuMillis", "resources.cpu");
         BODY_NAMES.put("resources.memoryBytes", "resources.memory");
         BODY_NAMES.put("resources.diskBytes", "resources.disk");
@@ -86,16 +88,42 @@ final class SubmissionParser {
                 .setTimeoutMs(durationMillis(root, "timeout"))
                 .setPreferences(preferences(root.get("prefer")))
                 .setSubmittedAt(clock.get());
-        Integer maxAttempts = integer(root.get("maxAttempts"), "maxAttempts");
-        if (maxAttempts != null) {
-            task.setRetry(RetryPolicy.newBuilder().setMaxAttempts(maxAttempts).build());
-        }
+        task.setRetry(retry(root));
         TaskSubmitted built = task.build();
         Optional<Violation> broken = Rules.checkSubmission(built);
         if (broken.isPresent()) {
             throw ApiException.invalid(bodyName(broken.get().field()), broken.get().message());
         }
         return built;
+    }
+
+    /**
+     * The retry policy when the body sets any of {@code maxAttempts}, {@code backoff} (the first wait) and
+     * {@code maxBackoff} (its cap), the rest at {@link RetryPolicy}'s defaults; else null (the scheduler's default).
+     * A {@code backoff} longer than the default cap raises the cap to it, so setting only a long first wait is
+     * not refused for a cap the body never named.
+     */
+    private static RetryPolicy retry(JsonNode root) {
+        Integer maxAttempts = integer(root.get("maxAttempts"), "maxAttempts");
+        Long backoff = durationMillis(root, "backoff");
+        Long maxBackoff = durationMillis(root, "maxBackoff");
+        if (maxAttempts == null && backoff == null && maxBackoff == null) {
+            return null;
+        }
+        RetryPolicy.Builder retry = RetryPolicy.newBuilder();
+        if (maxAttempts != null) {
+            retry.setMaxAttempts(maxAttempts);
+        }
+        if (backoff != null) {
+            retry.setInitialBackoffMs(backoff);
+            if (maxBackoff == null) {
+                retry.setMaxBackoffMs(Math.max(retry.getMaxBackoffMs(), backoff));
+            }
+        }
+        if (maxBackoff != null) {
+            retry.setMaxBackoffMs(maxBackoff);
+        }
+        return retry.build();
     }
 
     /** A rule's field name (Avro's) as the body spells it: {@code timeoutMs} is {@code timeout}. */

@@ -47,7 +47,9 @@ final class ViewMapper {
                 resources(t.getResources()), t.getPriority().name(), t.getPayload().remaining(), t.getSubmitter(),
                 text(t.getSubmittedAt()), text(record.getUpdatedAt()), text(t.getDeadline()), text(t.getNotBefore()),
                 text(t.getStartAt()), duration(t.getStartToleranceMs()), duration(t.getTimeoutMs()),
-                t.getRetry() == null ? null : t.getRetry().getMaxAttempts(), prefer, waiting, attempts);
+                t.getRetry() == null ? null : t.getRetry().getMaxAttempts(),
+                t.getRetry() == null ? null : duration(t.getRetry().getInitialBackoffMs()),
+                t.getRetry() == null ? null : duration(t.getRetry().getMaxBackoffMs()), prefer, waiting, attempts);
     }
 
     static ResourcesView resources(ResourceRequest r) {

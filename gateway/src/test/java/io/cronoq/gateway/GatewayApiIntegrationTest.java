@@ -145,6 +145,8 @@ class GatewayApiIntegrationTest {
                 Arguments.of("{\"pool\":\"p\",\"tolerance\":\"PT1M\"}", "tolerance"),
                 Arguments.of("{\"pool\":\"p\",\"maxAttempts\":0}", "maxAttempts"),
                 Arguments.of("{\"pool\":\"p\",\"maxAttempts\":1.5}", "maxAttempts"),
+                Arguments.of("{\"pool\":\"p\",\"backoff\":\"5s\"}", "backoff"),
+                Arguments.of("{\"pool\":\"p\",\"backoff\":\"PT1M\",\"maxBackoff\":\"PT1S\"}", "maxBackoff"),
                 Arguments.of("{\"pool\":\"p\",\"prefer\":[{\"labels\":{\"zone\":\"eu\"},\"weight\":0}]}",
                         "prefer[0].weight"),
                 Arguments.of("{\"pool\":\"p\",\"prefer\":[{\"labels\":{}}]}", "prefer[0].labels"));

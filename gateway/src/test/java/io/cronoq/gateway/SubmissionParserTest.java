@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cronoq.events.Priority;
+import io.cronoq.events.RetryPolicy;
 import io.cronoq.events.TaskSubmitted;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -23,6 +24,7 @@ class SubmissionParserTest {
                  "resources":{"cpu":0.5,"memory":"8Gi","disk":"10G","gpu":1,"packages":["numpy>=1.26"]},
                  "priority":"critical","deadline":"2026-03-02T00:00:00Z","notBefore":"2026-03-01T11:00:00Z",
                  "startAt":"2026-03-01T12:00:00Z","tolerance":"PT5M","timeout":"PT1H","maxAttempts":4,
+                 "backoff":"PT10S","maxBackoff":"PT5M",
                  "prefer":[{"labels":{"zone":"eu"}}]}""");
 
         assertThat(task.getTaskId()).isEqualTo("t-1");
@@ -38,7 +40,11 @@ class SubmissionParserTest {
         assertThat(task.getDeadline()).isEqualTo(Instant.parse("2026-03-02T00:00:00Z"));
         assertThat(task.getStartToleranceMs()).isEqualTo(300_000L);
         assertThat(task.getTimeoutMs()).isEqualTo(3_600_000L);
+        assertThat(task.getNotBefore()).isEqualTo(Instant.parse("2026-03-01T11:00:00Z"));
+        assertThat(task.getStartAt()).isEqualTo(Instant.parse("2026-03-01T12:00:00Z"));
         assertThat(task.getRetry().getMaxAttempts()).isEqualTo(4);
+        assertThat(task.getRetry().getInitialBackoffMs()).isEqualTo(10_000L);
+        assertThat(task.getRetry().getMaxBackoffMs()).isEqualTo(300_000L);
         assertThat(task.getPreferences().get(0).getWeight()).as("weight defaults to 1").isEqualTo(1);
         assertThat(task.getSubmittedAt()).isEqualTo(NOW);
     }
@@ -51,6 +57,34 @@ class SubmissionParserTest {
         assertThat(StandardCharsets.UTF_8.decode(task.getPayload()).toString()).isEqualTo("héllo");
         assertThat(task.getPriority()).isEqualTo(Priority.NORMAL);
         assertThat(task.getResources()).isNull();
+    }
+
+    @Test
+    void aRetryPolicyComesOnlyWithARetryFieldAndTakesTheDefaultsForTheOthers() {
+        assertThat(parser.parse("{\"pool\":\"p\"}").getRetry()).as("the scheduler's default").isNull();
+
+        RetryPolicy onlyAttempts = parser.parse("{\"pool\":\"p\",\"maxAttempts\":5}").getRetry();
+        assertThat(onlyAttempts.getMaxAttempts()).isEqualTo(5);
+        assertThat(onlyAttempts.getInitialBackoffMs()).isEqualTo(1_000L);
+        assertThat(onlyAttempts.getMaxBackoffMs()).isEqualTo(60_000L);
+
+        RetryPolicy longFirstWait = parser.parse("{\"pool\":\"p\",\"backoff\":\"PT10M\"}").getRetry();
+        assertThat(longFirstWait.getMaxAttempts()).isEqualTo(3);
+        assertThat(longFirstWait.getInitialBackoffMs()).isEqualTo(600_000L);
+        assertThat(longFirstWait.getMaxBackoffMs()).as("the default cap rises to the first wait").isEqualTo(600_000L);
+    }
+
+    @Test
+    void aBadBackoffIsRefusedNamingTheBodyField() {
+        assertThatThrownBy(() -> parser.parse("{\"pool\":\"p\",\"backoff\":\"10s\"}"))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.field()).isEqualTo("backoff"));
+        assertThatThrownBy(() -> parser.parse("{\"pool\":\"p\",\"backoff\":\"PT1M\",\"maxBackoff\":\"PT10S\"}"))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.field()).isEqualTo("maxBackoff");
+                    assertThat(e.getMessage()).contains("at least the first backoff");
+                });
+        assertThatThrownBy(() -> parser.parse("{\"pool\":\"p\",\"backoff\":\"PT-1S\"}"))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.field()).isEqualTo("backoff"));
     }
 
     @Test
