@@ -1,9 +1,13 @@
 package io.cronoq.ops.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cronoq.agent.process.Durations;
+import io.cronoq.events.RetryPolicy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -14,9 +18,22 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code cronoq submit}: submits a task through the gateway and prints its id. */
-@Command(name = "submit", mixinStandardHelpOptions = true, description = "Submit a task; prints its id.")
+/**
+ * {@code cronoq submit}: submits a task through the gateway and prints its id. Every value is
+ * checked here first, so a mistake names the flag; what only the gateway knows comes back naming
+ * the body's field.
+ */
+@Command(name = "submit", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Submit a task; prints its id.",
+        footer = {"", "TIME is " + TimeFlags.TIME_FORMS + " (by this machine's clock).",
+                "DURATION is " + Durations.FORMS + ".", "",
+                "Example:", "  cronoq submit --pool inference --label gpu=a100 --payload-file in.json \\",
+                "      --start-at +30m --start-tolerance 2m --timeout 1h --max-attempts 5 --backoff 30s"})
 public final class SubmitCommand implements Callable<Integer> {
+
+    /** The first wait before a retry when the task says none: {@code RetryPolicy}'s default. */
+    private static final Duration DEFAULT_BACKOFF =
+            Duration.ofMillis(RetryPolicy.newBuilder().build().getInitialBackoffMs());
 
     @Mixin
     GatewayOptions gateway;
@@ -54,11 +71,57 @@ public final class SubmitCommand implements Callable<Integer> {
     @Option(names = "--priority", paramLabel = "CLASS", description = "LOW, NORMAL, HIGH or CRITICAL.")
     String priority;
 
+    @Option(names = "--deadline", paramLabel = "TIME",
+            description = "Raises the task's urgency as it nears; a task past it still runs, marked late.")
+    String deadline;
+
+    @Option(names = "--not-before", paramLabel = "TIME", description = "The task does not start before this time.")
+    String notBefore;
+
+    @Option(names = "--start-at", paramLabel = "TIME",
+            description = "Fixed start: the scheduler holds a matching slot so the task starts at this time.")
+    String startAt;
+
+    @Option(names = "--start-tolerance", paramLabel = "DURATION",
+            description = "How late a fixed start may be and still count as on time (needs --start-at).")
+    String startTolerance;
+
+    @Option(names = "--timeout", paramLabel = "DURATION",
+            description = "Lease of each attempt: one running longer is revoked and retried.")
+    String timeout;
+
+    @Option(names = "--max-attempts", paramLabel = "N", description = "Attempts in all, the first included (1 or more).")
+    Integer maxAttempts;
+
+    @Option(names = "--backoff", paramLabel = "DURATION",
+            description = "Wait before the first retry; it doubles for each further one (default 1s).")
+    String backoff;
+
+    @Option(names = "--max-backoff", paramLabel = "DURATION",
+            description = "The longest wait between retries (default 1m, or --backoff when longer).")
+    String maxBackoff;
+
     @Spec
     CommandSpec spec;
 
+    /** Now, for the relative times ({@code +10m}); a seam for tests. */
+    Clock clock = Clock.systemUTC();
+
     @Override
     public Integer call() throws IOException {
+        ObjectNode body = body();
+        var answer = gateway.client().post("/v1/tasks", body);
+        spec.commandLine().getOut().println(gateway.json ? answer.toString() : answer.path("id").asText());
+        return 0;
+    }
+
+    /**
+     * The JSON body of {@code POST /v1/tasks} the flags describe; times go as ISO-8601 instants,
+     * durations as ISO-8601 durations.
+     *
+     * @throws IllegalArgumentException naming the flag whose value is wrong and what to give instead
+     */
+    ObjectNode body() throws IOException {
         if (payload != null && payloadFile != null) {
             throw new IllegalArgumentException("--payload and --payload-file: give one or the other");
         }
@@ -91,9 +154,57 @@ public final class SubmitCommand implements Callable<Integer> {
             }
         }
         putIfSet(body, "priority", priority);
-        var answer = gateway.client().post("/v1/tasks", body);
-        spec.commandLine().getOut().println(gateway.json ? answer.toString() : answer.path("id").asText());
-        return 0;
+        putTimes(body);
+        putRetry(body);
+        return body;
+    }
+
+    private void putTimes(ObjectNode body) {
+        if (deadline != null) {
+            body.put("deadline", TimeFlags.time("--deadline", deadline, clock).toString());
+        }
+        if (notBefore != null) {
+            body.put("notBefore", TimeFlags.time("--not-before", notBefore, clock).toString());
+        }
+        if (startAt != null) {
+            body.put("startAt", TimeFlags.time("--start-at", startAt, clock).toString());
+        }
+        if (startTolerance != null) {
+            if (startAt == null) {
+                throw new IllegalArgumentException("--start-tolerance " + startTolerance + " needs --start-at: it "
+                        + "says how late a fixed start may be; add --start-at TIME or drop --start-tolerance");
+            }
+            body.put("tolerance", TimeFlags.duration("--start-tolerance", startTolerance).toString());
+        }
+        if (timeout != null) {
+            body.put("timeout", TimeFlags.positiveDuration("--timeout", timeout).toString());
+        }
+    }
+
+    private void putRetry(ObjectNode body) {
+        if (maxAttempts != null) {
+            if (maxAttempts < 1) {
+                throw new IllegalArgumentException("--max-attempts " + maxAttempts + ": a task gets at least 1 "
+                        + "attempt; give 1 (no retry) or more");
+            }
+            body.put("maxAttempts", maxAttempts);
+        }
+        Duration first = backoff == null ? null : TimeFlags.duration("--backoff", backoff);
+        Duration cap = maxBackoff == null ? null : TimeFlags.duration("--max-backoff", maxBackoff);
+        if (cap != null) {
+            Duration floor = first != null ? first : DEFAULT_BACKOFF;
+            if (cap.compareTo(floor) < 0) {
+                throw new IllegalArgumentException("--max-backoff " + maxBackoff + " is shorter than the first wait ("
+                        + (first != null ? "--backoff " + backoff : "--backoff defaults to "
+                        + Durations.format(DEFAULT_BACKOFF)) + "); the cap is at least the first wait");
+            }
+        }
+        if (first != null) {
+            body.put("backoff", first.toString());
+        }
+        if (cap != null) {
+            body.put("maxBackoff", cap.toString());
+        }
     }
 
     private static void putIfSet(ObjectNode node, String name, String value) {

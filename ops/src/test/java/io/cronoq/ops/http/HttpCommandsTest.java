@@ -3,6 +3,8 @@ package io.cronoq.ops.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cronoq.agent.CronoqWorker;
 import io.cronoq.gateway.GatewayServer;
 import io.cronoq.kafka.LocalKafka;
@@ -89,6 +91,27 @@ class HttpCommandsTest {
         assertThat(run("cancel", "cli-2", "--reason", "not today").exit).isZero();
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
                 assertThat(run("status", "cli-2").out).contains("CANCELLED"));
+    }
+
+    @Test
+    void timeAndRetryFlagsReachTheTaskTheGatewayShows() throws Exception {
+        Result submitted = run("submit", "--pool", POOL, "--label", "gpu=h100", "--id", "cli-3",
+                "--deadline", "2030-01-02T00:00:00Z", "--not-before", "2030-01-01T00:00:00Z",
+                "--start-at", "2030-01-01T06:00:00Z", "--start-tolerance", "2m", "--timeout", "45m",
+                "--max-attempts", "4", "--backoff", "15s", "--max-backoff", "10m");
+        assertThat(submitted.exit).as(submitted.err).isZero();
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> run("status", "cli-3", "--json").exit == 0);
+        JsonNode task = new ObjectMapper().readTree(run("status", "cli-3", "--json").out);
+        assertThat(task.path("deadline").asText()).isEqualTo("2030-01-02T00:00:00Z");
+        assertThat(task.path("notBefore").asText()).isEqualTo("2030-01-01T00:00:00Z");
+        assertThat(task.path("startAt").asText()).isEqualTo("2030-01-01T06:00:00Z");
+        assertThat(task.path("tolerance").asText()).isEqualTo("PT2M");
+        assertThat(task.path("timeout").asText()).isEqualTo("PT45M");
+        assertThat(task.path("maxAttempts").asInt()).isEqualTo(4);
+        assertThat(task.path("backoff").asText()).isEqualTo("PT15S");
+        assertThat(task.path("maxBackoff").asText()).isEqualTo("PT10M");
+        assertThat(run("cancel", "cli-3").exit).isZero();
     }
 
     @Test
