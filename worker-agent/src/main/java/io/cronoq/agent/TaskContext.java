@@ -45,6 +45,14 @@ public interface TaskContext {
     /** The task's lease, if it has one: an attempt running longer may be revoked by the scheduler. */
     Optional<Duration> timeout();
 
+    /**
+     * The attempt's fixed start, if its task has one: the worker held the slot and called the handler at this time,
+     * not before (a little later when it was assigned late).
+     */
+    default Optional<Instant> startAt() {
+        return Optional.empty();
+    }
+
     /** Fires when the attempt must stop (revoked, fenced, or the worker stops at once). */
     CancellationSignal cancellation();
 

@@ -49,12 +49,22 @@ import org.slf4j.LoggerFactory;
  * earlier run of the same id). Until that answer arrives every assignment read is from an earlier registration and
  * is skipped; afterwards only assignments of the current generation run. This is what makes a restart neither run
  * a finished attempt again nor lose one: the scheduler re-queues what the old generation held as new attempts.
+ *
+ * <p>Fixed starts: an attempt assigned with a {@code startAt} in the future takes its slot (a thread of the executor,
+ * and a place in the heartbeat's running attempts) at once, and starts — {@code AttemptStarted}, then the handler —
+ * at {@code startAt} by the injected clock, not before. Revoking, fencing or stopping it meanwhile ends the wait: it
+ * never starts, and is reported as any aborted attempt is.
  */
 final class WorkerCore {
 
     private static final Logger log = LoggerFactory.getLogger(WorkerCore.class);
     private static final int MAX_ERROR_CHARS = 8 * 1024;
     private static final int REMEMBERED_FINISHED = 4096;
+    /**
+     * How often an attempt waiting for its fixed start reads the clock again: the start follows the injected clock
+     * (and a system clock that jumps) rather than a delay computed once.
+     */
+    private static final long START_CHECK_MILLIS = 100;
 
     private final WorkerSettings settings;
     private final TaskHandler handler;
@@ -489,6 +499,9 @@ final class WorkerCore {
                 return;
             }
             try {
+                if (!awaitStart()) {
+                    return; // aborted while it waited for its fixed start; never started (the abort reported it)
+                }
                 sink.publish(new AttemptStarted(id.taskId(), settings.pool(), id.attempt(), settings.id(), generation,
                         now()));
                 byte[] result = handler.handle(this);
@@ -520,6 +533,40 @@ final class WorkerCore {
                 }
                 ended(this);
             }
+        }
+
+        /**
+         * Holds the slot (this thread) until the attempt's fixed start, if it has one in the future. Returns whether
+         * it may start: false when it was aborted (revoked, fenced, stopped) meanwhile.
+         */
+        private boolean awaitStart() throws InterruptedException {
+            Instant startAt = assigned.getStartAt();
+            if (startAt == null || settled.get()) {
+                return !settled.get();
+            }
+            long remaining = startAt.toEpochMilli() - clock.millis();
+            if (remaining > 0) {
+                log.info("Attempt {} of task {} has a fixed start at {}; it holds its slot and starts in {} ms",
+                        id.attempt(), id.taskId(), startAt, remaining);
+            }
+            try {
+                while (remaining > 0) {
+                    if (cancellation.await(Duration.ofMillis(Math.min(remaining, START_CHECK_MILLIS)))) {
+                        break;
+                    }
+                    remaining = startAt.toEpochMilli() - clock.millis();
+                }
+            } catch (InterruptedException e) {
+                if (!settled.get()) {
+                    throw e; // not an abort: the executor is shutting down
+                }
+            }
+            if (settled.get()) {
+                log.info("Attempt {} of task {} was aborted before its fixed start at {} ({}); it never started",
+                        id.attempt(), id.taskId(), startAt, cancellation.reason().orElse("aborted"));
+                return false;
+            }
+            return true;
         }
 
         /**
@@ -593,6 +640,11 @@ final class WorkerCore {
         @Override
         public Optional<Duration> timeout() {
             return Optional.ofNullable(assigned.getTimeoutMs()).map(Duration::ofMillis);
+        }
+
+        @Override
+        public Optional<Instant> startAt() {
+            return Optional.ofNullable(assigned.getStartAt());
         }
 
         @Override

@@ -15,8 +15,8 @@ import java.util.TreeMap;
 /**
  * Runs each attempt as a child process: the agent's command, the payload on stdin, and the attempt in the
  * environment ({@code CRONOQ_TASK_ID}, {@code CRONOQ_ATTEMPT}, {@code CRONOQ_POOL}, {@code CRONOQ_GROUP} as sorted
- * {@code k=v,k=v}, {@code CRONOQ_WORKER_ID}, {@code CRONOQ_GENERATION}, and {@code CRONOQ_DEADLINE} in epoch ms when
- * the task has one). Exit code 0 succeeds with the tail of stdout as the result; any other exit fails with the exit
+ * {@code k=v,k=v}, {@code CRONOQ_WORKER_ID}, {@code CRONOQ_GENERATION}, and in epoch ms {@code CRONOQ_DEADLINE} and
+ * {@code CRONOQ_START_AT} when the task has them). A child of a fixed-start attempt is started at its start time. Exit code 0 succeeds with the tail of stdout as the result; any other exit fails with the exit
  * code and the tail of stderr (retryable). Blowing a ceiling fails with the ceiling and its limit: the wall-clock
  * timeout retryably, the memory ceiling not (the same input would blow it again).
  */
@@ -81,6 +81,7 @@ public final class ProcessTaskHandler implements TaskHandler {
         env.put("CRONOQ_WORKER_ID", ctx.workerId());
         env.put("CRONOQ_GENERATION", Long.toString(ctx.generation()));
         ctx.deadline().ifPresent(d -> env.put("CRONOQ_DEADLINE", Long.toString(d.toEpochMilli())));
+        ctx.startAt().ifPresent(t -> env.put("CRONOQ_START_AT", Long.toString(t.toEpochMilli())));
         return env;
     }
 
