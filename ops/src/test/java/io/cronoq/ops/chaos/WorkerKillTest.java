@@ -1,0 +1,305 @@
+package io.cronoq.ops.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.cronoq.agent.CronoqWorker;
+import io.cronoq.events.AttemptAssigned;
+import io.cronoq.events.AttemptOutcome;
+import io.cronoq.events.AttemptStarted;
+import io.cronoq.events.AttemptSucceeded;
+import io.cronoq.events.CompletionEvent;
+import io.cronoq.events.InputRejected;
+import io.cronoq.events.JournalEntry;
+import io.cronoq.events.RejectionCode;
+import io.cronoq.events.SubmissionEvent;
+import io.cronoq.events.TaskFinished;
+import io.cronoq.events.TaskState;
+import io.cronoq.events.TaskSubmitted;
+import io.cronoq.events.WorkerAccepted;
+import io.cronoq.events.WorkerFenced;
+import io.cronoq.events.WorkerRemoved;
+import io.cronoq.events.WorkerState;
+import io.cronoq.ops.Cronoq;
+import io.cronoq.scheduler.app.SchedulerApp;
+import io.cronoq.scheduler.config.SchedulerConfig;
+import io.cronoq.scheduler.replay.JournalFold;
+import io.cronoq.schemas.Topics;
+import io.cronoq.testkit.KafkaBroker;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.streams.KafkaStreams;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A worker process killed mid-task (SIGKILL: no failure report, no leave) is evicted once its heartbeats stop: the
+ * scheduler journals {@code WorkerRemoved} EVICTED, re-queues the attempt it held as LOST, and another worker of the
+ * same group runs it to success. A completion the killed worker's generation sends afterwards is rejected and fenced,
+ * and changes nothing: the task succeeded once, with the second attempt.
+ */
+@Tag("integration")
+@Timeout(value = 4, unit = TimeUnit.MINUTES)
+@Disabled("needs heartbeat eviction from issue 6")
+class WorkerKillTest {
+
+    private static final Logger log = LoggerFactory.getLogger(WorkerKillTest.class);
+    private static final Duration PROGRESS = Duration.ofSeconds(90);
+    private static final Map<String, String> LABELS = Map.of("zone", "eu");
+
+    @RegisterExtension
+    static final KafkaBroker broker = KafkaBroker.create();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aKilledWorkersTaskCompletesOnAnotherWorkerAndItsLateCompletionIsRejected() throws Exception {
+        String run = broker.uniqueName("kill");
+        String pool = run + "-pool";
+        String taskId = run + "-t1";
+        String workerA = run + "-a";
+        String workerB = run + "-b";
+        String bootstrap = broker.bootstrapServers();
+        SchedulerConfig config = SchedulerConfig.of(Map.of(
+                SchedulerConfig.BOOTSTRAP_SERVERS.name(), bootstrap,
+                SchedulerConfig.TOPIC_PREFIX.name(), run + ".",
+                SchedulerConfig.APPLICATION_ID.name(), run,
+                SchedulerConfig.STATE_DIR.name(), dir.resolve("state").toString(),
+                SchedulerConfig.PARTITIONS.name(), "2",
+                "cronoq.worker.heartbeat.timeout.ms", "3000",
+                "cronoq.tick.interval.ms", "200"));
+
+        Process processA = null;
+        CronoqWorker b = null;
+        try (SchedulerApp scheduler = SchedulerApp.start(config)) {
+            await("the scheduler runs").atMost(PROGRESS)
+                    .until(() -> scheduler.streams().state() == KafkaStreams.State.RUNNING);
+            Topics topics = scheduler.topics();
+            try (JournalTail journal = JournalTail.start(bootstrap, topics)) {
+                // Given worker A, a process of its own, alone in the group: it takes the task and runs it.
+                processA = startWorkerProcess(bootstrap, run + ".", workerA, pool);
+                await("worker A is accepted").atMost(PROGRESS)
+                        .until(() -> journal.find(WorkerAccepted.class, w -> w.getWorkerId().equals(workerA)).isPresent());
+                submit(bootstrap, topics, pool, taskId);
+                AttemptAssigned first = await("attempt 1 is assigned to A").atMost(PROGRESS).until(() -> journal.find(
+                        AttemptAssigned.class, a -> a.getTaskId().equals(taskId)), Optional::isPresent).get();
+                assertThat(first.getWorkerId()).isEqualTo(workerA);
+                assertThat(first.getAttempt()).isEqualTo(1);
+                long generationA = first.getGeneration();
+                await("A started attempt 1").atMost(PROGRESS).until(() -> journal.find(AttemptStarted.class,
+                        s -> s.getTaskId().equals(taskId) && s.getWorkerId().equals(workerA)).isPresent());
+
+                // Worker B joins the same group only now, so it can have nothing but attempt 2.
+                b = CronoqWorker.builder().bootstrap(bootstrap).topicPrefix(run + ".").id(workerB).pool(pool)
+                        .labels(LABELS).slots(1).heartbeatInterval(Duration.ofMillis(500))
+                        .handler(ctx -> ("done by " + ctx.workerId()).getBytes(StandardCharsets.UTF_8)).build().start();
+                assertThat(b.state()).isEqualTo(CronoqWorker.State.ACTIVE);
+
+                // When A is killed mid-task.
+                processA.destroyForcibly();
+                assertThat(processA.waitFor(30, TimeUnit.SECONDS)).as("worker A is dead").isTrue();
+                log.info("Killed worker A ({}) with attempt 1 of {} running", workerA, taskId);
+
+                // Then it is evicted, its attempt is lost and re-queued, and B runs attempt 2 to success.
+                WorkerRemoved evicted = await("A is evicted").atMost(PROGRESS).until(() -> journal.find(
+                        WorkerRemoved.class, r -> r.getWorkerId().equals(workerA)), Optional::isPresent).get();
+                assertThat(evicted.getState()).isEqualTo(WorkerState.EVICTED);
+                assertThat(evicted.getGeneration()).isEqualTo(generationA);
+                assertThat(evicted.getReason()).startsWith("evicted: no heartbeat for");
+                TaskFinished success = await("the task succeeds").atMost(PROGRESS).until(() -> journal.find(
+                        TaskFinished.class, f -> f.getTaskId().equals(taskId) && f.getState() == TaskState.SUCCEEDED),
+                        Optional::isPresent).get();
+                assertThat(success.getAttempt()).isEqualTo(2);
+                assertThat(success.getWorkerId()).isEqualTo(workerB);
+
+                // When A's generation reports attempt 1 done after all.
+                lateSuccess(bootstrap, topics, new AttemptSucceeded(taskId, pool, 1, workerA, generationA,
+                        Instant.now(), ByteBuffer.wrap("late".getBytes(StandardCharsets.UTF_8))));
+
+                // Then it is rejected and A is fenced for it.
+                InputRejected rejected = await("the late completion is rejected").atMost(PROGRESS).until(() ->
+                        journal.find(InputRejected.class, r -> taskId.equals(r.getTaskId())
+                                && workerA.equals(r.getWorkerId())), Optional::isPresent).get();
+                assertThat(rejected.getInputType()).isEqualTo("AttemptSucceeded");
+                assertThat(rejected.getCode()).isEqualTo(RejectionCode.FAILED_PRECONDITION);
+                await("A is fenced for attempt 1").atMost(PROGRESS).until(() -> journal.find(WorkerFenced.class,
+                        f -> f.getWorkerId().equals(workerA) && taskId.equals(f.getTaskId())
+                                && Integer.valueOf(1).equals(f.getAttempt())).isPresent());
+            }
+
+            verify(bootstrap, topics, pool, taskId, workerA, workerB);
+        } finally {
+            if (b != null) {
+                b.close();
+            }
+            if (processA != null) {
+                processA.destroyForcibly();
+            }
+        }
+    }
+
+    /** The committed journal, read from the start, says it all once more: one success, attempt 2 on B. */
+    private static void verify(String bootstrap, Topics topics, String pool, String taskId, String workerA,
+                               String workerB) {
+        List<ConsumerRecord<String, JournalEntry>> journal =
+                TopicDump.readAll(bootstrap, topics.journal().name(), topics.journal().valueSerde().deserializer());
+        List<Object> events = journal.stream().filter(r -> r.value().getPool().equals(pool))
+                .map(r -> r.value().getEvent()).toList();
+
+        List<TaskFinished> finishes = events.stream().filter(TaskFinished.class::isInstance).map(TaskFinished.class::cast)
+                .filter(f -> f.getTaskId().equals(taskId)).toList();
+        assertThat(finishes).as("attempt 1 lost on A and re-queued, attempt 2 succeeded on B, nothing else")
+                .extracting(f -> f.getAttempt() + " " + f.getWorkerId() + " " + f.getOutcome() + " " + f.getState())
+                .containsExactly("1 " + workerA + " " + AttemptOutcome.LOST + " " + TaskState.WAITING,
+                        "2 " + workerB + " " + AttemptOutcome.SUCCEEDED + " " + TaskState.SUCCEEDED);
+        assertThat(events.stream().filter(AttemptAssigned.class::isInstance).map(AttemptAssigned.class::cast)
+                .filter(a -> a.getTaskId().equals(taskId)))
+                .extracting(a -> a.getAttempt() + " " + a.getWorkerId())
+                .containsExactly("1 " + workerA, "2 " + workerB);
+        assertThat(events).as("the late completion was rejected, and A fenced for it")
+                .anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(InputRejected.class, r -> {
+                    assertThat(r.getTaskId()).isEqualTo(taskId);
+                    assertThat(r.getWorkerId()).isEqualTo(workerA);
+                }))
+                .anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(WorkerFenced.class, f -> {
+                    assertThat(f.getWorkerId()).isEqualTo(workerA);
+                    assertThat(f.getTaskId()).isEqualTo(taskId);
+                }));
+
+        JournalFold fold = new JournalFold();
+        journal.forEach(r -> fold.apply(r.value()));
+        JournalFold.Task task = fold.tasks().get(taskId);
+        assertThat(task.state()).as("still SUCCEEDED after the late completion").isEqualTo(TaskState.SUCCEEDED);
+        assertThat(task.attempts()).extracting(a -> a.attempt() + " " + a.workerId() + " " + a.outcome())
+                .containsExactly("1 " + workerA + " " + AttemptOutcome.LOST,
+                        "2 " + workerB + " " + AttemptOutcome.SUCCEEDED);
+    }
+
+    /**
+     * Starts {@code cronoq worker} in a child JVM on this JVM's class path. Its command reads the payload and then
+     * runs until the worker JVM is gone (at most two minutes), so the attempt is long and leaves nothing behind.
+     */
+    private Process startWorkerProcess(String bootstrap, String prefix, String id, String pool) throws IOException {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-cp", System.getProperty("java.class.path"), Cronoq.class.getName(), "worker",
+                "--bootstrap", bootstrap, "--topic-prefix", prefix, "--id", id, "--pool", pool, "--slots", "1",
+                "--heartbeat-interval", "500ms"));
+        LABELS.forEach((k, v) -> command.addAll(List.of("--label", k + "=" + v)));
+        command.addAll(List.of("--", "sh", "-c",
+                "cat >/dev/null; i=0; while [ $i -lt 600 ] && kill -0 $PPID 2>/dev/null; do sleep 0.2; i=$((i+1)); done"));
+        Path logs = Files.createDirectories(Path.of("target", "chaos-logs"));
+        Path logFile = logs.resolve(id + ".log");
+        Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile())).start();
+        log.info("Started worker {} in child JVM {} (log: {})", id, process.pid(), logFile);
+        return process;
+    }
+
+    private static void submit(String bootstrap, Topics topics, String pool, String taskId) throws Exception {
+        TaskSubmitted task = TaskSubmitted.newBuilder().setTaskId(taskId).setPool(pool).setLabels(new HashMap<>(LABELS))
+                .setPayload(ByteBuffer.wrap("a long task".getBytes(StandardCharsets.UTF_8)))
+                .setSubmittedAt(Instant.now()).build();
+        try (KafkaProducer<String, SubmissionEvent> producer = producer(bootstrap, topics.submissions().valueSerde()
+                .serializer())) {
+            producer.send(new ProducerRecord<>(topics.submissions().name(), pool, new SubmissionEvent(task))).get();
+        }
+    }
+
+    /** A completion written as a worker would, by a plain producer: keyed by pool on the completions topic. */
+    private static void lateSuccess(String bootstrap, Topics topics, AttemptSucceeded late) throws Exception {
+        try (KafkaProducer<String, CompletionEvent> producer = producer(bootstrap, topics.completions().valueSerde()
+                .serializer())) {
+            producer.send(new ProducerRecord<>(topics.completions().name(), late.getPool(), new CompletionEvent(late)))
+                    .get();
+        }
+    }
+
+    private static <V> KafkaProducer<String, V> producer(String bootstrap,
+                                                         org.apache.kafka.common.serialization.Serializer<V> values) {
+        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ProducerConfig.ACKS_CONFIG, "all"), new org.apache.kafka.common.serialization.StringSerializer(), values);
+    }
+
+    /** Follows the committed journal from its start on a thread of its own; the test looks for entries in it. */
+    private static final class JournalTail implements AutoCloseable {
+        private final KafkaConsumer<String, JournalEntry> consumer;
+        private final List<JournalEntry> entries = new CopyOnWriteArrayList<>();
+        private final Thread thread;
+
+        private JournalTail(String bootstrap, Topics topics) {
+            Map<String, Object> props = new HashMap<>();
+            props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+            props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+            props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+            consumer = new KafkaConsumer<>(props, topics.journal().keySerde().deserializer(),
+                    topics.journal().valueSerde().deserializer());
+            String topic = topics.journal().name();
+            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            thread = new Thread(this::follow, "journal-tail");
+            thread.setDaemon(true);
+        }
+
+        static JournalTail start(String bootstrap, Topics topics) {
+            JournalTail tail = new JournalTail(bootstrap, topics);
+            tail.thread.start();
+            return tail;
+        }
+
+        private void follow() {
+            try {
+                while (true) {
+                    consumer.poll(Duration.ofMillis(200)).forEach(r -> entries.add(r.value()));
+                }
+            } catch (WakeupException e) {
+                // closing
+            } finally {
+                consumer.close();
+            }
+        }
+
+        /** The first journaled event of this type that matches. */
+        <T> Optional<T> find(Class<T> type, Predicate<T> which) {
+            return entries.stream().map(JournalEntry::getEvent).filter(type::isInstance).map(type::cast)
+                    .filter(which).findFirst();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            consumer.wakeup();
+            thread.join(10_000);
+        }
+    }
+}
