@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.cronoq.agent.CronoqWorker;
+import io.cronoq.events.AssignmentEvent;
 import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.AttemptOutcome;
 import io.cronoq.events.AttemptStarted;
@@ -50,7 +51,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.streams.KafkaStreams;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -67,7 +67,6 @@ import org.slf4j.LoggerFactory;
  */
 @Tag("integration")
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
-@Disabled("needs heartbeat eviction from issue 6")
 class WorkerKillTest {
 
     private static final Logger log = LoggerFactory.getLogger(WorkerKillTest.class);
@@ -94,8 +93,8 @@ class WorkerKillTest {
                 SchedulerConfig.APPLICATION_ID.name(), run,
                 SchedulerConfig.STATE_DIR.name(), dir.resolve("state").toString(),
                 SchedulerConfig.PARTITIONS.name(), "2",
-                "cronoq.worker.heartbeat.timeout.ms", "3000",
-                "cronoq.tick.interval.ms", "200"));
+                SchedulerConfig.HEARTBEAT_TIMEOUT_MS.name(), "3000",
+                SchedulerConfig.TICK_INTERVAL_MS.name(), "200"));
 
         Process processA = null;
         CronoqWorker b = null;
@@ -103,6 +102,7 @@ class WorkerKillTest {
             await("the scheduler runs").atMost(PROGRESS)
                     .until(() -> scheduler.streams().state() == KafkaStreams.State.RUNNING);
             Topics topics = scheduler.topics();
+            long generationA;
             try (JournalTail journal = JournalTail.start(bootstrap, topics)) {
                 // Given worker A, a process of its own, alone in the group: it takes the task and runs it.
                 processA = startWorkerProcess(bootstrap, run + ".", workerA, pool);
@@ -113,7 +113,7 @@ class WorkerKillTest {
                         AttemptAssigned.class, a -> a.getTaskId().equals(taskId)), Optional::isPresent).get();
                 assertThat(first.getWorkerId()).isEqualTo(workerA);
                 assertThat(first.getAttempt()).isEqualTo(1);
-                long generationA = first.getGeneration();
+                generationA = first.getGeneration();
                 await("A started attempt 1").atMost(PROGRESS).until(() -> journal.find(AttemptStarted.class,
                         s -> s.getTaskId().equals(taskId) && s.getWorkerId().equals(workerA)).isPresent());
 
@@ -132,8 +132,11 @@ class WorkerKillTest {
                 WorkerRemoved evicted = await("A is evicted").atMost(PROGRESS).until(() -> journal.find(
                         WorkerRemoved.class, r -> r.getWorkerId().equals(workerA)), Optional::isPresent).get();
                 assertThat(evicted.getState()).isEqualTo(WorkerState.EVICTED);
-                assertThat(evicted.getGeneration()).isEqualTo(generationA);
                 assertThat(evicted.getReason()).startsWith("evicted: no heartbeat for");
+                WorkerFenced evictionFence = journal.find(WorkerFenced.class, f -> f.getWorkerId().equals(workerA)
+                        && f.getTaskId() == null).orElseThrow();
+                assertThat(evictionFence.getStaleGeneration()).as("A's generation is fenced").isEqualTo(generationA);
+                assertThat(evictionFence.getReason()).startsWith("evicted: no heartbeat for");
                 TaskFinished success = await("the task succeeds").atMost(PROGRESS).until(() -> journal.find(
                         TaskFinished.class, f -> f.getTaskId().equals(taskId) && f.getState() == TaskState.SUCCEEDED),
                         Optional::isPresent).get();
@@ -155,7 +158,7 @@ class WorkerKillTest {
                                 && Integer.valueOf(1).equals(f.getAttempt())).isPresent());
             }
 
-            verify(bootstrap, topics, pool, taskId, workerA, workerB);
+            verify(bootstrap, topics, pool, taskId, workerA, generationA, workerB);
         } finally {
             if (b != null) {
                 b.close();
@@ -168,7 +171,7 @@ class WorkerKillTest {
 
     /** The committed journal, read from the start, says it all once more: one success, attempt 2 on B. */
     private static void verify(String bootstrap, Topics topics, String pool, String taskId, String workerA,
-                               String workerB) {
+                               long generationA, String workerB) {
         List<ConsumerRecord<String, JournalEntry>> journal =
                 TopicDump.readAll(bootstrap, topics.journal().name(), topics.journal().valueSerde().deserializer());
         List<Object> events = journal.stream().filter(r -> r.value().getPool().equals(pool))
@@ -193,6 +196,18 @@ class WorkerKillTest {
                     assertThat(f.getWorkerId()).isEqualTo(workerA);
                     assertThat(f.getTaskId()).isEqualTo(taskId);
                 }));
+
+        List<ConsumerRecord<String, AssignmentEvent>> toA = TopicDump.readAll(bootstrap, topics.assignments().name(),
+                topics.assignments().valueSerde().deserializer()).stream().filter(r -> r.key().equals(workerA)).toList();
+        assertThat(toA).as("what A's key was sent: its attempt, then the fences of its eviction and of its late "
+                        + "completion")
+                .extracting(r -> r.value().getEvent())
+                .filteredOn(e -> e instanceof AttemptAssigned || e instanceof WorkerFenced)
+                .extracting(e -> e instanceof WorkerFenced f
+                        ? "fenced " + f.getStaleGeneration() + " " + f.getTaskId() + " " + f.getAttempt()
+                        : "assigned " + ((AttemptAssigned) e).getTaskId() + " " + ((AttemptAssigned) e).getAttempt())
+                .containsExactly("assigned " + taskId + " 1", "fenced " + generationA + " null null",
+                        "fenced " + generationA + " " + taskId + " 1");
 
         JournalFold fold = new JournalFold();
         journal.forEach(r -> fold.apply(r.value()));
