@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.cronoq.agent.CronoqWorker.State;
+import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.AttemptOutcome;
+import io.cronoq.events.AttemptStarted;
 import io.cronoq.events.TaskFinished;
 import io.cronoq.events.TaskState;
+import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.TaskWaiting;
 import io.cronoq.events.WorkerDraining;
 import io.cronoq.events.WorkerFenced;
@@ -15,8 +18,10 @@ import io.cronoq.events.WorkerRegistered;
 import io.cronoq.testkit.KafkaBroker;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -138,6 +143,25 @@ class LibraryWorkerIntegrationTest {
         // The task was waiting, not lost: the next worker runs it.
         track(scheduler.worker("lib-drain-2", pool).slots(1).handler(handler).build().start());
         assertThat(scheduler.awaitFinished("drain-2", 1).getWorkerId()).isEqualTo("lib-drain-2");
+    }
+
+    @Test
+    void aFixedStartTaskIsAssignedAheadAndTheWorkerStartsItAtItsTime() {
+        String pool = "fixed";
+        track(scheduler.worker("lib-fixed-1", pool).slots(1).handler(handler).build().start());
+        Instant startAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).plusSeconds(5);
+
+        scheduler.submit(TaskSubmitted.newBuilder().setTaskId("fixed-1").setPool(pool).setStartAt(startAt)
+                .setStartToleranceMs(30_000L).setSubmittedAt(Instant.now()).build());
+
+        AttemptAssigned assigned = await().until(() -> scheduler.journaled(AttemptAssigned.class).stream()
+                .filter(a -> a.getTaskId().equals("fixed-1")).findFirst(), Optional::isPresent).get();
+        assertThat(assigned.getStartAt()).as("assigned ahead, holding the slot until its start").isEqualTo(startAt);
+        assertThat(scheduler.awaitFinished("fixed-1", 1).getState()).isEqualTo(TaskState.SUCCEEDED);
+        AttemptStarted started = scheduler.journaled(AttemptStarted.class).stream()
+                .filter(s -> s.getTaskId().equals("fixed-1")).findFirst().orElseThrow();
+        assertThat(started.getAt()).as("the worker started it at its start time, not before").isAfterOrEqualTo(startAt);
+        assertThat(contexts.get("fixed-1").startAt()).hasValue(startAt);
     }
 
     @Test

@@ -104,10 +104,14 @@ public final class SchedulerHarness implements AutoCloseable {
     }
 
     public void submit(String taskId, String pool, Map<String, String> labels, String payload) {
-        TaskSubmitted task = TaskSubmitted.newBuilder().setTaskId(taskId).setPool(pool).setLabels(labels)
+        submit(TaskSubmitted.newBuilder().setTaskId(taskId).setPool(pool).setLabels(labels)
                 .setPayload(ByteBuffer.wrap(payload.getBytes(StandardCharsets.UTF_8)))
-                .setSubmittedAt(Instant.now()).build();
-        send(topics.submissions().name(), pool,
+                .setSubmittedAt(Instant.now()).build());
+    }
+
+    /** Submits a task as given (keyed by its pool). */
+    public void submit(TaskSubmitted task) {
+        send(topics.submissions().name(), task.getPool(),
                 topics.submissions().valueSerde().serializer().serialize(topics.submissions().name(),
                         new SubmissionEvent(task)));
     }
