@@ -2,6 +2,7 @@ package io.cronoq.agent;
 
 import io.cronoq.events.CompletionEvent;
 import io.cronoq.events.WorkerEvent;
+import io.cronoq.events.WorkerLeft;
 import io.cronoq.schemas.SchemaRegistryException;
 import io.cronoq.schemas.Topics;
 import java.time.Duration;
@@ -136,8 +137,11 @@ final class KafkaEventPublisher implements EventSink {
         String name = event.getSchema().getName();
         if (name.startsWith("Worker")) {
             String topic = topics.workers().name();
-            return new ProducerRecord<>(topic, pool,
-                    topics.workers().valueSerde().serializer().serialize(topic, new WorkerEvent(event)));
+            byte[] value = topics.workers().valueSerde().serializer().serialize(topic, new WorkerEvent(event));
+            // A leave carries its own time as the record's, so the scheduler orders it after the reports that
+            // preceded it (WorkerCore stamps it after them); other events take the producer's time.
+            Long timestamp = event instanceof WorkerLeft left ? left.getAt().toEpochMilli() : null;
+            return new ProducerRecord<>(topic, null, timestamp, pool, value);
         }
         if (name.startsWith("Attempt")) {
             String topic = topics.completions().name();

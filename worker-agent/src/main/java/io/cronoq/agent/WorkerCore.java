@@ -35,6 +35,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
+import org.apache.avro.specific.SpecificRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -80,6 +81,10 @@ final class WorkerCore {
     private long lastRegisteredAt = -1;
     private boolean awaitingAcceptance;
     private boolean drainRequested;
+    /** The drained worker's leave is on its way (after its last reports): nothing more to do. */
+    private boolean leaving;
+    /** Reports (Attempt* events) not yet acknowledged by the broker. */
+    private final Set<CompletableFuture<Void>> reportsInFlight = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final Map<AttemptId, Attempt> running = new LinkedHashMap<>();
     private final Set<AttemptId> finished = Collections.newSetFromMap(new LinkedHashMap<>() {
         private static final long serialVersionUID = 1L;
@@ -403,12 +408,42 @@ final class WorkerCore {
         }
     }
 
+    /**
+     * A drained worker leaves once its last reports are written, and its {@code WorkerLeft} is stamped
+     * after them: the scheduler reads completions and worker events from different topics, in timestamp
+     * order, so a leave that overtook the last success would have that attempt lost and run again.
+     * Waits at most {@value #REPORTS_WAIT_SECONDS} s for the broker.
+     */
     private void finishDrainIfIdle() {
-        if (state == State.DRAINING && running.isEmpty()) {
-            sink.publish(new WorkerLeft(settings.id(), settings.pool(), generation, "drained", now()));
-            log.info("Worker {} generation {} drained and left pool {}", settings.id(), generation, settings.pool());
-            terminate(State.LEFT, "drained");
+        if (state != State.DRAINING || !running.isEmpty() || leaving) {
+            return;
         }
+        leaving = true;
+        long leftGeneration = generation;
+        CompletableFuture.allOf(reportsInFlight.toArray(CompletableFuture[]::new))
+                .orTimeout(REPORTS_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS)
+                .whenComplete((ok, error) -> {
+                    synchronized (lock) {
+                        if (terminal()) {
+                            return;
+                        }
+                        // Strictly after every report's timestamp: each was acknowledged before now.
+                        sink.publish(new WorkerLeft(settings.id(), settings.pool(), leftGeneration, "drained",
+                                now().plusMillis(1)));
+                        log.info("Worker {} generation {} drained and left pool {}", settings.id(), leftGeneration,
+                                settings.pool());
+                        terminate(State.LEFT, "drained");
+                    }
+                });
+    }
+
+    private static final int REPORTS_WAIT_SECONDS = 10;
+
+    /** Publishes a report about an attempt, keeping it in flight until the broker has it. */
+    private void report(SpecificRecord event) {
+        CompletableFuture<Void> sent = sink.publish(event);
+        reportsInFlight.add(sent);
+        sent.whenComplete((ok, error) -> reportsInFlight.remove(sent));
     }
 
     private void terminate(State end, String reason) {
@@ -502,11 +537,11 @@ final class WorkerCore {
                 if (!awaitStart()) {
                     return; // aborted while it waited for its fixed start; never started (the abort reported it)
                 }
-                sink.publish(new AttemptStarted(id.taskId(), settings.pool(), id.attempt(), settings.id(), generation,
+                report(new AttemptStarted(id.taskId(), settings.pool(), id.attempt(), settings.id(), generation,
                         now()));
                 byte[] result = handler.handle(this);
                 if (settled.compareAndSet(false, true)) {
-                    sink.publish(new AttemptSucceeded(id.taskId(), settings.pool(), id.attempt(), settings.id(),
+                    report(new AttemptSucceeded(id.taskId(), settings.pool(), id.attempt(), settings.id(),
                             generation, now(), result == null ? null : ByteBuffer.wrap(result)));
                 } else {
                     log.info("Attempt {} of task {} returned after it was aborted ({}); not reported", id.attempt(),
@@ -590,7 +625,7 @@ final class WorkerCore {
         }
 
         private void reportFailed(String error, boolean retryable) {
-            sink.publish(new AttemptFailed(id.taskId(), settings.pool(), id.attempt(), settings.id(), generation,
+            report(new AttemptFailed(id.taskId(), settings.pool(), id.attempt(), settings.id(), generation,
                     now(), error, retryable));
         }
 
@@ -660,7 +695,7 @@ final class WorkerCore {
             if (settled.get()) {
                 return; // the attempt is over (or aborted); progress would only be fenced
             }
-            sink.publish(new AttemptProgress(id.taskId(), settings.pool(), id.attempt(), settings.id(), generation,
+            report(new AttemptProgress(id.taskId(), settings.pool(), id.attempt(), settings.id(), generation,
                     now(), fraction, message));
         }
     }

@@ -211,6 +211,28 @@ class WorkerProtocolTest {
     }
 
     @Test
+    void aDrainedWorkerLeavesOnlyOnceItsLastReportIsWrittenAndStampsTheLeaveAfterIt() {
+        // The scheduler reads completions and worker events from two topics in timestamp order: a leave
+        // that overtook the last success would have that attempt lost and run again.
+        CompletableFuture<Void> successWritten = sink.holdAcksOf(AttemptSucceeded.class);
+        activate(1);
+        core.onEvent(assigned("t1", 1, 1, "block"));
+        await().until(() -> seen.size() == 1);
+        CompletableFuture<State> left = core.drain();
+
+        release.countDown();
+        AttemptSucceeded done = sink.awaitEvent(AttemptSucceeded.class, "t1");
+        assertThat(sink.events(WorkerLeft.class)).as("no leave before the success is written").isEmpty();
+        assertThat(left).isNotDone();
+
+        successWritten.complete(null);
+        assertThat(left.join()).isEqualTo(State.LEFT);
+        WorkerLeft leave = sink.first(WorkerLeft.class);
+        assertThat(leave.getReason()).isEqualTo("drained");
+        assertThat(leave.getAt()).isAfter(done.getAt());
+    }
+
+    @Test
     void stoppingAtOnceReportsTheRunningAttemptsFailedAndRetryable() {
         activate(1);
         core.onEvent(assigned("t1", 1, 1, "block"));
@@ -307,11 +329,19 @@ class WorkerProtocolTest {
     /** Records what the worker publishes. */
     static final class RecordingSink implements EventSink {
         private final List<SpecificRecord> events = new CopyOnWriteArrayList<>();
+        private volatile Class<?> held;
+        private final CompletableFuture<Void> heldAck = new CompletableFuture<>();
 
         @Override
         public CompletableFuture<Void> publish(SpecificRecord event) {
             events.add(event);
-            return CompletableFuture.completedFuture(null);
+            return held != null && held.isInstance(event) ? heldAck : CompletableFuture.completedFuture(null);
+        }
+
+        /** From now on events of this type are written (acknowledged) only when the returned future completes. */
+        CompletableFuture<Void> holdAcksOf(Class<?> type) {
+            held = type;
+            return heldAck;
         }
 
         @Override
