@@ -29,10 +29,11 @@ public final class Baseline {
 
     /**
      * A drain: {@code records} outputs in {@code seconds} from the moment the app ran; CPU ms of this JVM
-     * per record over that time (null when not sampled); the baseline's stream-thread metrics at its end.
+     * per record over that time, whole and by {@link CpuSampler.Part} (null when not sampled); the baseline's
+     * stream-thread metrics at its end.
      */
     public record DrainResult(long records, double seconds, double perSecond, Double cpuMsPerRecord,
-                              Map<String, Double> threadMetrics) {}
+                              Map<String, Double> cpuMsPerRecordByPart, Map<String, Double> threadMetrics) {}
 
     /** A steady rate: latency of the measured records, achieved output rate. */
     public record RateResult(int rate, Latency.Summary latency, double perSecond, Map<String, Double> threadMetrics) {}
@@ -90,8 +91,10 @@ public final class Baseline {
         // A small drain can be done before RUNNING is seen (it is polled): then it starts at the first output.
         start = Math.min(start, outputs.firstNanos());
         Double cpuMs = cpu == null ? null : cpu.cpuSecondsBetween(start, outputs.lastNanos()) * 1000 / outputs.count();
+        Map<String, Double> cpuParts = cpu == null ? null
+                : CpuSampler.perItemMs(cpu.cpuSecondsByPartBetween(start, outputs.lastNanos()), outputs.count());
         return new DrainResult(outputs.count(), (outputs.lastNanos() - start) / 1e9, outputs.perSecondSince(start), cpuMs,
-                metrics);
+                cpuParts, metrics);
     }
 
     /** Starts the baseline, then sends at {@code rate}/s for warm-up + duration and measures the latter. */

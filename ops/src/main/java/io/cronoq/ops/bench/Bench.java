@@ -74,13 +74,17 @@ public final class Bench {
             BenchReport.Drain drain = null;
             Baseline.DrainResult baselineDrain = null;
             BenchReport.Memory afterDrain = null;
+            if (settings.warmupDrain() > 0) {
+                step("JVM warm-up: an unmeasured drain of " + settings.warmupDrain() + " tasks on topics of its own");
+                drainPhase(settings.warmupDrain(), "warmup");
+            }
             if (settings.drain() > 0) {
-                DrainOutcome outcome = drainPhase();
+                DrainOutcome outcome = drainPhase(settings.drain(), "drain");
                 drain = outcome.drain();
                 afterDrain = outcome.memory();
                 if (settings.baseline()) {
                     step("Baseline: drain of " + settings.drain() + " records");
-                    baselineDrain = baseline().drain(settings.drain(), drainTimeout());
+                    baselineDrain = baseline().drain(settings.drain(), drainTimeout(settings.drain()));
                     logEntries.put("baseline drain, per record",
                             LogVolume.per(LogVolume.of(bootstrap, runId + "-baseline-drain"), settings.drain()));
                 }
@@ -111,28 +115,30 @@ public final class Bench {
     private record RateOutcome(BenchReport.Rate empty, BenchReport.Memory memoryEmpty, BenchReport.Rate backlog,
                                BenchReport.Memory memoryBacklog) {}
 
-    private DrainOutcome drainPhase() {
-        long n = settings.drain();
-        SchedulerConfig config = config("drain");
+    /** A drain of {@code n} tasks on the topics of {@code phase}; only the "drain" phase records its metrics. */
+    private DrainOutcome drainPhase(long n, String phase) {
+        boolean measured = phase.equals("drain");
+        String label = measured ? "Drain" : "Warm-up drain";
+        SchedulerConfig config = config(phase);
         SchemaRegistry registry = SchedulerApp.registry(config);
         Topics topics = Topics.withPrefix(config.get(SchedulerConfig.TOPIC_PREFIX), registry);
         TopicSetup.ensure(config, topics);
         try (SimulatedWorkers workers = SimulatedWorkers.start(bootstrap, topics, settings.runMs());
              KafkaProducer<String, byte[]> producer = BenchProducers.create(bootstrap)) {
             workers.register(workload.registrations(clock.instant()));
-            step("Drain: pre-submitting " + n + " tasks");
+            step(label + ": pre-submitting " + n + " tasks");
             AtomicLong failures = new AtomicLong();
             Pacer.burst(0, n, (i, stamp) -> submit(producer, topics, workload.task(i, stamp, clock.instant()), failures));
             producer.flush();
             checkSent(failures);
             try (JournalWatcher journal = JournalWatcher.start(bootstrap, topics.journal(), registry)) {
-                step("Drain: starting the scheduler and " + settings.workers() + " simulated workers");
-                try (SchedulerUnderTest scheduler = startScheduler(config, "drain")) {
+                step(label + ": starting the scheduler and " + settings.workers() + " simulated workers");
+                try (SchedulerUnderTest scheduler = startScheduler(config, phase)) {
                     scheduler.awaitRunning(Duration.ofSeconds(120));
                     // The drain is timed from the moment the scheduler runs: taking in the submissions is part of it.
                     long start = System.nanoTime();
                     try {
-                        Waits.until(() -> journal.succeeded().count() >= n, drainTimeout(), n + " tasks to finish");
+                        Waits.until(() -> journal.succeeded().count() >= n, drainTimeout(n), n + " tasks to finish");
                     } catch (Waits.BenchTimeoutException e) {
                         throw new Waits.BenchTimeoutException(e.getMessage() + " (" + journal.succeeded().count()
                                 + " finished, " + workers.placements().count() + " placed)");
@@ -145,15 +151,20 @@ public final class Bench {
                     }
                     Double cpuMs = cpu == null || settings.fork() ? null
                             : cpu.cpuSecondsBetween(start, finished.lastNanos()) * 1000 / finished.count();
+                    Map<String, Double> cpuParts = cpu == null || settings.fork() ? null : CpuSampler.perItemMs(
+                            cpu.cpuSecondsByPartBetween(start, finished.lastNanos()), finished.count());
                     BenchReport.Drain drain = new BenchReport.Drain(n, workers.placements().perSecondSince(start),
-                            finished.perSecondSince(start), (finished.lastNanos() - start) / 1e9, cpuMs,
+                            finished.perSecondSince(start), (finished.lastNanos() - start) / 1e9, cpuMs, cpuParts,
                             finished.perSecondBetween(0, n / 10),
                             finished.perSecondBetween(n - n / 10, n - 1));
-                    threadMetrics.put("drain", scheduler.threadMetrics());
-                    logEntries.put("drain, per task", LogVolume.per(LogVolume.of(bootstrap, runId + "-drain"), n));
-                    BenchReport.Memory memory = memory(scheduler, 0);
-                    step(String.format(java.util.Locale.ROOT, "Drain: %,.0f placements/s, %,.0f tasks/s full lifecycle",
-                            drain.placementsPerSecond(), drain.lifecyclePerSecond()));
+                    BenchReport.Memory memory = null;
+                    if (measured) {
+                        threadMetrics.put("drain", scheduler.threadMetrics());
+                        logEntries.put("drain, per task", LogVolume.per(LogVolume.of(bootstrap, runId + "-drain"), n));
+                        memory = memory(scheduler, 0);
+                    }
+                    step(String.format(java.util.Locale.ROOT, "%s: %,.0f placements/s, %,.0f tasks/s full lifecycle",
+                            label, drain.placementsPerSecond(), drain.lifecyclePerSecond()));
                     return new DrainOutcome(drain, memory);
                 }
             }
@@ -285,9 +296,9 @@ public final class Bench {
         return new BenchReport.Memory(waiting, scheduler.heapUsedAfterGc(), scheduler.rss().orElse(-1));
     }
 
-    /** Long enough for a drain at 100 tasks/s. */
-    private Duration drainTimeout() {
-        return Duration.ofSeconds(Math.max(180, settings.drain() / 100));
+    /** Long enough for a drain of {@code n} at 100 tasks/s. */
+    private static Duration drainTimeout(long n) {
+        return Duration.ofSeconds(Math.max(180, n / 100));
     }
 
     /** Long enough for a rate the scheduler cannot keep up with to drain at 100 tasks/s. */

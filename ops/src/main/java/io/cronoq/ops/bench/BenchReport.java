@@ -45,11 +45,13 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
 
     /**
      * A drain: {@code tasks} pre-submitted, then placed and completed, timed from the moment the
-     * scheduler ran to the last finish; CPU ms of the bench JVM per task over that time (null when the
-     * scheduler ran in a child JVM); the finish rate of the first and the last tenth of the tasks.
+     * scheduler ran to the last finish; CPU ms of the bench JVM per task over that time, whole and by
+     * {@link CpuSampler.Part} (null when the scheduler ran in a child JVM); the finish rate of the first and
+     * the last tenth of the tasks.
      */
     public record Drain(long tasks, double placementsPerSecond, double lifecyclePerSecond, double seconds,
-                        Double cpuMsPerTask, double firstTenthPerSecond, double lastTenthPerSecond) {}
+                        Double cpuMsPerTask, Map<String, Double> cpuMsPerTaskByPart, double firstTenthPerSecond,
+                        double lastTenthPerSecond) {}
 
     /** A steady rate: submission→assignment latency, achieved placement and lifecycle rates. */
     public record Rate(int rate, Latency.Summary latency, double placementsPerSecond, double lifecyclePerSecond,
@@ -150,6 +152,9 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
                 s.pools(), s.groups(), s.workers(), s.slots(), s.totalSlots(),
                 s.runMs() == 0 ? "instant completion" : "attempts run " + s.runMs() + " ms", s.partitions(),
                 s.commitMs(), recordSize);
+        if (s.warmupDrain() > 0) {
+            out.printf(Locale.ROOT, "JVM warmed up first by an unmeasured drain of %,d tasks%n", s.warmupDrain());
+        }
         out.printf(Locale.ROOT, "load average at start %s, at end %s (2-core figures are noisy: compare the ratios)%n",
                 load(loadBefore), load(loadAfter));
         if (drain != null) {
@@ -162,11 +167,19 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
             }
             if (baselineDrain != null) {
                 out.printf(Locale.ROOT, "  %-28s %,12.0f records/s%n", "baseline (get+put passthrough)", baselineDrain.perSecond());
-                if (drain.cpuMsPerTask() != null && baselineDrain.cpuMsPerRecord() != null) {
+            }
+            if (drain.cpuMsPerTask() != null) {
+                if (baselineDrain != null && baselineDrain.cpuMsPerRecord() != null) {
                     out.printf(Locale.ROOT, "  %-28s %.3f ms per task, %.3f ms per baseline record (%.1f x)%n",
                             "CPU of the whole JVM", drain.cpuMsPerTask(), baselineDrain.cpuMsPerRecord(),
                             drain.cpuMsPerTask() / baselineDrain.cpuMsPerRecord());
+                    cpuParts(out, drain.cpuMsPerTaskByPart(), baselineDrain.cpuMsPerRecordByPart());
+                } else {
+                    out.printf(Locale.ROOT, "  %-28s %.3f ms per task%n", "CPU of the whole JVM", drain.cpuMsPerTask());
+                    cpuParts(out, drain.cpuMsPerTaskByPart(), null);
                 }
+            }
+            if (baselineDrain != null) {
                 target(out, "lifecycle >= 0.30 x baseline", lifecycleRatio(), LIFECYCLE_TARGET, true);
             }
         }
@@ -208,6 +221,21 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
         if (baselineRate != null) {
             metrics(out, "Baseline stream thread, end of its rate phase", baselineRate.threadMetrics());
         }
+    }
+
+    /** The whole-JVM CPU figure split by threads: per task, per baseline record, and their ratio. */
+    private static void cpuParts(PrintWriter out, Map<String, Double> task, Map<String, Double> record) {
+        if (task == null || task.isEmpty()) {
+            return;
+        }
+        out.printf(Locale.ROOT, "  %-28s %s%n", "", record == null ? "of which (ms per task):"
+                : "of which (ms per task, per baseline record):");
+        task.forEach((part, ms) -> {
+            Double base = record == null ? null : record.get(part);
+            out.printf(Locale.ROOT, "    %-58s %7.3f %7s %s%n", part, ms,
+                    base == null ? "" : String.format(Locale.ROOT, "%.3f", base),
+                    base == null || base <= 0 ? "" : String.format(Locale.ROOT, "(%.1f x)", ms / base));
+        });
     }
 
     private static void metrics(PrintWriter out, String title, Map<String, Double> metrics) {

@@ -11,6 +11,8 @@ package io.cronoq.ops.bench;
  * @param slots      slots of each worker
  * @param runMs      how long a simulated attempt runs (0: it succeeds the moment it arrives)
  * @param drain      tasks pre-submitted before the scheduler starts, then drained (0: no drain phase)
+ * @param warmupDrain tasks of an unmeasured drain first, on topics of its own, so the measured phases run on a
+ *                   JVM whose JIT has compiled the hot paths (0: none)
  * @param rate       steady submissions per second, open loop (0: no rate phase)
  * @param durationS  length of the measured part of the rate phase, in seconds
  * @param warmupS    unmeasured seconds at the same rate before it
@@ -21,9 +23,9 @@ package io.cronoq.ops.bench;
  * @param fork       run the scheduler in a child JVM, so its memory is its own
  * @param baseline   also measure the Kafka Streams baseline
  */
-public record BenchSettings(int pools, int groups, int workers, int slots, long runMs, long drain, int rate,
-                            int durationS, int warmupS, long backlog, int commitMs, int partitions, String bootstrap,
-                            boolean fork, boolean baseline) {
+public record BenchSettings(int pools, int groups, int workers, int slots, long runMs, long drain, long warmupDrain,
+                            int rate, int durationS, int warmupS, long backlog, int commitMs, int partitions,
+                            String bootstrap, boolean fork, boolean baseline) {
 
     /** Checks every value; an {@link IllegalArgumentException} names the flag and the fix. */
     public BenchSettings {
@@ -32,6 +34,7 @@ public record BenchSettings(int pools, int groups, int workers, int slots, long 
         atLeast("--slots", slots, 1);
         atLeast("--run-ms", runMs, 0);
         atLeast("--drain", drain, 0);
+        atLeast("--warmup-drain", warmupDrain, 0);
         atLeast("--rate", rate, 0);
         atLeast("--duration", durationS, 1);
         atLeast("--warmup", warmupS, 0);

@@ -40,6 +40,14 @@ class BenchCommandTest {
         assertThat(settings.drain()).isEqualTo(BenchCommand.DEFAULT_DRAIN);
         assertThat(settings.rate()).isEqualTo(BenchCommand.DEFAULT_RATE);
         assertThat(settings.baseline()).isTrue();
+        assertThat(settings.warmupDrain()).isZero();
+    }
+
+    @Test
+    void aNegativeWarmUpDrainIsAUsageError() {
+        Run run = run("bench", "--drain", "10", "--warmup-drain", "-1");
+        assertThat(run.code()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(run.err()).contains("--warmup-drain is -1");
     }
 
     private static Run run(String... args) {
