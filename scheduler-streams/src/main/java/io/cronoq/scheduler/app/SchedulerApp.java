@@ -103,10 +103,29 @@ public final class SchedulerApp implements AutoCloseable {
             props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, server);
         }
         props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, OversizedOutputHandler.class);
-        // Decisions should reach workers quickly: do not hold produced records back.
-        props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
+        if (!props.containsKey(ProducerConfig.LINGER_MS_CONFIG)
+                && !props.containsKey(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG))) {
+            props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), lingerMs(config));
+        }
+        // Task idling stays at Kafka Streams' default (0): before processing, a task fetches from every input
+        // partition known to hold records, so a worker's leave is not read before the success it sent first
+        // (the inputs are not independent). It costs stream-thread CPU: Kafka Streams formats its "waiting for
+        // data" messages eagerly while an input partition is empty (16-19% of the thread in profiled drains).
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         return props;
+    }
+
+    /**
+     * How long the stream thread's producer holds records back to batch them. Under exactly-once nobody sees a
+     * record before its transaction commits, and the commit flushes whatever is held, so holding records up to
+     * 10 ms cost no measurable latency (cronoq bench at 200 tasks/s, four runs each on a loaded 2-core machine:
+     * p50 30-53 ms against 33-79 ms with 0, p99 97-246 ms against 129-369 ms) and sends fewer, larger produce
+     * requests: in drains of 20,000 tasks the
+     * producer's network thread spent 0.07-0.09 ms of CPU per task instead of 0.13-0.16, the broker's request
+     * threads 0.29-0.33 instead of 0.36-0.53. Under at-least-once a record is visible once written: send at once.
+     */
+    static int lingerMs(SchedulerConfig config) {
+        return StreamsConfig.EXACTLY_ONCE_V2.equals(config.get(SchedulerConfig.PROCESSING_GUARANTEE)) ? 10 : 0;
     }
 
     public KafkaStreams streams() {
