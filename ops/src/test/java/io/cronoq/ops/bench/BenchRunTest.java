@@ -41,7 +41,10 @@ class BenchRunTest {
         assertThat(json.get("drain").get("tasks").asLong()).isEqualTo(300);
         assertThat(json.get("drain").get("lifecyclePerSecond").asDouble()).isPositive();
         assertThat(json.get("drain").get("cpuMsPerTaskByPart").get("stream threads").asDouble()).isPositive();
-        assertThat(json.get("baseline_drain").get("cpuMsPerRecordByPart").get("stream threads").asDouble()).isPositive();
+        // /proc counts thread CPU in 10 ms ticks: 300 baseline records may take less than one.
+        assertThat(json.get("baseline_drain").get("cpuMsPerRecordByPart").get("stream threads").isNumber()).isTrue();
+        assertThat(json.get("baseline_drain").get("cpuMsPerRecordByPart").get("stream threads").asDouble())
+                .isNotNegative();
         assertThat(json.get("baseline_drain").get("records").asLong()).isEqualTo(300);
         assertThat(json.get("rate").get("latency").get("count").asLong()).isEqualTo(100);
         assertThat(json.get("baseline_rate").get("latency").get("p99").asDouble()).isPositive();
