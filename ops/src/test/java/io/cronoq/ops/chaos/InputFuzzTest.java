@@ -12,7 +12,6 @@ import io.cronoq.events.TaskState;
 import io.cronoq.events.TaskWaiting;
 import io.cronoq.events.WorkerAccepted;
 import io.cronoq.events.WorkerRegistered;
-import io.cronoq.kafka.LocalKafka;
 import io.cronoq.ops.bench.JournalWatcher;
 import io.cronoq.ops.bench.SimulatedWorkers;
 import io.cronoq.ops.chaos.Garbage.DeadLettered;
@@ -24,6 +23,7 @@ import io.cronoq.scheduler.app.SchedulerApp;
 import io.cronoq.scheduler.config.SchedulerConfig;
 import io.cronoq.schemas.SchemaRegistry;
 import io.cronoq.schemas.Topics;
+import io.cronoq.testkit.KafkaBroker;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,14 +52,13 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.ThreadMetadata;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -77,27 +76,16 @@ class InputFuzzTest {
     private static final Logger log = LoggerFactory.getLogger(InputFuzzTest.class);
     private static final int PARTITIONS = 2;
 
-    @TempDir
-    static Path brokerDir;
-    private static LocalKafka kafka;
+    @RegisterExtension
+    static final KafkaBroker broker = KafkaBroker.create();
 
     @TempDir
     Path stateDir;
 
-    @BeforeAll
-    static void startKafka() {
-        kafka = LocalKafka.start(brokerDir, LocalKafka.freePort(), LocalKafka.freePort());
-    }
-
-    @AfterAll
-    static void stopKafka() {
-        kafka.close();
-    }
-
     @Test
     void garbageOnEveryInputIsDeadLetteredOrRejectedWhileTheSchedulerKeepsServingValidTasks() throws Exception {
         String run = "fuzz-" + UUID.randomUUID().toString().substring(0, 6);
-        String bootstrap = kafka.bootstrapServers();
+        String bootstrap = broker.bootstrapServers();
         List<String> pools = List.of(run + "-a", run + "-b");
         SchedulerConfig config = config(run);
         try (SchedulerApp app = SchedulerApp.start(config);
@@ -175,7 +163,7 @@ class InputFuzzTest {
     void aTaskTooLargeForTheSchedulersOutputsDoesNotStopItsPool(String variant) throws Exception {
         boolean raised = variant.startsWith("10 MB");
         String run = "fuzzbig-" + UUID.randomUUID().toString().substring(0, 6);
-        String bootstrap = kafka.bootstrapServers();
+        String bootstrap = broker.bootstrapServers();
         List<String> pools = List.of(run + "-a", run + "-b");
         SchedulerConfig config = config(run);
         SchedulerApp app = SchedulerApp.start(config);
@@ -249,7 +237,7 @@ class InputFuzzTest {
 
     private SchedulerConfig config(String run) {
         return SchedulerConfig.of(Map.of(
-                SchedulerConfig.BOOTSTRAP_SERVERS.name(), kafka.bootstrapServers(),
+                SchedulerConfig.BOOTSTRAP_SERVERS.name(), broker.bootstrapServers(),
                 SchedulerConfig.TOPIC_PREFIX.name(), run + ".",
                 SchedulerConfig.APPLICATION_ID.name(), run,
                 SchedulerConfig.STATE_DIR.name(), stateDir.toString(),

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.cronoq.events.AssignmentEvent;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.WorkerRegistered;
-import io.cronoq.kafka.LocalKafka;
 import io.cronoq.ops.bench.JournalWatcher;
 import io.cronoq.ops.bench.SchedulerProcess;
 import io.cronoq.ops.bench.SimulatedWorkers;
@@ -16,6 +15,7 @@ import io.cronoq.scheduler.config.SchedulerConfig;
 import io.cronoq.scheduler.replay.JournalFold;
 import io.cronoq.schemas.SchemaRegistry;
 import io.cronoq.schemas.Topics;
+import io.cronoq.testkit.KafkaBroker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,11 +31,10 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.streams.KafkaStreams;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,27 +61,16 @@ class SchedulerChaosTest {
     private static final int PARTITIONS = 4;
     private static final Duration PROGRESS = Duration.ofSeconds(90);
 
-    @TempDir
-    static Path brokerDir;
-    private static LocalKafka kafka;
+    @RegisterExtension
+    static final KafkaBroker broker = KafkaBroker.create();
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void startKafka() {
-        kafka = LocalKafka.start(brokerDir, LocalKafka.freePort(), LocalKafka.freePort());
-    }
-
-    @AfterAll
-    static void stopKafka() {
-        kafka.close();
-    }
-
     @Test
     void hardKillsOfSchedulersAndAWorkerNeitherLoseNorDuplicateAnyTask() throws Exception {
         String run = "chaos-" + UUID.randomUUID().toString().substring(0, 6);
-        String bootstrap = kafka.bootstrapServers();
+        String bootstrap = broker.bootstrapServers();
         SchedulerConfig config = SchedulerConfig.of(Map.of(
                 SchedulerConfig.BOOTSTRAP_SERVERS.name(), bootstrap,
                 SchedulerConfig.TOPIC_PREFIX.name(), run + ".",

@@ -87,7 +87,8 @@ public final class PoolScheduler {
     private final Groups groups;
     private final TimeRules rules;
     private final TimerQueue timers;
-    private final Leases leases = new Leases();
+    /** The running attempts' leases, read when first needed (a snapshot never needs them); see {@link #leases()}. */
+    private Leases leases;
     private final Admission admission;
     private final Lines lines;
     /** The time of the first tick since this scheduler loaded: silence from before it evicts no one. */
@@ -104,8 +105,8 @@ public final class PoolScheduler {
     }
 
     /**
-     * Loads the pool's counters, workers, groups and class heads from the store, and the leases of
-     * its running attempts (one task read per busy slot).
+     * Loads the pool's counters, workers, groups and class heads from the store; the leases of its
+     * running attempts are read when first needed.
      */
     public PoolScheduler(String pool, PoolStore store, TimeRules rules) {
         this.pool = Objects.requireNonNull(pool, "pool");
@@ -124,12 +125,6 @@ public final class PoolScheduler {
             workers.put(w.id(), w);
             if (w.live()) {
                 groups.join(w);
-                for (AttemptRef ref : w.running()) {
-                    TaskRecord task = store.task(ref.getTaskId());
-                    if (task != null) {
-                        leases.track(task);
-                    }
-                }
             }
         }
         for (Map.Entry<String, Long> e : store.waiting().counts().entrySet()) {
@@ -391,7 +386,7 @@ public final class PoolScheduler {
         task.setState(TaskState.RUNNING);
         task.setUpdatedAt(in.getAt());
         store.putTask(task);
-        leases.track(task);
+        leases().track(task);
         return out;
     }
 
@@ -481,7 +476,7 @@ public final class PoolScheduler {
      * then instead of every second; evictions depend on heartbeats, which the journal does not keep.
      */
     public Instant nextDue() {
-        Leases.Lease lease = leases.first();
+        Leases.Lease lease = leases().first();
         TimerQueue.Timer timer = timers.first();
         long due = Math.min(lease == null ? Long.MAX_VALUE : lease.endsAt(),
                 timer == null ? Long.MAX_VALUE : timer.atMillis());
@@ -527,12 +522,12 @@ public final class PoolScheduler {
     }
 
     private void revokeExpiredLeases(Instant now, List<Decision> out) {
-        for (Leases.Lease lease : leases.expired(now.toEpochMilli())) {
+        for (Leases.Lease lease : leases().expired(now.toEpochMilli())) {
             TaskRecord task = store.task(lease.taskId());
             TaskState state = task == null ? null : task.getState();
             AttemptRecord attempt = state == TaskState.ASSIGNED || state == TaskState.RUNNING ? currentAttempt(task) : null;
             if (attempt == null || attempt.getAttempt() != lease.attempt()) {
-                leases.end(lease.taskId()); // cannot happen: every end of an attempt ends its lease
+                leases().end(lease.taskId()); // cannot happen: every end of an attempt ends its lease
                 continue;
             }
             String why = "lease expired: attempt " + attempt.getAttempt() + " ran longer than its timeout of "
@@ -543,6 +538,25 @@ public final class PoolScheduler {
             release(task, attempt);
             retryOrFail(task, attempt, why, true, now, out);
         }
+    }
+
+    /** The leases of the running attempts, read from their tasks (one read per busy slot) on first use. */
+    private Leases leases() {
+        if (leases == null) {
+            leases = new Leases();
+            for (Worker w : workers.values()) {
+                if (!w.live()) {
+                    continue;
+                }
+                for (AttemptRef ref : w.running()) {
+                    TaskRecord task = store.task(ref.getTaskId());
+                    if (task != null) {
+                        leases.track(task);
+                    }
+                }
+            }
+        }
+        return leases;
     }
 
     /** Timers fired per tick at most, so one tick stays short; the rest fire on the next. */
@@ -576,8 +590,8 @@ public final class PoolScheduler {
     private void retryOrFail(TaskRecord task, AttemptRecord attempt, String error, boolean retryable, Instant at,
                              List<Decision> out) {
         String id = task.getTask().getTaskId();
-        int spent = spentAttempts(task);
-        RetryRule retry = RetryRule.of(task.getTask().getRetry());
+        int spent = RetryRule.spent(task);
+        RetryRule retry = RetryRule.of(task);
         if (retry.retries(spent, retryable)) {
             long backoff = retry.backoffMs(spent);
             Instant due = at.plusMillis(backoff);
@@ -596,20 +610,8 @@ public final class PoolScheduler {
             finish(task, TaskState.FAILED, at);
             out.add(Decision.journal(new TaskFinished(id, attempt.getAttempt(), attempt.getWorkerId(),
                     attempt.getOutcome(), TaskState.FAILED, error),
-                    retryable ? "no attempts left (" + spent + " of " + retry.maxAttempts() + " ended without success)"
-                            : "the failure is not retryable"));
+                    retryable ? retry.exhausted(spent) : "the failure is not retryable"));
         }
-    }
-
-    private static int spentAttempts(TaskRecord task) {
-        int spent = 0;
-        for (AttemptRecord a : task.getAttempts()) {
-            AttemptOutcome o = a.getOutcome();
-            if (o == AttemptOutcome.FAILED || o == AttemptOutcome.LOST || o == AttemptOutcome.REVOKED) {
-                spent++;
-            }
-        }
-        return spent;
     }
 
     // ==== reads ===================================================================================
@@ -820,7 +822,7 @@ public final class PoolScheduler {
         task.setUpdatedAt(at);
         lines.dropTimer(task);
         store.putTask(task);
-        leases.track(task);
+        leases().track(task);
         groups.assign(w, new AttemptRef(id, number), nextSequence());
         store.putWorker(w.record());
         TaskSubmitted s = task.getTask();
@@ -834,7 +836,7 @@ public final class PoolScheduler {
 
     /** Frees the slot of an attempt that just ended; an ACTIVE worker's freed slot is offered on settle. */
     private void release(TaskRecord task, AttemptRecord attempt) {
-        leases.end(task.getTask().getTaskId());
+        leases().end(task.getTask().getTaskId());
         Worker w = workers.get(attempt.getWorkerId());
         if (w == null || !w.live() || w.generation() != attempt.getGeneration()) {
             return; // a current attempt is always held by its live worker; nothing to free otherwise
@@ -857,9 +859,9 @@ public final class PoolScheduler {
             TaskRecord task = store.task(ref.getTaskId());
             AttemptRecord attempt = currentAttempt(task);
             end(attempt, AttemptOutcome.LOST, null, at);
-            leases.end(ref.getTaskId());
-            int spent = spentAttempts(task);
-            RetryRule retry = RetryRule.of(task.getTask().getRetry());
+            leases().end(ref.getTaskId());
+            int spent = RetryRule.spent(task);
+            RetryRule retry = RetryRule.of(task);
             if (retry.retries(spent, true)) {
                 task.setState(TaskState.WAITING);
                 lost.add(task);
@@ -868,8 +870,7 @@ public final class PoolScheduler {
             } else {
                 finish(task, TaskState.FAILED, at);
                 out.add(Decision.journal(new TaskFinished(ref.getTaskId(), ref.getAttempt(), w.id(),
-                        AttemptOutcome.LOST, TaskState.FAILED, cause), cause + "; no attempts left (" + spent + " of "
-                        + retry.maxAttempts() + " ended without success)"));
+                        AttemptOutcome.LOST, TaskState.FAILED, cause), cause + "; " + retry.exhausted(spent)));
             }
         }
         return lost;

@@ -1,6 +1,9 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.events.AttemptOutcome;
+import io.cronoq.events.AttemptRecord;
 import io.cronoq.events.RetryPolicy;
+import io.cronoq.events.TaskRecord;
 
 /**
  * How often a task is tried again, as a value read from the task's {@code RetryPolicy} (schema
@@ -14,12 +17,34 @@ record RetryRule(int maxAttempts, long initialBackoffMs, long maxBackoffMs, doub
 
     static final RetryRule DEFAULT = new RetryRule(3, 1_000, 60_000, 2.0);
 
+    /** The rule of this task. */
+    static RetryRule of(TaskRecord task) {
+        return of(task.getTask().getRetry());
+    }
+
     static RetryRule of(RetryPolicy policy) {
         if (policy == null) {
             return DEFAULT;
         }
         return new RetryRule(policy.getMaxAttempts(), policy.getInitialBackoffMs(), policy.getMaxBackoffMs(),
                 policy.getMultiplier());
+    }
+
+    /** The attempts of a task that ended without success: failed, lost with their worker, revoked at their lease's end. */
+    static int spent(TaskRecord task) {
+        int spent = 0;
+        for (AttemptRecord a : task.getAttempts()) {
+            AttemptOutcome o = a.getOutcome();
+            if (o == AttemptOutcome.FAILED || o == AttemptOutcome.LOST || o == AttemptOutcome.REVOKED) {
+                spent++;
+            }
+        }
+        return spent;
+    }
+
+    /** Why a task with {@code spentAttempts} unsuccessful attempts gets no other, in the journal's words. */
+    String exhausted(int spentAttempts) {
+        return "no attempts left (" + spentAttempts + " of " + maxAttempts + " ended without success)";
     }
 
     /** Whether a task with {@code spentAttempts} attempts ended without success gets another one. */

@@ -27,6 +27,7 @@ import io.cronoq.scheduler.topology.StoreNames;
 import io.cronoq.schemas.InMemorySchemaRegistry;
 import io.cronoq.schemas.Topics;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -185,6 +186,26 @@ class SchedulerQueriesTest {
         assertThat(second).extracting(t -> t.getTask().getTaskId()).containsExactly("t3", "t2");
         assertThat(waiting).extracting(t -> t.getTask().getTaskId()).containsExactly("t5", "t4", "t3", "t2");
         assertThat(everywhere).extracting(t -> t.getTask().getTaskId()).startsWith("x1", "t5");
+    }
+
+    @Test
+    void waitingTasksIncludeTheDelayedOnesOutsideEveryLineEachOnce() {
+        send(register("cpu-1", POOL, Map.of(), 1));
+        send(at(submit("running", POOL), 1));
+        TaskSubmitted delayed = at(submit("delayed", POOL), 2);
+        delayed.setNotBefore(Events.T0.plus(Duration.ofHours(1)));
+        send(delayed);
+        TaskSubmitted due = at(submit("due", POOL), 3);
+        due.setDeadline(Events.T0.plus(Duration.ofHours(2)));
+        send(due);
+
+        List<TaskRecord> waiting = queries.tasks(new TaskFilter(POOL, TaskState.WAITING, 10, null));
+        List<TaskRecord> everywhere = queries.tasks(new TaskFilter(null, TaskState.WAITING, 10, null));
+
+        // "delayed" waits on its timer, outside the line; "due" is in the line and has a timer too.
+        assertThat(queries.waiting(POOL, 10)).extracting(w -> w.task().getTask().getTaskId()).containsExactly("due");
+        assertThat(waiting).extracting(t -> t.getTask().getTaskId()).containsExactly("due", "delayed");
+        assertThat(everywhere).extracting(t -> t.getTask().getTaskId()).containsExactly("due", "delayed");
     }
 
     @Test
