@@ -5,6 +5,7 @@ import io.cronoq.events.InputRejected;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.TaskCancelled;
 import io.cronoq.events.TaskFinished;
+import io.cronoq.events.TaskForgotten;
 import io.cronoq.events.TaskState;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.scheduler.query.ClassKeys;
@@ -156,6 +157,9 @@ final class JournalMeter implements AutoCloseable {
             }
         } else if (event instanceof TaskCancelled) {
             completed(pool, TaskState.CANCELLED);
+        } else if (event instanceof TaskForgotten) {
+            counter("cronoq.tasks.forgotten", "Finished tasks dropped from the stores at the end of their retention",
+                    "pool", pool).increment();
         } else if (event instanceof TaskSubmitted) {
             counter("cronoq.submissions", "Submissions the scheduler accepted", "pool", pool).increment();
         } else if (event instanceof InputRejected r) {

@@ -70,6 +70,7 @@ final class TaskRoutes {
 
     private static ApiException notFound(String id, String pool) {
         return ApiException.notFound("no task " + id + (pool == null ? "" : " in pool " + pool)
-                + "; a task just submitted appears within moments");
+                + "; a task just submitted appears within moments, and a finished one is kept for the"
+                + " scheduler's cronoq.task.retention.ms (7 days by default)");
     }
 }

@@ -110,6 +110,7 @@ public final class SimulateCommand implements Callable<Integer> {
                 reservationLead != null ? reservationLead.toMillis() : configured.reservationLeadMs(),
                 deadlineLead != null ? deadlineLead.toMillis() : configured.deadlineLeadMs(),
                 priorityStep != null ? priorityStep.toMillis() : configured.priorityStepMs(),
-                startTolerance != null ? startTolerance.toMillis() : configured.startToleranceMs());
+                startTolerance != null ? startTolerance.toMillis() : configured.startToleranceMs(),
+                configured.retentionMs());
     }
 }

@@ -106,14 +106,19 @@ final class Simulation {
 
     private Simulation(String pool, RecordedRuns runs, TimeRules rules) {
         this.pool = pool;
-        this.scheduler = new PoolScheduler(pool, new InMemoryPoolStore(), withoutEvictions(rules));
+        this.scheduler = new PoolScheduler(pool, new InMemoryPoolStore(), simulated(rules));
         this.runs = runs;
     }
 
-    /** {@code rules} with a heartbeat timeout that never passes: what the simulated scheduler runs with. */
-    static TimeRules withoutEvictions(TimeRules rules) {
+    /**
+     * What the simulated scheduler runs with: {@code rules} with a heartbeat timeout that never
+     * passes, and no retention (it forgets no finished task, so every simulated task can be compared
+     * with its recorded run however long the journal spans; recorded {@code TaskForgotten} entries are
+     * decisions, not inputs, and are not replayed).
+     */
+    static TimeRules simulated(TimeRules rules) {
         return new TimeRules(NEVER_EVICT_MS, rules.reservationLeadMs(), rules.deadlineLeadMs(), rules.priorityStepMs(),
-                rules.startToleranceMs());
+                rules.startToleranceMs(), 0);
     }
 
     /** Simulates one pool with the default time rules: {@code recorded} is that pool's journal, in order. */

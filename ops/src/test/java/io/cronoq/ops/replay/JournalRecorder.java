@@ -91,7 +91,7 @@ final class JournalRecorder {
     /** Per pool, the time of the tick that counts; other queued ticks are stale. */
     private final Map<String, Long> tickAt = new HashMap<>();
     private final List<JournalEntry> journal = new ArrayList<>();
-    private TimeRules rules = Simulation.withoutEvictions(TimeRules.DEFAULT);
+    private TimeRules rules = Simulation.simulated(TimeRules.DEFAULT);
     private boolean heartbeats;
     /** Inputs and ticks still queued: the periodic beat goes on while there are some. */
     private int work;
@@ -121,7 +121,7 @@ final class JournalRecorder {
     /** The durations the schedulers run with, but for the heartbeat timeout (see {@link #heartbeats}). */
     JournalRecorder rules(TimeRules rules) {
         this.rules = new TimeRules(this.rules.heartbeatTimeoutMs(), rules.reservationLeadMs(), rules.deadlineLeadMs(),
-                rules.priorityStepMs(), rules.startToleranceMs());
+                rules.priorityStepMs(), rules.startToleranceMs(), this.rules.retentionMs());
         return this;
     }
 
@@ -133,7 +133,7 @@ final class JournalRecorder {
     JournalRecorder heartbeats(long timeoutMs) {
         heartbeats = true;
         rules = new TimeRules(timeoutMs, rules.reservationLeadMs(), rules.deadlineLeadMs(), rules.priorityStepMs(),
-                rules.startToleranceMs());
+                rules.startToleranceMs(), rules.retentionMs());
         queue.add(new Pending(0, BEAT, order++, null, null));
         return this;
     }

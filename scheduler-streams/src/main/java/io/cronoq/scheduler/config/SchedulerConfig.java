@@ -60,11 +60,14 @@ public final class SchedulerConfig {
             "What one priority class is worth in waiting time (ms): a higher class goes first among tasks submitted within this of each other (aging).");
     public static final Key START_TOLERANCE_MS = new Key("cronoq.start.tolerance.ms", "60000",
             "A fixed start's tolerance (ms) when the task gives none: starting later than this is journaled as late.");
+    public static final Key TASK_RETENTION_MS = new Key("cronoq.task.retention.ms", "604800000",
+            "How long (ms) a finished task stays in the scheduler's stores, and so in GET /v1/tasks, after it finished; then it is forgotten (TaskForgotten in the journal, which keeps its history) and its id may be submitted again. 0 keeps finished tasks forever. Default 7 days.");
 
     public static final List<Key> KEYS = List.of(BOOTSTRAP_SERVERS, TOPIC_PREFIX, APPLICATION_ID,
             PROCESSING_GUARANTEE, COMMIT_INTERVAL_MS, STATE_DIR, STANDBY_REPLICAS, STREAM_THREADS,
             SCHEMA_REGISTRY_URL, APPLICATION_SERVER, PARTITIONS, AUTH_SIGNATURE_MAX_AGE_MS, TICK_INTERVAL_MS,
-            HEARTBEAT_TIMEOUT_MS, RESERVATION_LEAD_MS, DEADLINE_LEAD_MS, PRIORITY_STEP_MS, START_TOLERANCE_MS);
+            HEARTBEAT_TIMEOUT_MS, RESERVATION_LEAD_MS, DEADLINE_LEAD_MS, PRIORITY_STEP_MS, START_TOLERANCE_MS,
+            TASK_RETENTION_MS);
 
     private final Map<String, String> values;
 
@@ -106,6 +109,7 @@ public final class SchedulerConfig {
         intAtLeast(DEADLINE_LEAD_MS, 0);
         intAtLeast(PRIORITY_STEP_MS, 0);
         intAtLeast(START_TOLERANCE_MS, 0);
+        getLong(TASK_RETENTION_MS);
         String guarantee = get(PROCESSING_GUARANTEE);
         if (!guarantee.equals("exactly_once_v2") && !guarantee.equals("at_least_once")) {
             throw new IllegalArgumentException(PROCESSING_GUARANTEE.name() + " is '" + guarantee
@@ -120,6 +124,20 @@ public final class SchedulerConfig {
     /** The value of an integer setting, rejecting a malformed one or one below {@code min}. */
     public int getInt(Key key) {
         return intAtLeast(key, Integer.MIN_VALUE);
+    }
+
+    /** The value of a setting that may exceed an int (a duration of weeks in ms), rejecting a malformed or negative one. */
+    public long getLong(Key key) {
+        String raw = get(key);
+        try {
+            long value = Long.parseLong(raw.trim());
+            if (value < 0) {
+                throw new IllegalArgumentException(key.name() + " is " + value + "; it must be 0 or more");
+            }
+            return value;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key.name() + " is '" + raw + "'; it must be a whole number of ms", e);
+        }
     }
 
     private int intAtLeast(Key key, int min) {
@@ -138,7 +156,7 @@ public final class SchedulerConfig {
     /** The placement policy's durations, from the settings above. */
     public TimeRules timeRules() {
         return new TimeRules(getInt(HEARTBEAT_TIMEOUT_MS), getInt(RESERVATION_LEAD_MS), getInt(DEADLINE_LEAD_MS),
-                getInt(PRIORITY_STEP_MS), getInt(START_TOLERANCE_MS));
+                getInt(PRIORITY_STEP_MS), getInt(START_TOLERANCE_MS), getLong(TASK_RETENTION_MS));
     }
 
     /** How often the scheduler decides what time brought. */

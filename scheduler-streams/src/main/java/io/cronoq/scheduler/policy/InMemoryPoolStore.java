@@ -30,6 +30,7 @@ public final class InMemoryPoolStore implements PoolStore {
     private final Map<String, Object> workers = new LinkedHashMap<>();
     private final InMemoryWaitingQueue waiting = new InMemoryWaitingQueue();
     private final InMemoryTimerQueue timers = new InMemoryTimerQueue();
+    private final InMemoryTimerQueue expiries = new InMemoryTimerQueue();
     private Object pool;
 
     /** A store that keeps the objects it is given. */
@@ -74,6 +75,11 @@ public final class InMemoryPoolStore implements PoolStore {
     }
 
     @Override
+    public void deleteTask(String taskId) {
+        tasks.remove(taskId);
+    }
+
+    @Override
     public Iterable<WorkerRecord> workers() {
         List<WorkerRecord> all = new ArrayList<>(workers.size());
         for (Object stored : workers.values()) {
@@ -98,7 +104,12 @@ public final class InMemoryPoolStore implements PoolStore {
         return timers;
     }
 
-    /** Ids of every task ever put (for inspection and tests). */
+    @Override
+    public InMemoryTimerQueue expiries() {
+        return expiries;
+    }
+
+    /** Ids of every task put and not deleted (for inspection and tests). */
     public Collection<String> taskIds() {
         return List.copyOf(tasks.keySet());
     }

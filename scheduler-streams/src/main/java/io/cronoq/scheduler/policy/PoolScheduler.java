@@ -91,6 +91,7 @@ public final class PoolScheduler {
     private Leases leases;
     private final Admission admission;
     private final Lines lines;
+    private final Retention retention;
     /** The time of the first tick since this scheduler loaded: silence from before it evicts no one. */
     private Instant watchingSince;
     private boolean poolStored;
@@ -120,6 +121,7 @@ public final class PoolScheduler {
         this.classes = new ClassIndex(store.waiting());
         this.groups = new Groups(classes);
         this.lines = new Lines(classes, timers, store, rules);
+        this.retention = new Retention(store, rules);
         for (WorkerRecord r : store.workers()) {
             Worker w = new Worker(r);
             workers.put(w.id(), w);
@@ -455,6 +457,8 @@ public final class PoolScheduler {
      *       revoked ({@code AttemptRevoked} to its worker) and retried with backoff, or fails;</li>
      *   <li>every due timer fires: a delayed task joins its line ({@code TaskWaiting}), a task whose
      *       deadline came near moves ahead in it ({@code TaskWaiting});</li>
+     *   <li>every finished task whose retention ({@link TimeRules#retentionMs}) ended is forgotten
+     *       ({@code TaskForgotten}): its record leaves the store;</li>
      * </ol>
      * then freed slots go to the waiting tasks as usual. A tick with nothing due returns nothing.
      */
@@ -466,20 +470,21 @@ public final class PoolScheduler {
         evictSilentWorkers(now, out);
         revokeExpiredLeases(now, out);
         fireTimers(now, out);
+        retention.expire(now, TIMERS_PER_TICK, out);
         settle(List.of(), now, out);
         return out;
     }
 
     /**
      * The earliest time a tick would decide something other than an eviction (a lease ends, a
-     * timer fires), or {@code null} when nothing is pending. For simulations, which tick exactly
+     * timer fires, a finished task is forgotten), or {@code null} when nothing is pending. For simulations, which tick exactly
      * then instead of every second; evictions depend on heartbeats, which the journal does not keep.
      */
     public Instant nextDue() {
         Leases.Lease lease = leases().first();
         TimerQueue.Timer timer = timers.first();
-        long due = Math.min(lease == null ? Long.MAX_VALUE : lease.endsAt(),
-                timer == null ? Long.MAX_VALUE : timer.atMillis());
+        long due = Math.min(Math.min(lease == null ? Long.MAX_VALUE : lease.endsAt(),
+                timer == null ? Long.MAX_VALUE : timer.atMillis()), retention.nextMillis());
         return due == Long.MAX_VALUE ? null : Instant.ofEpochMilli(due);
     }
 
@@ -895,6 +900,7 @@ public final class PoolScheduler {
         task.setWaitingSince(null);
         task.setUpdatedAt(at);
         store.putTask(task);
+        retention.finished(task, at);
     }
 
     private long nextSequence() {

@@ -21,6 +21,9 @@ public interface PoolStore {
 
     void putTask(TaskRecord task);
 
+    /** Removes a finished task's record (its retention ended); unknown ids are ignored. */
+    void deleteTask(String taskId);
+
     /** Every worker record of this pool, in any order (read once when the scheduler loads). */
     Iterable<WorkerRecord> workers();
 
@@ -31,4 +34,7 @@ public interface PoolStore {
 
     /** The pending timers of this pool's waiting tasks. */
     TimerQueue timers();
+
+    /** When this pool's finished tasks are forgotten: one entry per finished task, at the end of its retention. */
+    TimerQueue expiries();
 }

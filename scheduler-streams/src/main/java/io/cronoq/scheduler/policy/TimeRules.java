@@ -10,12 +10,24 @@ package io.cronoq.scheduler.policy;
  * @param deadlineLeadMs     how close to its deadline a waiting task moves ahead of tasks without a near deadline
  * @param priorityStepMs     what one priority class is worth in waiting time (the aging rule, {@link Ordering#rank})
  * @param startToleranceMs   a fixed start's tolerance when the task gives none
+ * @param retentionMs        how long a finished task's record stays in the stores after it finished
+ *                           ({@code TaskForgotten} then); 0 keeps every finished task forever
  */
 public record TimeRules(long heartbeatTimeoutMs, long reservationLeadMs, long deadlineLeadMs, long priorityStepMs,
-                        long startToleranceMs) {
+                        long startToleranceMs, long retentionMs) {
 
-    /** 30 s without heartbeat; slots held 30 s ahead; deadlines urgent 10 min ahead; a class is worth 5 min; 1 min tolerance. */
-    public static final TimeRules DEFAULT = new TimeRules(30_000, 30_000, 600_000, 300_000, 60_000);
+    /** Finished tasks are kept 7 days when the settings do not say. */
+    public static final long DEFAULT_RETENTION_MS = 7L * 24 * 3600 * 1000;
+
+    /** 30 s without heartbeat; slots held 30 s ahead; deadlines urgent 10 min ahead; a class is worth 5 min; 1 min tolerance; finished tasks kept 7 days. */
+    public static final TimeRules DEFAULT = new TimeRules(30_000, 30_000, 600_000, 300_000, 60_000, DEFAULT_RETENTION_MS);
+
+    /** These placement durations, finished tasks kept for {@link #DEFAULT_RETENTION_MS}. */
+    public TimeRules(long heartbeatTimeoutMs, long reservationLeadMs, long deadlineLeadMs, long priorityStepMs,
+                     long startToleranceMs) {
+        this(heartbeatTimeoutMs, reservationLeadMs, deadlineLeadMs, priorityStepMs, startToleranceMs,
+                DEFAULT_RETENTION_MS);
+    }
 
     public TimeRules {
         positive("heartbeatTimeoutMs", heartbeatTimeoutMs);
@@ -23,6 +35,13 @@ public record TimeRules(long heartbeatTimeoutMs, long reservationLeadMs, long de
         notNegative("deadlineLeadMs", deadlineLeadMs);
         notNegative("priorityStepMs", priorityStepMs);
         notNegative("startToleranceMs", startToleranceMs);
+        notNegative("retentionMs", retentionMs);
+    }
+
+    /** These rules with finished tasks kept {@code retentionMs} (0: forever). */
+    public TimeRules withRetentionMs(long retentionMs) {
+        return new TimeRules(heartbeatTimeoutMs, reservationLeadMs, deadlineLeadMs, priorityStepMs, startToleranceMs,
+                retentionMs);
     }
 
     private static void positive(String name, long value) {

@@ -63,23 +63,31 @@ final class ReadOnlyPoolStore implements PoolStore {
     /** Timers are the ticking scheduler's business: a snapshot never fires or reads one. */
     @Override
     public TimerQueue timers() {
-        return new TimerQueue() {
-            @Override
-            public void add(Timer timer) {
-                throw readOnly();
-            }
-
-            @Override
-            public void remove(Timer timer) {
-                throw readOnly();
-            }
-
-            @Override
-            public Timer first() {
-                throw new UnsupportedOperationException("the query side never fires timers");
-            }
-        };
+        return NO_TIMERS;
     }
+
+    /** Expiries too. */
+    @Override
+    public TimerQueue expiries() {
+        return NO_TIMERS;
+    }
+
+    private static final TimerQueue NO_TIMERS = new TimerQueue() {
+        @Override
+        public void add(Timer timer) {
+            throw readOnly();
+        }
+
+        @Override
+        public void remove(Timer timer) {
+            throw readOnly();
+        }
+
+        @Override
+        public Timer first() {
+            throw new UnsupportedOperationException("the query side never fires timers");
+        }
+    };
 
     @Override
     public void putPool(PoolRecord record) {
@@ -88,6 +96,11 @@ final class ReadOnlyPoolStore implements PoolStore {
 
     @Override
     public void putTask(TaskRecord task) {
+        throw readOnly();
+    }
+
+    @Override
+    public void deleteTask(String taskId) {
         throw readOnly();
     }
 

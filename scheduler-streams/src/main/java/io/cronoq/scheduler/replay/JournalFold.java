@@ -7,6 +7,7 @@ import io.cronoq.events.AttemptStarted;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.TaskCancelled;
 import io.cronoq.events.TaskFinished;
+import io.cronoq.events.TaskForgotten;
 import io.cronoq.events.TaskState;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.WorkerAccepted;
@@ -29,6 +30,7 @@ import java.util.TreeMap;
  * Folds journal entries, in order, into the state they describe: tasks with their attempts,
  * workers, and the groups they form. It reads no clock and calls no placement code: the journal
  * alone says what happened, so folding it up to any entry gives the state at that point in time.
+ * A task leaves the fold when it is forgotten ({@code TaskForgotten}), as it leaves the stores.
  */
 public final class JournalFold {
 
@@ -80,6 +82,8 @@ public final class JournalFold {
             finishAttempt(pool, e.getTaskId(), e.getAttempt(), e.getOutcome(), e.getState(), at);
         } else if (event instanceof AttemptRevoked e) {
             finishAttempt(pool, e.getTaskId(), e.getAttempt(), AttemptOutcome.REVOKED, null, at);
+        } else if (event instanceof TaskForgotten e) {
+            tasks.remove(e.getTaskId()); // its retention ended: the stores dropped its record
         } else if (event instanceof TaskCancelled e) {
             updateTask(e.getTaskId(), t -> new Task(t.taskId(), t.pool(), t.labels(), TaskState.CANCELLED,
                     t.submittedAt(), t.attempts(), null));

@@ -76,7 +76,8 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
                 context.getStateStore(StoreNames.POOLS),
                 context.getStateStore(StoreNames.WAITING),
                 context.getStateStore(StoreNames.WAITING_COUNTS),
-                context.getStateStore(StoreNames.TIMERS));
+                context.getStateStore(StoreNames.TIMERS),
+                context.getStateStore(StoreNames.EXPIRIES));
         context.schedule(tick, PunctuationType.WALL_CLOCK_TIME, this::tick);
     }
 

@@ -65,6 +65,7 @@ public final class SchedulerTopology {
         topology.addStateStore(ordered(StoreNames.WAITING), SCHEDULER);
         topology.addStateStore(cached(StoreNames.WAITING_COUNTS, Serdes.Long()), SCHEDULER);
         topology.addStateStore(ordered(StoreNames.TIMERS), SCHEDULER);
+        topology.addStateStore(ordered(StoreNames.EXPIRIES), SCHEDULER);
 
         addSink(topology, ASSIGNMENTS_SINK, topics.assignments(), SCHEDULER);
         addSink(topology, JOURNAL_SINK, topics.journal(), SCHEDULER);

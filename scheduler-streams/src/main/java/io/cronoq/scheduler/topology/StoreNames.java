@@ -21,6 +21,12 @@ public final class StoreNames {
     public static final String WAITING_COUNTS = "cronoq-waiting-counts";
     /** pool \0 time \0 task id → task id: the pending timers of waiting tasks, earliest first. */
     public static final String TIMERS = "cronoq-timers";
+    /**
+     * pool \0 time \0 task id → task id: when each finished task is forgotten (the end of its
+     * retention), earliest first; laid out as {@link #TIMERS}, kept apart so a page of waiting tasks
+     * never steps over a week of finished ones.
+     */
+    public static final String EXPIRIES = "cronoq-expiries";
 
     private static final char SEP = '\0';
 
@@ -36,7 +42,7 @@ public final class StoreNames {
         return pool + '/';
     }
 
-    /** Prefix of every key of a pool in {@link #WAITING}, {@link #WAITING_COUNTS} and {@link #TIMERS}. */
+    /** Prefix of every key of a pool in {@link #WAITING}, {@link #WAITING_COUNTS}, {@link #TIMERS} and {@link #EXPIRIES}. */
     public static String poolPrefix(String pool) {
         return pool + SEP;
     }
@@ -73,7 +79,7 @@ public final class StoreNames {
         return new Place(unsortable(key.substring(at, at + 16)), unsortable(key.substring(at + 16)));
     }
 
-    /** Key of a timer in {@link #TIMERS}: the pool, the time it fires (sortable), then the task id. */
+    /** Key of a timer in {@link #TIMERS} (or {@link #EXPIRIES}): the pool, the time it fires (sortable), then the task id. */
     public static String timerKey(String pool, long atMillis, String taskId) {
         return pool + SEP + sortable(atMillis) + SEP + taskId;
     }

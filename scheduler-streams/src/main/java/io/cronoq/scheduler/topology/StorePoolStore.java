@@ -31,6 +31,8 @@ final class StorePoolStore implements PoolStore {
     private final SchedulerStores stores;
     private final WaitingQueue waiting;
     private final TimerQueue timers;
+    private final TimerQueue expiries;
+    /** Tasks changed by the current input; a {@code null} value is a task deleted. */
     private final Map<String, TaskRecord> changedTasks = new LinkedHashMap<>();
     private final Map<String, WorkerRecord> changedWorkers = new LinkedHashMap<>();
     private PoolRecord changedPool;
@@ -42,6 +44,7 @@ final class StorePoolStore implements PoolStore {
         this.decoded = decoded;
         this.waiting = new StoreWaitingQueue(pool, stores.waiting(), stores.waitingCounts());
         this.timers = new StoreTimerQueue(pool, stores.timers());
+        this.expiries = new StoreTimerQueue(pool, stores.expiries());
     }
 
     /** Writes what the last input (or tick) changed. */
@@ -50,7 +53,13 @@ final class StorePoolStore implements PoolStore {
             stores.pools().put(pool, changedPool);
             changedPool = null;
         }
-        changedTasks.forEach((id, task) -> stores.tasks().put(id, task));
+        changedTasks.forEach((id, task) -> {
+            if (task == null) {
+                stores.tasks().delete(id);
+            } else {
+                stores.tasks().put(id, task);
+            }
+        });
         changedTasks.clear();
         changedWorkers.forEach((id, worker) -> stores.workers().put(StoreNames.workerKey(pool, id), worker));
         changedWorkers.clear();
@@ -68,10 +77,10 @@ final class StorePoolStore implements PoolStore {
 
     @Override
     public TaskRecord task(String taskId) {
-        TaskRecord task = changedTasks.get(taskId);
-        if (task == null) {
-            task = decoded.get(taskId);
+        if (changedTasks.containsKey(taskId)) {
+            return changedTasks.get(taskId);
         }
+        TaskRecord task = decoded.get(taskId);
         if (task == null) {
             task = stores.tasks().get(taskId);
             if (task != null) {
@@ -86,6 +95,12 @@ final class StorePoolStore implements PoolStore {
         String id = task.getTask().getTaskId();
         changedTasks.put(id, task);
         decoded.put(id, task);
+    }
+
+    @Override
+    public void deleteTask(String taskId) {
+        changedTasks.put(taskId, null);
+        decoded.remove(taskId);
     }
 
     @Override
@@ -113,6 +128,11 @@ final class StorePoolStore implements PoolStore {
         return timers;
     }
 
+    @Override
+    public TimerQueue expiries() {
+        return expiries;
+    }
+
     /**
      * Tasks recently read or written by one stream task's pools, decoded, least recently used
      * first out ({@value #CAPACITY} at most: about the attempts in flight on a busy instance).
@@ -138,5 +158,6 @@ final class StorePoolStore implements PoolStore {
                            KeyValueStore<String, PoolRecord> pools,
                            KeyValueStore<String, String> waiting,
                            KeyValueStore<String, Long> waitingCounts,
-                           KeyValueStore<String, String> timers) {}
+                           KeyValueStore<String, String> timers,
+                           KeyValueStore<String, String> expiries) {}
 }

@@ -30,6 +30,7 @@ import io.cronoq.events.RejectionCode;
 import io.cronoq.events.TaskCancelled;
 import io.cronoq.events.RetryPolicy;
 import io.cronoq.events.TaskFinished;
+import io.cronoq.events.TaskForgotten;
 import io.cronoq.events.TaskRecord;
 import io.cronoq.events.TaskState;
 import io.cronoq.events.TaskSubmitted;
@@ -391,6 +392,49 @@ class PoolSchedulerTest {
         AttemptAssigned second = assigned(scheduler.succeeded(succeeded(assigned(failed))));
         assertThat(second.getTaskId()).isEqualTo("t1");
         assertThat(second.getAttempt()).isEqualTo(2);
+    }
+
+    @Test
+    void finishedTasksAreForgottenWhenTheirRetentionEndsAndTheirIdsMaySubmitAgain() {
+        TimeRules keepAMinute = new TimeRules(Long.MAX_VALUE / 2, 30_000, 600_000, 300_000, 60_000, 60_000);
+        PoolScheduler keeping = new PoolScheduler(POOL, store, keepAMinute);
+        keeping.register(worker("w1", 1));
+        keeping.succeeded(succeeded(assigned(keeping.submit(task("done")))));
+        keeping.submit(task("cancelled"));
+        keeping.cancel(cancel("cancelled"));
+        assertThat(keeping.nextDue()).isEqualTo(T0.plusSeconds(60));
+        keeping.submit(task("waiting", "gpu=a100"));
+
+        assertThat(store.expiries().all()).as("one expiry per finished task, a minute after it finished")
+                .containsExactlyInAnyOrder(new TimerQueue.Timer(T0.plusSeconds(60).toEpochMilli(), "done"),
+                        new TimerQueue.Timer(T0.plusSeconds(60).toEpochMilli(), "cancelled"));
+        assertThat(keeping.tick(T0.plusMillis(59_999))).isEmpty();
+
+        List<Decision> forgotten = keeping.tick(T0.plusSeconds(60));
+
+        assertThat(all(forgotten, TaskForgotten.class)).extracting(TaskForgotten::getTaskId, TaskForgotten::getState,
+                TaskForgotten::getFinishedAt).containsExactlyInAnyOrder(
+                        org.assertj.core.groups.Tuple.tuple("done", TaskState.SUCCEEDED, T0),
+                        org.assertj.core.groups.Tuple.tuple("cancelled", TaskState.CANCELLED, T0));
+        assertThat(forgotten).allSatisfy(d -> assertThat(d.cause())
+                .isEqualTo("kept 1m after it finished (cronoq.task.retention.ms)"));
+        assertThat(store.taskIds()).containsExactly("waiting");
+        assertThat(store.expiries().all()).isEmpty();
+        // A forgotten id is free again: a new task, not a duplicate.
+        assertThat(types(keeping.submit(task("done")))).containsExactly("TaskSubmitted", "AttemptAssigned");
+        assertThat(store.task("done").getAttempts()).hasSize(1);
+    }
+
+    @Test
+    void aRetentionOfZeroKeepsFinishedTasksForever() {
+        PoolScheduler keeping = new PoolScheduler(POOL, store, TimeRules.DEFAULT.withRetentionMs(0));
+        keeping.register(worker("w1", 1));
+        keeping.succeeded(succeeded(assigned(keeping.submit(task("done")))));
+
+        assertThat(store.expiries().all()).isEmpty();
+        assertThat(keeping.nextDue()).isNull();
+        assertThat(keeping.tick(T0.plus(java.time.Duration.ofDays(3650)))).isEmpty();
+        assertThat(store.task("done").getState()).isEqualTo(TaskState.SUCCEEDED);
     }
 
     @Test

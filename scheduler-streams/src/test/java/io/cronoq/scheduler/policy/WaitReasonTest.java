@@ -234,6 +234,11 @@ class WaitReasonTest {
         }
 
         @Override
+        public void deleteTask(String taskId) {
+            throw new UnsupportedOperationException("read-only");
+        }
+
+        @Override
         public Iterable<io.cronoq.events.WorkerRecord> workers() {
             return store.workers();
         }
@@ -251,6 +256,11 @@ class WaitReasonTest {
         @Override
         public TimerQueue timers() {
             return store.timers();
+        }
+
+        @Override
+        public TimerQueue expiries() {
+            return store.expiries();
         }
     }
 

@@ -90,8 +90,9 @@ class JournalFoldTopologyTest {
     /**
      * The same with time at work: the wall clock moves 0–3 s per step, workers heartbeat now and
      * then (some too rarely: they are evicted), tasks have priorities, deadlines, delayed and fixed
-     * starts, timeouts (some attempts are never reported: their leases expire) and retry backoffs.
-     * The fold reads no clock, yet it ends where the stores do.
+     * starts, timeouts (some attempts are never reported: their leases expire) and retry backoffs,
+     * and finished tasks are forgotten 10 minutes after they finished. The fold reads no clock, yet
+     * it ends where the stores do.
      */
     @Test
     void foldingTheJournalReproducesTheStoresWithTimeAtWork() {
@@ -100,7 +101,8 @@ class JournalFoldTopologyTest {
                 SchedulerConfig.HEARTBEAT_TIMEOUT_MS.name(), "20000",
                 SchedulerConfig.RESERVATION_LEAD_MS.name(), "5000",
                 SchedulerConfig.DEADLINE_LEAD_MS.name(), "30000",
-                SchedulerConfig.PRIORITY_STEP_MS.name(), "10000"), Events.T0);
+                SchedulerConfig.PRIORITY_STEP_MS.name(), "10000",
+                SchedulerConfig.TASK_RETENTION_MS.name(), "600000"), Events.T0);
         Random random = new Random(2026);
         Instant now = Events.T0;
         Map<String, Long> generations = new HashMap<>();
@@ -163,7 +165,8 @@ class JournalFoldTopologyTest {
                 : e.getEvent() instanceof AttemptRevoked r ? r.getReason() : "").toList();
         assertThat(String.join("\n", reasons)).contains("evicted: no heartbeat", "lease expired", "not before",
                 "fixed start at", "moved ahead of the tasks without a near deadline");
-        assertThat(String.join("\n", causes)).contains("after a backoff of", "started on time", "late: ");
+        assertThat(String.join("\n", causes)).contains("after a backoff of", "started on time", "late: ",
+                "kept 10m after it finished");
     }
 
     private static void withTime(TaskSubmitted task, Instant now, Random random) {

@@ -17,6 +17,7 @@ import io.cronoq.events.RetryPolicy;
 import io.cronoq.events.TaskCancelRequested;
 import io.cronoq.events.TaskCancelled;
 import io.cronoq.events.TaskFinished;
+import io.cronoq.events.TaskForgotten;
 import io.cronoq.events.TaskState;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.TaskWaiting;
@@ -26,6 +27,7 @@ import io.cronoq.events.WorkerRegistered;
 import io.cronoq.events.WorkerRemoved;
 import io.cronoq.events.WorkerState;
 import io.cronoq.scheduler.config.SchedulerConfig;
+import io.cronoq.scheduler.replay.JournalFold;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
@@ -355,6 +357,40 @@ class TimeRulesTopologyTest {
         seen.addAll(scheduler.journal());
         return seen.stream().filter(e -> e.getEvent() instanceof AttemptAssigned a && a.getTaskId().equals(taskId))
                 .findFirst().orElseThrow(() -> new AssertionError("no assignment of " + taskId));
+    }
+
+    // ==== retention =================================================================================
+
+    @Test
+    void aFinishedTaskIsForgottenWhenItsRetentionEndsAndTheJournalSaysSo() {
+        scheduler = new SchedulerDriver(Map.of(SchedulerConfig.HEARTBEAT_TIMEOUT_MS.name(), "86400000",
+                SchedulerConfig.TASK_RETENTION_MS.name(), "60000"), T0);
+        scheduler.send(register("w1", 1, T0));
+        scheduler.send(task("t1", T0));
+        scheduler.send(started("t1", 1, "w1", 1, T0.plusSeconds(1)));
+        scheduler.send(succeeded("t1", 1, "w1", 1, T0.plusSeconds(2)));
+        JournalFold fold = new JournalFold();
+        fold.applyAll(scheduler.journal());
+        assertThat(fold.tasks()).containsOnlyKeys("t1");
+        assertThat(scheduler.storeContents(StoreNames.EXPIRIES)).hasSize(1);
+
+        advanceTo(T0.plusSeconds(61)); // 59 s after it finished: kept
+        assertThat(scheduler.journal()).isEmpty();
+        assertThat(scheduler.task("t1").getState()).isEqualTo(TaskState.SUCCEEDED);
+        advanceTo(T0.plusSeconds(62));
+
+        List<JournalEntry> forgotten = scheduler.journal();
+        TaskForgotten f = only(forgotten, TaskForgotten.class);
+        assertThat(f.getState()).isEqualTo(TaskState.SUCCEEDED);
+        assertThat(f.getFinishedAt()).isEqualTo(T0.plusSeconds(2));
+        assertThat(forgotten.get(0).getCause()).isEqualTo("kept 1m after it finished (cronoq.task.retention.ms)");
+        assertThat(scheduler.task("t1")).isNull();
+        assertThat(scheduler.storeContents(StoreNames.EXPIRIES)).isEmpty();
+        fold.applyAll(forgotten);
+        assertThat(fold.tasks()).as("the journal folds to what the stores hold").isEmpty();
+        // The id is free again: a new task, not a duplicate.
+        scheduler.send(task("t1", T0.plusSeconds(63)));
+        assertThat(types(scheduler.journal())).containsExactly("TaskSubmitted", "AttemptAssigned");
     }
 
     private void advanceTo(Instant instant) {

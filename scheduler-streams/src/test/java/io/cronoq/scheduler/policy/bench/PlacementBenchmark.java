@@ -18,6 +18,7 @@ import io.cronoq.scheduler.policy.Decision;
 import io.cronoq.scheduler.policy.InMemoryPoolStore;
 import io.cronoq.scheduler.policy.PoolScheduler;
 import io.cronoq.scheduler.policy.PoolStore;
+import io.cronoq.scheduler.policy.TimerQueue;
 import io.cronoq.scheduler.policy.WaitingQueue;
 import java.nio.ByteBuffer;
 import java.time.Instant;
@@ -240,6 +241,11 @@ public class PlacementBenchmark {
         }
 
         @Override
+        public void deleteTask(String taskId) {
+            tasks.remove(taskId);
+        }
+
+        @Override
         public Iterable<WorkerRecord> workers() {
             return delegate.workers();
         }
@@ -255,9 +261,28 @@ public class PlacementBenchmark {
         }
 
         @Override
-        public io.cronoq.scheduler.policy.TimerQueue timers() {
+        public TimerQueue timers() {
             return delegate.timers();
         }
+
+        /** Finished tasks are forgotten at once here, so their expiries are not kept either. */
+        @Override
+        public TimerQueue expiries() {
+            return NO_EXPIRIES;
+        }
+
+        private static final TimerQueue NO_EXPIRIES = new TimerQueue() {
+            @Override
+            public void add(Timer timer) {}
+
+            @Override
+            public void remove(Timer timer) {}
+
+            @Override
+            public Timer first() {
+                return null;
+            }
+        };
     }
 
     /** Runs this benchmark; arguments are JMH options (e.g. {@code -f 2 -wi 5}). */

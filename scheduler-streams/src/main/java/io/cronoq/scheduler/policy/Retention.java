@@ -1,0 +1,69 @@
+package io.cronoq.scheduler.policy;
+
+import io.cronoq.events.TaskForgotten;
+import io.cronoq.events.TaskRecord;
+import io.cronoq.events.TaskState;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * How long a finished task (SUCCEEDED, FAILED, CANCELLED) stays in one pool's stores: its record
+ * is forgotten {@link TimeRules#retentionMs} after it finished, with {@code TaskForgotten} in the
+ * journal, so the stores hold the live tasks and a window of history rather than every task ever
+ * run. Its history stays in the journal, and its id may be submitted again as a new task. Each
+ * finished task has one entry in the pool's expiries, at the end of its retention; with a
+ * retention of 0 none is kept and nothing is forgotten.
+ */
+final class Retention {
+
+    private final TimerQueue expiries;
+    private final PoolStore store;
+    private final long retentionMs;
+
+    Retention(PoolStore store, TimeRules rules) {
+        this.expiries = store.expiries();
+        this.store = store;
+        this.retentionMs = rules.retentionMs();
+    }
+
+    /** The task just finished at {@code at}: it is forgotten when its retention ends. */
+    void finished(TaskRecord task, Instant at) {
+        if (retentionMs > 0) {
+            expiries.add(new TimerQueue.Timer(saturatedAdd(at.toEpochMilli(), retentionMs), task.getTask().getTaskId()));
+        }
+    }
+
+    /** Forgets at most {@code max} finished tasks whose retention ended by {@code now}, earliest first. */
+    void expire(Instant now, int max, List<Decision> out) {
+        long nowMs = now.toEpochMilli();
+        for (int forgotten = 0; forgotten < max; forgotten++) {
+            TimerQueue.Timer expiry = expiries.first();
+            if (expiry == null || expiry.atMillis() > nowMs) {
+                return;
+            }
+            expiries.remove(expiry);
+            TaskRecord task = store.task(expiry.taskId());
+            if (task == null || !isFinished(task.getState())) {
+                continue; // cannot happen: a finished task stays finished until it is forgotten
+            }
+            store.deleteTask(expiry.taskId());
+            out.add(Decision.journal(new TaskForgotten(expiry.taskId(), task.getState(), task.getUpdatedAt()),
+                    "kept " + Durations.words(retentionMs) + " after it finished (cronoq.task.retention.ms)"));
+        }
+    }
+
+    /** When the next finished task is forgotten, in epoch milliseconds, or {@link Long#MAX_VALUE} when none is. */
+    long nextMillis() {
+        TimerQueue.Timer next = expiries.first();
+        return next == null ? Long.MAX_VALUE : next.atMillis();
+    }
+
+    static boolean isFinished(TaskState state) {
+        return state == TaskState.SUCCEEDED || state == TaskState.FAILED || state == TaskState.CANCELLED;
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long sum = a + b;
+        return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+    }
+}
