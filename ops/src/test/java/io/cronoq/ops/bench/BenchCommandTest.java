@@ -40,7 +40,7 @@ class BenchCommandTest {
         assertThat(settings.drain()).isEqualTo(BenchCommand.DEFAULT_DRAIN);
         assertThat(settings.rate()).isEqualTo(BenchCommand.DEFAULT_RATE);
         assertThat(settings.baseline()).isTrue();
-        assertThat(settings.warmupDrain()).isZero();
+        assertThat(settings.warmupDrain()).isEqualTo(BenchCommand.DEFAULT_WARMUP_DRAIN);
     }
 
     @Test

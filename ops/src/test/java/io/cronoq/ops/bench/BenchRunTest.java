@@ -30,7 +30,8 @@ class BenchRunTest {
         cli.setErr(new PrintWriter(err, true));
 
         int code = cli.execute("bench", "--pools", "2", "--groups", "1", "--workers", "4", "--slots", "4",
-                "--drain", "300", "--rate", "50", "--warmup", "1", "--duration", "2", "--backlog", "500", "--json");
+                "--drain", "300", "--warmup-drain", "0", "--rate", "50", "--warmup", "1", "--duration", "2", "--backlog", "500",
+                "--json");
 
         assertThat(code).as("exit code; stderr: " + err).isZero();
         String[] lines = out.toString().strip().split("\n");
