@@ -1,11 +1,13 @@
 package io.cronoq.scheduler.auth;
 
 import java.security.MessageDigest;
+import java.util.List;
 import java.util.Set;
 
 /**
  * One configured token: its name, role, the pools it may act in ({@code null} = every pool) and, for
- * a worker, the {@code name=value} labels it may claim. The secret never leaves this object in
+ * a worker, the {@code name=value} labels it may claim and the worker ids it may register under
+ * ({@code null} = any). The secret never leaves this object in
  * text: {@link #toString()} redacts it and {@link #matches} compares in constant time.
  */
 public final class Credential {
@@ -15,13 +17,25 @@ public final class Credential {
     private final byte[] secret;
     private final Set<String> pools;
     private final Set<String> labels;
+    private final WorkerIds workerIds;
 
+    /** A credential whose workers may register under any worker id. */
     public Credential(String name, Role role, byte[] secret, Set<String> pools, Set<String> labels) {
+        this(name, role, secret, pools, labels, null);
+    }
+
+    /**
+     * A credential whose workers may register only under ids matching one of {@code workerIds}
+     * (globs, {@code *} for any run of characters; {@code null} = any id).
+     */
+    public Credential(String name, Role role, byte[] secret, Set<String> pools, Set<String> labels,
+                      List<String> workerIds) {
         this.name = name;
         this.role = role;
         this.secret = secret.clone();
         this.pools = pools == null ? null : Set.copyOf(pools);
         this.labels = Set.copyOf(labels);
+        this.workerIds = workerIds == null ? null : WorkerIds.of(workerIds);
     }
 
     public String name() {
@@ -61,9 +75,19 @@ public final class Credential {
         return labels;
     }
 
+    /** Whether a worker with this credential may register as {@code workerId}; admins may use any id. */
+    public boolean allowsWorkerId(String workerId) {
+        return role == Role.ADMIN || workerIds == null || workerIds.allows(workerId);
+    }
+
+    /** The worker id globs this credential is bound to, or {@code null} when any id will do. */
+    public List<String> workerIds() {
+        return workerIds == null ? null : workerIds.globs();
+    }
+
     @Override
     public String toString() {
         return "Credential{name=" + name + ", role=" + role.configName() + ", pools=" + (pools == null ? "*" : pools)
-                + ", labels=" + labels + ", secret=<redacted>}";
+                + ", labels=" + labels + ", workers=" + (workerIds == null ? "*" : workerIds) + ", secret=<redacted>}";
     }
 }

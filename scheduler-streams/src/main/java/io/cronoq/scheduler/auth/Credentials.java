@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
 public final class Credentials {
 
     private static final Pattern LABEL = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9_.\\-/]*[A-Za-z0-9])?=[^=\\s]*");
-    private static final Set<String> KEYS = Set.of("token_env", "role", "pools", "labels", "name");
+    private static final Set<String> KEYS = Set.of("token_env", "role", "pools", "labels", "workers", "name");
 
     private final Map<String, Credential> byName;
 
@@ -86,7 +86,13 @@ public final class Credentials {
         if (!(name instanceof String n) || n.isBlank()) {
             throw new IllegalArgumentException(where + ": name must be a non-empty string");
         }
-        return new Credential(n, role, secret.getBytes(StandardCharsets.UTF_8), pools, labels);
+        List<String> workers = entry.containsKey("workers")
+                ? List.copyOf(strings(where, "workers", entry.get("workers"))) : null;
+        try {
+            return new Credential(n, role, secret.getBytes(StandardCharsets.UTF_8), pools, labels, workers);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(where + ": workers: " + e.getMessage(), e);
+        }
     }
 
     private static Set<String> strings(String where, String key, Object value) {

@@ -13,7 +13,7 @@ import java.util.TreeMap;
  * Decides, before the placement policy sees it, whether a worker registration may stand: it must be
  * signed by a configured credential ({@link RegistrationSignature}), recently (its {@code registeredAt}
  * within the window of the record's timestamp — no wall clock), by a worker or admin credential whose
- * pools and labels allow every claim. With no credentials configured every registration stands.
+ * pools, worker ids and labels allow every claim. With no credentials configured every registration stands.
  */
 public final class RegistrationGuard {
 
@@ -71,6 +71,10 @@ public final class RegistrationGuard {
         }
         if (!credential.allowsPool(registration.getPool())) {
             return Optional.of("pool '" + registration.getPool() + "' is not allowed for credential '" + name + "'");
+        }
+        if (!credential.allowsWorkerId(registration.getWorkerId())) {
+            return Optional.of("worker id '" + registration.getWorkerId() + "' is not allowed for credential '" + name
+                    + "' (allowed: " + credential.workerIds() + ")");
         }
         Map<String, String> labels = new TreeMap<>(registration.getLabels());
         for (Map.Entry<String, String> label : labels.entrySet()) {

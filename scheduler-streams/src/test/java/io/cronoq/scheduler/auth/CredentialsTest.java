@@ -34,6 +34,25 @@ class CredentialsTest {
     }
 
     @Test
+    void workerIdsAreGlobsAndOnlyAWorkerCredentialIsBoundByThem() {
+        Credentials credentials = parse(List.of(
+                Map.of("token_env", "GPU_TOKEN", "role", "worker", "workers", List.of("gpu-*-eu", "spare")),
+                Map.of("token_env", "ADMIN_TOKEN", "role", "admin", "workers", List.of("none"))));
+
+        Credential gpu = credentials.byName("GPU_TOKEN").orElseThrow();
+        assertThat(gpu.allowsWorkerId("gpu-7-eu")).isTrue();
+        assertThat(gpu.allowsWorkerId("gpu--eu")).isTrue();
+        assertThat(gpu.allowsWorkerId("spare")).isTrue();
+        assertThat(gpu.allowsWorkerId("gpu-7-us")).isFalse();
+        assertThat(gpu.allowsWorkerId("spare-2")).as("a glob matches the whole id").isFalse();
+        assertThat(gpu.allowsWorkerId("gpu.7-eu")).as("only * is special").isFalse();
+        assertThat(credentials.byName("ADMIN_TOKEN").orElseThrow().allowsWorkerId("anything")).isTrue();
+        assertThat(parse(List.of(Map.of("token_env", "GPU_TOKEN", "role", "worker"))).byName("GPU_TOKEN")
+                .orElseThrow().allowsWorkerId("anything")).as("no workers key: any id").isTrue();
+        assertThat(gpu.toString()).contains("workers=[gpu-*-eu, spare]");
+    }
+
+    @Test
     void toStringNeverShowsTheSecret() {
         Credentials credentials = parse(List.of(Map.of("token_env", "GPU_TOKEN", "role", "worker")));
 
@@ -51,5 +70,10 @@ class CredentialsTest {
                 .hasMessageContaining("entry 0 (token_env GPU_TOKEN)").hasMessageContaining("label 'gpu' is malformed");
         assertThatThrownBy(() -> parse(List.of(Map.of("token_env", "GPU_TOKEN", "role", "worker", "lables", List.of()))))
                 .hasMessageContaining("unknown key 'lables'");
+        assertThatThrownBy(() -> parse(List.of(Map.of("token_env", "GPU_TOKEN", "role", "worker", "workers", List.of("gpu 1")))))
+                .hasMessage("[[auth.tokens]] entry 0 (token_env GPU_TOKEN): workers: worker id pattern 'gpu 1' is blank or "
+                        + "has whitespace; write an id, or a glob such as gpu-eu-*");
+        assertThatThrownBy(() -> parse(List.of(Map.of("token_env", "GPU_TOKEN", "role", "worker", "workers", "gpu-*"))))
+                .hasMessageContaining("workers must be a list of strings");
     }
 }

@@ -31,10 +31,13 @@ class RegistrationAuthTopologyTest {
     private static final byte[] A100_SECRET = RegistrationSignature.secretBytes("a100-secret");
     private static final byte[] H100_SECRET = RegistrationSignature.secretBytes("h100-secret");
     private static final byte[] VIEWER_SECRET = RegistrationSignature.secretBytes("viewer-secret");
+    private static final byte[] EU_SECRET = RegistrationSignature.secretBytes("eu-secret");
     private static final Credentials CREDENTIALS = Credentials.of(List.of(
             new Credential("a100-workers", Role.WORKER, A100_SECRET, Set.of(POOL), Set.of("gpu=a100", "zone=eu")),
             new Credential("h100-workers", Role.WORKER, H100_SECRET, Set.of(POOL), Set.of("gpu=h100")),
-            new Credential("viewer", Role.VIEWER, VIEWER_SECRET, null, Set.of())));
+            new Credential("viewer", Role.VIEWER, VIEWER_SECRET, null, Set.of()),
+            new Credential("eu-workers", Role.WORKER, EU_SECRET, Set.of(POOL), Set.of("zone=eu"),
+                    List.of("eu-*", "spare"))));
 
     private final SchedulerDriver scheduler =
             new SchedulerDriver(new RegistrationGuard(CREDENTIALS, Duration.ofMinutes(5).toMillis()));
@@ -91,6 +94,26 @@ class RegistrationAuthTopologyTest {
 
         scheduler.sendWorkerEventAt(signed, T0.plus(Duration.ofMinutes(4)));
         assertThat(scheduler.assignments()).extracting(kv -> kv.value).hasOnlyElementsOfType(RegistrationAccepted.class);
+    }
+
+    @Test
+    void aCredentialBoundToWorkerIdsCannotRegisterAnotherFleetsWorker() {
+        scheduler.sendWorkerEventAt(RegistrationSignature.signed(
+                register("eu-1", POOL, Map.of("zone", "eu"), 2), "eu-workers", EU_SECRET), T0);
+        scheduler.sendWorkerEventAt(RegistrationSignature.signed(
+                register("spare", POOL, Map.of(), 1), "eu-workers", EU_SECRET), T0);
+        assertThat(scheduler.assignments()).extracting(kv -> kv.key, kv -> kv.value.getClass().getSimpleName())
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("eu-1", "RegistrationAccepted"),
+                        org.assertj.core.groups.Tuple.tuple("spare", "RegistrationAccepted"));
+        scheduler.journal();
+
+        // The id of a worker of another fleet: refused before it could re-register (and so fence) that worker.
+        scheduler.sendWorkerEventAt(RegistrationSignature.signed(
+                register("us-1", POOL, Map.of("zone", "eu"), 2), "eu-workers", EU_SECRET), T0);
+
+        assertThat(rejection("us-1").getReason())
+                .isEqualTo("worker id 'us-1' is not allowed for credential 'eu-workers' (allowed: [eu-*, spare])");
+        assertThat(scheduler.worker(POOL, "us-1")).isNull();
     }
 
     @Test
