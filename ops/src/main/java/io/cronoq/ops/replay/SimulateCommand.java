@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
                     + "vs simulated.",
             "Each simulated attempt reuses its recorded start delay, run time and outcome. Time's decisions (delayed "
                     + "starts, retry backoffs, fixed starts, near deadlines, lease expiries) are taken when due, with "
-                    + "the durations below; recorded evictions are replayed as the worker leaving. With no change the "
+                    + "the durations below; recorded evictions are replayed as evictions at their recorded times. With no change the "
                     + "simulation places every attempt as recorded."},
         footer = {"", "DURATION is a number with a unit (500ms, 30s, 10m, 1h30m) or ISO-8601 (PT30S).", "", "Examples:",
             "  cronoq simulate                                      # no change: checks the simulation reproduces the recording",

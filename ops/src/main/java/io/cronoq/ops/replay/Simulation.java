@@ -54,12 +54,12 @@ import org.apache.avro.specific.SpecificRecord;
  * lease expiries) are the scheduler's own: after every event the loop asks
  * {@link PoolScheduler#nextDue()} and ticks the scheduler exactly then. Evictions are not
  * re-derived: heartbeats are not journaled, so the scheduler runs with a heartbeat timeout that
- * never passes, and each recorded eviction is replayed as an outside event at its recorded time:
- * the worker leaves ({@code WorkerLeft} with the eviction's reason, journaled as LEFT), and the
- * attempts it holds in the simulation are re-queued. An eviction bumps the worker's generation
- * and a leave does not, so the generations an evicted worker registers with afterwards are lower
- * here by one per eviction; recorded drains and leaves are replayed under the generation they
- * name in this numbering.
+ * never passes, and each recorded eviction is replayed at its recorded time with its recorded
+ * reason ({@link PoolScheduler#evict}): the worker is evicted as the recorded scheduler evicted
+ * it, its generation fenced and bumped, and the attempts it holds in the simulation are lost and
+ * re-queued. A registration the change drops does not bump the worker's generation as the
+ * recorded one did, so the recorded drains and leaves of such a worker are replayed under the
+ * generation they name less one per dropped registration.
  *
  * <p>Events are ordered by time; at the same time a replayed eviction comes first, then the tick
  * (the real scheduler evicts first in a tick; and its ticks come from a wall-clock punctuator that
@@ -159,7 +159,7 @@ final class Simulation {
 
     private int replayOutsideEvents(List<JournalEntry> recorded, long[] times, FleetChange change) {
         Set<String> removedWorkers = new HashSet<>();
-        // Per worker, how many recorded generation bumps the simulation does not make: dropped registrations, evictions.
+        // Per worker, how many recorded generation bumps the simulation does not make: its dropped registrations.
         Map<String, Integer> unmatched = new HashMap<>();
         int dropped = 0;
         for (int i = 0; i < recorded.size(); i++) {
@@ -185,14 +185,8 @@ final class Simulation {
                         .setGeneration(renumbered(l.getGeneration(), unmatched.get(l.getWorkerId()))).build();
             } else if (event instanceof WorkerRemoved r && r.getState() == WorkerState.EVICTED) {
                 // Heartbeats are not journaled, so the simulation cannot tell when a worker fell silent:
-                // the eviction is replayed as recorded, as the worker leaving under its current generation.
+                // the eviction is replayed as recorded (see dispatch).
                 replay = !removedWorkers.contains(r.getWorkerId());
-                int before = unmatched.getOrDefault(r.getWorkerId(), 0);
-                unmatched.put(r.getWorkerId(), before + 1);
-                // The recorded generation is the one the eviction bumped to: the worker held the one before.
-                event = WorkerLeft.newBuilder().setWorkerId(r.getWorkerId()).setPool(pool)
-                        .setGeneration(r.getGeneration() - 1 - before).setReason(r.getReason())
-                        .setAt(Instant.ofEpochMilli(times[i])).build();
                 kind = EVICTION;
             } else if (event instanceof InputRejected r && isRefusedCancel(r)) {
                 // The request itself is not journaled, only its refusal; in another fleet it may find the task running.
@@ -212,11 +206,7 @@ final class Simulation {
         return dropped;
     }
 
-    /**
-     * A recorded generation in the simulation's numbering: every recorded eviction of the worker
-     * before it bumped the generation, and its replay (a leave) does not; a dropped registration
-     * bumped it too.
-     */
+    /** A recorded generation in the simulation's numbering: every dropped registration of the worker before it bumped it. */
     private static Long renumbered(Long generation, Integer unmatched) {
         return generation == null || unmatched == null ? generation : generation - unmatched;
     }
@@ -241,7 +231,7 @@ final class Simulation {
             } else if (next.synthesized() && !isLive(next.input())) {
                 continue; // the attempt ended (lost, revoked, cancelled) before its worker would report
             } else {
-                decisions = dispatch(next.input());
+                decisions = dispatch(next.input(), next.time());
             }
             apply(decisions, next.time());
             scheduleTick(next.time());
@@ -368,8 +358,10 @@ final class Simulation {
         return a != null && a.getWorkerId().equals(workerId) && a.getGeneration() == generation;
     }
 
-    private List<Decision> dispatch(SpecificRecord input) {
-        if (input instanceof TaskSubmitted e) {
+    private List<Decision> dispatch(SpecificRecord input, long time) {
+        if (input instanceof WorkerRemoved e) {
+            return scheduler.evict(e.getWorkerId(), Instant.ofEpochMilli(time), e.getReason());
+        } else if (input instanceof TaskSubmitted e) {
             return scheduler.submit(e);
         } else if (input instanceof TaskCancelRequested e) {
             return scheduler.cancel(e);

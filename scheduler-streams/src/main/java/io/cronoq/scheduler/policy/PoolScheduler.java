@@ -497,8 +497,24 @@ public final class PoolScheduler {
         }
         silent.sort(Comparator.comparing(Worker::id));
         for (Worker w : silent) {
-            evict(w, silence(w, now), now, out);
+            evict(w, "evicted: no heartbeat for " + Durations.words(silence(w, now)), now, out);
         }
+    }
+
+    /**
+     * Evicts a live worker at {@code at} for {@code reason}, exactly as the first step of a tick
+     * evicts a silent one: {@code WorkerRemoved} EVICTED, its generation fenced and bumped, its
+     * attempts lost and re-queued (and placed, if a slot is free). For replaying a recorded
+     * eviction, which the journal records but cannot re-derive (it keeps no heartbeats); a tick at
+     * the same time then does the rest of what that tick did. A worker that is not live is left alone.
+     */
+    public List<Decision> evict(String workerId, Instant at, String reason) {
+        List<Decision> out = new ArrayList<>();
+        Worker w = workers.get(workerId);
+        if (w != null && w.live()) {
+            evict(w, reason, at, out);
+        }
+        return out;
     }
 
     private long silence(Worker w, Instant now) {
@@ -507,8 +523,7 @@ public final class PoolScheduler {
         return now.toEpochMilli() - since.toEpochMilli();
     }
 
-    private void evict(Worker w, long silentMs, Instant now, List<Decision> out) {
-        String why = "evicted: no heartbeat for " + Durations.words(silentMs);
+    private void evict(Worker w, String why, Instant now, List<Decision> out) {
         long stale = w.generation();
         long next = stale + 1;
         ensureReasons();

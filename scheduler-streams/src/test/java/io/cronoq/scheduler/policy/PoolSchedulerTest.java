@@ -536,6 +536,26 @@ class PoolSchedulerTest {
     }
 
     @Test
+    void aReplayedEvictionDecidesWhatTheTickThatEvictedDecided() {
+        PoolScheduler replaying = new PoolScheduler(POOL, InMemoryPoolStore.copying());
+        for (PoolScheduler s : List.of(scheduler, replaying)) {
+            s.register(worker("w1", 1));
+            s.register(worker("w2", 1));
+            s.submit(task("t1"));
+            s.heartbeat(heartbeat("w2", 1, T0.plusSeconds(25)));
+            s.tick(T0.plusSeconds(1));
+        }
+
+        List<Decision> ticked = scheduler.tick(T0.plusSeconds(31));
+        List<Decision> replayed = replaying.evict("w1", T0.plusSeconds(31), "evicted: no heartbeat for 30s");
+
+        assertThat(types(ticked)).containsExactly("WorkerRemoved", "WorkerFenced", "TaskFinished", "AttemptAssigned");
+        assertThat(replayed).isEqualTo(ticked);
+        assertThat(replaying.evict("w1", T0.plusSeconds(32), "again")).as("no longer live: left alone").isEmpty();
+        assertThat(replaying.evict("nobody", T0.plusSeconds(32), "unknown")).isEmpty();
+    }
+
+    @Test
     void staleGenerationHeartbeatIsFenced() {
         scheduler.register(worker("w1", 2));
         scheduler.register(worker("w1", 2));
