@@ -19,8 +19,8 @@ record Placements(int recorded, int simulated, int asRecorded, boolean identical
     /**
      * One placement: which attempt of which task went to which worker, under which of its
      * registrations (1 for the worker's first accepted registration in the journal, 2 for the
-     * next…). Not its generation: a recorded eviction bumps the generation and the simulation's
-     * replay of it does not, so the same registration can carry another generation there.
+     * next…). Not its generation: a registration a change drops bumped the generation in the
+     * recording and not in the simulation, so the same registration can carry another generation there.
      */
     record Placement(String taskId, int attempt, String workerId, int registration) {}
 

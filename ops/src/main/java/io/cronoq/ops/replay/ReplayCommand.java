@@ -79,7 +79,7 @@ public final class ReplayCommand implements Callable<Integer> {
     }
 
     private int timeline() {
-        JournalFold fold = new JournalFold();
+        JournalFold fold = JournalFold.keepingHistory(); // a task forgotten at the end of its retention stays in the timeline
         JournalReader.Stats stats = journal.read(from, fold::apply, spec.commandLine().getErr());
         List<Timeline.Task> tasks = Timeline.of(fold);
         TimelineFormat chosen = format != null ? format : TimelineFormat.CSV;

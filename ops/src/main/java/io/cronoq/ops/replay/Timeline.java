@@ -47,9 +47,12 @@ final class Timeline {
 
     private Timeline() {}
 
-    /** Folds the entries and returns the timeline of every task, by submission time (journal order on ties). */
+    /**
+     * Folds the entries and returns the timeline of every task, by submission time (journal order on
+     * ties), forgotten ones included.
+     */
     static List<Task> of(Iterable<JournalEntry> entries) {
-        JournalFold fold = new JournalFold();
+        JournalFold fold = JournalFold.keepingHistory();
         fold.applyAll(entries);
         return of(fold);
     }

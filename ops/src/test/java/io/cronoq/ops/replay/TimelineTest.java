@@ -7,9 +7,12 @@ import static org.assertj.core.api.Assertions.tuple;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cronoq.events.AttemptOutcome;
+import io.cronoq.events.JournalEntry;
+import io.cronoq.events.TaskForgotten;
 import io.cronoq.events.TaskState;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -35,6 +38,15 @@ class TimelineTest {
                                 AttemptOutcome.SUCCEEDED));
         assertThat(tasks).extracting(Timeline.Task::state).containsExactly(TaskState.SUCCEEDED, TaskState.SUCCEEDED,
                 TaskState.SUCCEEDED, TaskState.SUCCEEDED, TaskState.CANCELLED);
+    }
+
+    @Test
+    void aTaskForgottenAtTheEndOfItsRetentionStaysInTheTimeline() {
+        List<JournalEntry> day = new ArrayList<>(Fixtures.smallDay());
+        day.add(new JournalEntry("batch", t(7 * 24 * 3_600_000L), new TaskForgotten("c1", TaskState.SUCCEEDED, t(6_000)),
+                "kept 7d after it finished (cronoq.task.retention.ms)"));
+
+        assertThat(Timeline.of(day)).extracting(Timeline.Task::taskId).containsExactly("c1", "c2", "g1", "g2", "c3");
     }
 
     @Test

@@ -88,6 +88,10 @@ public final class Credentials {
         }
         List<String> workers = entry.containsKey("workers")
                 ? List.copyOf(strings(where, "workers", entry.get("workers"))) : null;
+        if (workers != null && workers.isEmpty()) {
+            throw new IllegalArgumentException(where + ": workers is empty, which would refuse every worker id; "
+                    + "list the ids or globs this credential may register under, or leave workers out to allow any id");
+        }
         try {
             return new Credential(n, role, secret.getBytes(StandardCharsets.UTF_8), pools, labels, workers);
         } catch (IllegalArgumentException e) {

@@ -32,7 +32,7 @@ public final class RegistrationGuard {
 
     /**
      * The rejection of {@code registration} received at {@code recordTimestamp}, or empty when it may
-     * stand. The reason names the first pool or label that is not allowed.
+     * stand. The reason names the first pool, worker id or label that is not allowed.
      */
     public Optional<RegistrationRejected> check(WorkerRegistered registration, long recordTimestamp) {
         if (credentials.isEmpty()) {

@@ -73,7 +73,8 @@ import java.util.Objects;
  *
  * <p>Time is an input too: {@link #tick} is told the time (by the topology's punctuator, by a
  * simulation) and returns what time brought (evictions, lease expiries, delayed tasks joining their
- * lines, near deadlines), journaled like any decision. Tasks that wait for a time (not before, a
+ * lines, near deadlines, finished tasks forgotten at the end of their retention), journaled like
+ * any decision. Tasks that wait for a time (not before, a
  * retry's backoff, a fixed start's reservation) wait outside every line, on a timer
  * ({@link TimerQueue}); the rules are in {@code docs/time.md}.
  */

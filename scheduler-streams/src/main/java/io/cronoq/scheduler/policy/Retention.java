@@ -11,8 +11,9 @@ import java.util.List;
  * is forgotten {@link TimeRules#retentionMs} after it finished, with {@code TaskForgotten} in the
  * journal, so the stores hold the live tasks and a window of history rather than every task ever
  * run. Its history stays in the journal, and its id may be submitted again as a new task. Each
- * finished task has one entry in the pool's expiries, at the end of its retention; with a
- * retention of 0 none is kept and nothing is forgotten.
+ * finished task has one entry in the pool's expiries, at the end of its retention as it was when
+ * the task finished; with a retention of 0 none is written and nothing is forgotten (expiries
+ * written before stay, and fire if a retention is set again).
  */
 final class Retention {
 
@@ -35,6 +36,9 @@ final class Retention {
 
     /** Forgets at most {@code max} finished tasks whose retention ended by {@code now}, earliest first. */
     void expire(Instant now, int max, List<Decision> out) {
+        if (retentionMs == 0) {
+            return;
+        }
         long nowMs = now.toEpochMilli();
         for (int forgotten = 0; forgotten < max; forgotten++) {
             TimerQueue.Timer expiry = expiries.first();
@@ -47,13 +51,18 @@ final class Retention {
                 continue; // cannot happen: a finished task stays finished until it is forgotten
             }
             store.deleteTask(expiry.taskId());
-            out.add(Decision.journal(new TaskForgotten(expiry.taskId(), task.getState(), task.getUpdatedAt()),
-                    "kept " + Durations.words(retentionMs) + " after it finished (cronoq.task.retention.ms)"));
+            Instant finishedAt = task.getUpdatedAt();
+            out.add(Decision.journal(new TaskForgotten(expiry.taskId(), task.getState(), finishedAt),
+                    "kept " + Durations.words(expiry.atMillis() - finishedAt.toEpochMilli())
+                            + " after it finished (cronoq.task.retention.ms)"));
         }
     }
 
     /** When the next finished task is forgotten, in epoch milliseconds, or {@link Long#MAX_VALUE} when none is. */
     long nextMillis() {
+        if (retentionMs == 0) {
+            return Long.MAX_VALUE;
+        }
         TimerQueue.Timer next = expiries.first();
         return next == null ? Long.MAX_VALUE : next.atMillis();
     }

@@ -11,8 +11,9 @@ import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
- * The scheduler's six state stores, read-only: from a running {@link KafkaStreams} (one partition
- * or every local one) or from anything else that holds them (a {@code TopologyTestDriver}).
+ * The six scheduler state stores the queries read (all but the finished tasks' expiries),
+ * read-only: from a running {@link KafkaStreams} (one partition or every local one) or from
+ * anything else that holds them (a {@code TopologyTestDriver}).
  * Getting them from Kafka Streams throws {@code InvalidStateStoreException} while they restore.
  */
 public record SchedulerStores(ReadOnlyKeyValueStore<String, TaskRecord> tasks,

@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -30,7 +31,8 @@ import java.util.TreeMap;
  * Folds journal entries, in order, into the state they describe: tasks with their attempts,
  * workers, and the groups they form. It reads no clock and calls no placement code: the journal
  * alone says what happened, so folding it up to any entry gives the state at that point in time.
- * A task leaves the fold when it is forgotten ({@code TaskForgotten}), as it leaves the stores.
+ * A task leaves the fold when it is forgotten ({@code TaskForgotten}), as it leaves the stores;
+ * a fold {@linkplain #keepingHistory() keeping history} keeps it instead, for timelines.
  */
 public final class JournalFold {
 
@@ -50,9 +52,32 @@ public final class JournalFold {
     public record Group(String pool, Map<String, String> labels, int capacity, int busy, int workers) {}
 
     private final Map<String, Task> tasks = new LinkedHashMap<>();
+    /** Whether forgotten tasks stay (history) or leave (the stores' state). */
+    private final boolean keepForgotten;
+    /** With {@link #keepForgotten}: ids forgotten and not submitted again since. */
+    private final Set<String> forgotten = new HashSet<>();
+    private int resubmissions;
     private final Map<String, Worker> workers = new LinkedHashMap<>();
     private final Map<String, WorkerRegistered> pendingRegistrations = new HashMap<>();
     private Instant lastAt;
+
+    /** A fold of the state the stores hold: a forgotten task leaves it. */
+    public JournalFold() {
+        this(false);
+    }
+
+    private JournalFold(boolean keepForgotten) {
+        this.keepForgotten = keepForgotten;
+    }
+
+    /**
+     * A fold of every task the journal names, forgotten ones included (for timelines and wait
+     * statistics over a journal longer than the retention). A forgotten id submitted again is a new
+     * task; the earlier one stays in {@link #tasks()} under a key of its own.
+     */
+    public static JournalFold keepingHistory() {
+        return new JournalFold(true);
+    }
 
     /** Applies one entry; entries must come in journal order per pool. */
     public void apply(JournalEntry entry) {
@@ -61,6 +86,9 @@ public final class JournalFold {
         lastAt = at;
         Object event = entry.getEvent();
         if (event instanceof TaskSubmitted e) {
+            if (forgotten.remove(e.getTaskId())) {
+                tasks.put(e.getTaskId() + "#earlier-" + (++resubmissions), tasks.remove(e.getTaskId()));
+            }
             tasks.put(e.getTaskId(), new Task(e.getTaskId(), pool, Map.copyOf(e.getLabels()), TaskState.WAITING,
                     e.getSubmittedAt(), List.of(), null));
         } else if (event instanceof io.cronoq.events.TaskWaiting e) {
@@ -83,7 +111,11 @@ public final class JournalFold {
         } else if (event instanceof AttemptRevoked e) {
             finishAttempt(pool, e.getTaskId(), e.getAttempt(), AttemptOutcome.REVOKED, null, at);
         } else if (event instanceof TaskForgotten e) {
-            tasks.remove(e.getTaskId()); // its retention ended: the stores dropped its record
+            if (keepForgotten) {
+                forgotten.add(e.getTaskId());
+            } else {
+                tasks.remove(e.getTaskId()); // its retention ended: the stores dropped its record
+            }
         } else if (event instanceof TaskCancelled e) {
             updateTask(e.getTaskId(), t -> new Task(t.taskId(), t.pool(), t.labels(), TaskState.CANCELLED,
                     t.submittedAt(), t.attempts(), null));
@@ -112,6 +144,7 @@ public final class JournalFold {
         entries.forEach(this::apply);
     }
 
+    /** The tasks by id (a history-keeping fold keeps an earlier task of a reused id under a key of its own). */
     public Map<String, Task> tasks() {
         return tasks;
     }

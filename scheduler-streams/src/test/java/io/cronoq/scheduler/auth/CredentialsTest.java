@@ -75,5 +75,7 @@ class CredentialsTest {
                         + "has whitespace; write an id, or a glob such as gpu-eu-*");
         assertThatThrownBy(() -> parse(List.of(Map.of("token_env", "GPU_TOKEN", "role", "worker", "workers", "gpu-*"))))
                 .hasMessageContaining("workers must be a list of strings");
+        assertThatThrownBy(() -> parse(List.of(Map.of("token_env", "GPU_TOKEN", "role", "worker", "workers", List.of()))))
+                .hasMessageContaining("workers is empty, which would refuse every worker id");
     }
 }

@@ -426,15 +426,27 @@ class PoolSchedulerTest {
     }
 
     @Test
-    void aRetentionOfZeroKeepsFinishedTasksForever() {
+    void aRetentionOfZeroKeepsFinishedTasksForeverEvenThoseThatFinishedUnderAnother() {
+        PoolScheduler keepingAMinute = new PoolScheduler(POOL, store, TimeRules.DEFAULT.withRetentionMs(60_000));
+        keepingAMinute.register(worker("w1", 1));
+        keepingAMinute.succeeded(succeeded(assigned(keepingAMinute.submit(task("earlier")))));
         PoolScheduler keeping = new PoolScheduler(POOL, store, TimeRules.DEFAULT.withRetentionMs(0));
-        keeping.register(worker("w1", 1));
         keeping.succeeded(succeeded(assigned(keeping.submit(task("done")))));
 
-        assertThat(store.expiries().all()).isEmpty();
+        assertThat(store.expiries().all()).as("none written under 0; the earlier one stays")
+                .containsExactly(new TimerQueue.Timer(T0.plusSeconds(60).toEpochMilli(), "earlier"));
         assertThat(keeping.nextDue()).isNull();
         assertThat(keeping.tick(T0.plus(java.time.Duration.ofDays(3650)))).isEmpty();
         assertThat(store.task("done").getState()).isEqualTo(TaskState.SUCCEEDED);
+        assertThat(store.task("earlier").getState()).isEqualTo(TaskState.SUCCEEDED);
+
+        // Set again, the retention forgets the earlier task, saying how long it was kept.
+        List<Decision> forgotten = new PoolScheduler(POOL, store, TimeRules.DEFAULT.withRetentionMs(3_600_000))
+                .tick(T0.plusSeconds(61));
+        assertThat(forgotten).singleElement().satisfies(d -> {
+            assertThat(((TaskForgotten) d.event()).getTaskId()).isEqualTo("earlier");
+            assertThat(d.cause()).isEqualTo("kept 1m after it finished (cronoq.task.retention.ms)");
+        });
     }
 
     @Test

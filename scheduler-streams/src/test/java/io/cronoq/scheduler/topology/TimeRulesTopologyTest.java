@@ -370,7 +370,9 @@ class TimeRulesTopologyTest {
         scheduler.send(started("t1", 1, "w1", 1, T0.plusSeconds(1)));
         scheduler.send(succeeded("t1", 1, "w1", 1, T0.plusSeconds(2)));
         JournalFold fold = new JournalFold();
-        fold.applyAll(scheduler.journal());
+        List<JournalEntry> first = scheduler.journal();
+        seen.addAll(first);
+        fold.applyAll(first);
         assertThat(fold.tasks()).containsOnlyKeys("t1");
         assertThat(scheduler.storeContents(StoreNames.EXPIRIES)).hasSize(1);
 
@@ -390,7 +392,16 @@ class TimeRulesTopologyTest {
         assertThat(fold.tasks()).as("the journal folds to what the stores hold").isEmpty();
         // The id is free again: a new task, not a duplicate.
         scheduler.send(task("t1", T0.plusSeconds(63)));
-        assertThat(types(scheduler.journal())).containsExactly("TaskSubmitted", "AttemptAssigned");
+        List<JournalEntry> again = scheduler.journal();
+        assertThat(types(again)).containsExactly("TaskSubmitted", "AttemptAssigned");
+        // A fold keeping history (for timelines) keeps both: the forgotten one under a key of its own.
+        JournalFold history = JournalFold.keepingHistory();
+        history.applyAll(seen);
+        history.applyAll(forgotten);
+        history.applyAll(again);
+        assertThat(history.tasks().values()).extracting(JournalFold.Task::taskId, JournalFold.Task::state)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("t1", TaskState.SUCCEEDED),
+                        org.assertj.core.groups.Tuple.tuple("t1", TaskState.ASSIGNED));
     }
 
     private void advanceTo(Instant instant) {
