@@ -245,8 +245,18 @@ public final class PoolScheduler {
      * waiting tasks at once. A re-registration while the previous generation was live fences that
      * generation ({@code WorkerFenced}) and re-queues its attempts as new attempts
      * ({@code TaskFinished} LOST, WAITING). Classes whose reason to wait changed say so.
+     * Heard at its {@code registeredAt} (one clock: tests, simulations); see {@link #register(WorkerRegistered, Instant)}.
      */
     public List<Decision> register(WorkerRegistered in) {
+        return register(in, in.getRegisteredAt());
+    }
+
+    /**
+     * A worker joins, as {@link #register(WorkerRegistered)}, heard by the scheduler at {@code heardAt}
+     * on the scheduler's own clock: its silence (the eviction rule) counts from there, never from the
+     * worker's clock.
+     */
+    public List<Decision> register(WorkerRegistered in, Instant heardAt) {
         List<Decision> out = new ArrayList<>(4);
         if (admission.refused("WorkerRegistered", Rules.check(in), in.getPool(), null, in.getWorkerId(), out)) {
             return out;
@@ -272,7 +282,7 @@ public final class PoolScheduler {
         }
         WorkerRecord record = new WorkerRecord(id, pool, in.getLabels(), in.getSlots(), in.getResources(), generation,
                 WorkerState.ACTIVE, new ArrayList<>(), at,
-                previous == null ? 0L : previous.lastAssignedSequence(), at);
+                previous == null ? 0L : previous.lastAssignedSequence(), heardAt);
         Worker worker = new Worker(record);
         workers.put(id, worker);
         Profile profile = groups.join(worker);
@@ -290,8 +300,20 @@ public final class PoolScheduler {
      * A live worker under its current generation refreshes its last heartbeat (the eviction clock,
      * see {@link #tick}): no decision, not journaled. Any other (unknown worker, left, or another generation) is answered with
      * {@code WorkerFenced}, journaled and sent to it, so it aborts what it runs and registers again.
+     * Heard at its {@code sentAt} (one clock: tests, simulations); see {@link #heartbeat(WorkerHeartbeat, Instant)}.
      */
     public List<Decision> heartbeat(WorkerHeartbeat in) {
+        return heartbeat(in, in.getSentAt());
+    }
+
+    /**
+     * A heartbeat as {@link #heartbeat(WorkerHeartbeat)}, heard by the scheduler at {@code heardAt}
+     * on the scheduler's own clock (the topology passes the wall-clock time it processes the
+     * heartbeat at, the clock its ticks run on). Silence is counted from there: a worker whose clock
+     * is behind is not evicted for it, and heartbeats queued behind a busy scheduler count from when
+     * they are read, not from when they were sent.
+     */
+    public List<Decision> heartbeat(WorkerHeartbeat in, Instant heardAt) {
         List<Decision> out = new ArrayList<>(1);
         if (admission.refused("WorkerHeartbeat", Rules.check(in), in.getPool(), null, in.getWorkerId(), out)) {
             return out;
@@ -303,8 +325,8 @@ public final class PoolScheduler {
             out.add(admission.fence(id, in.getGeneration(), null, null, stale, in.getSentAt()));
             return out;
         }
-        if (in.getSentAt().isAfter(w.record().getLastHeartbeat())) { // a late, older heartbeat changes nothing
-            w.record().setLastHeartbeat(in.getSentAt());
+        if (heardAt.isAfter(w.record().getLastHeartbeat())) {
+            w.record().setLastHeartbeat(heardAt);
             store.putWorker(w.record());
         }
         return out;

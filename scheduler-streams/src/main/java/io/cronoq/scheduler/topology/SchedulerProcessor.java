@@ -148,7 +148,8 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
         }
         try {
             Loaded loaded = load(pool);
-            List<Decision> decisions = dispatch(loaded.scheduler(), in.event());
+            List<Decision> decisions = dispatch(loaded.scheduler(), in.event(),
+                    Instant.ofEpochMilli(context.currentSystemTimeMs()));
             loaded.store().flush();
             for (Decision decision : decisions) {
                 route(pool, record.timestamp(), decision);
@@ -172,15 +173,16 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
         }
     }
 
-    private static List<Decision> dispatch(PoolScheduler scheduler, SpecificRecord event) {
+    /** Hands an input to its pool's policy; {@code now} (this scheduler's wall clock) is when a worker was heard from. */
+    private static List<Decision> dispatch(PoolScheduler scheduler, SpecificRecord event, Instant now) {
         if (event instanceof TaskSubmitted e) {
             return scheduler.submit(e);
         } else if (event instanceof TaskCancelRequested e) {
             return scheduler.cancel(e);
         } else if (event instanceof WorkerRegistered e) {
-            return scheduler.register(e);
+            return scheduler.register(e, now);
         } else if (event instanceof WorkerHeartbeat e) {
-            return scheduler.heartbeat(e);
+            return scheduler.heartbeat(e, now);
         } else if (event instanceof WorkerDraining e) {
             return scheduler.drain(e);
         } else if (event instanceof WorkerLeft e) {

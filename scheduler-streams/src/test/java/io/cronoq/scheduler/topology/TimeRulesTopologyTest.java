@@ -71,6 +71,7 @@ class TimeRulesTopologyTest {
         scheduler.assignments();
 
         advanceTo(T0.plusSeconds(1)); // the first tick: the scheduler counts silence from here at the earliest
+        advanceTo(T0.plusSeconds(25));
         scheduler.send(heartbeat("w2", 1, T0.plusSeconds(25)));
         advanceTo(T0.plusSeconds(30)); // w1 silent for 29 s since the first tick: not yet
         assertThat(scheduler.journal()).isEmpty();
@@ -113,6 +114,27 @@ class TimeRulesTopologyTest {
         assertThat(scheduler.task("t1").getState()).isEqualTo(TaskState.SUCCEEDED);
         assertThat(scheduler.task("t1").getAttempts()).extracting(AttemptRecord::getOutcome)
                 .containsExactly(AttemptOutcome.LOST, AttemptOutcome.SUCCEEDED);
+    }
+
+    @Test
+    void silenceIsCountedOnTheSchedulersClockNotTheWorkers() {
+        scheduler = new SchedulerDriver(Map.of(), T0); // heartbeat timeout: the default 30 s
+        Instant hourBehind = T0.minus(Duration.ofHours(1));
+        scheduler.send(register("slow-clock", 1, hourBehind));
+        scheduler.send(register("fast-clock", 1, T0.plus(Duration.ofHours(1))));
+        scheduler.journal();
+        advanceTo(T0.plusSeconds(1));
+
+        advanceTo(T0.plusSeconds(20));
+        // Sent "an hour ago" by its clock, heard now: it counts as a heartbeat of now.
+        scheduler.send(heartbeat("slow-clock", 1, hourBehind.plusSeconds(20)));
+        advanceTo(T0.plusSeconds(31));
+
+        // The worker whose clock is an hour ahead was heard last at its registration: silent 30 s.
+        assertThat(scheduler.journal()).filteredOn(e -> e.getEvent() instanceof WorkerRemoved)
+                .extracting(e -> ((WorkerRemoved) e.getEvent()).getWorkerId()).containsExactly("fast-clock");
+        assertThat(scheduler.worker(POOL, "slow-clock").getState()).isEqualTo(WorkerState.ACTIVE);
+        assertThat(scheduler.worker(POOL, "slow-clock").getLastHeartbeat()).isEqualTo(T0.plusSeconds(20));
     }
 
     // ==== attempts ================================================================================
