@@ -31,8 +31,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
@@ -66,6 +68,8 @@ final class WorkerCore {
      * (and a system clock that jumps) rather than a delay computed once.
      */
     private static final long START_CHECK_MILLIS = 100;
+    /** How long a drained worker waits for the broker to take its last reports before it leaves anyway. */
+    private static final int REPORTS_WAIT_SECONDS = 10;
 
     private final WorkerSettings settings;
     private final TaskHandler handler;
@@ -84,7 +88,7 @@ final class WorkerCore {
     /** The drained worker's leave is on its way (after its last reports): nothing more to do. */
     private boolean leaving;
     /** Reports (Attempt* events) not yet acknowledged by the broker. */
-    private final Set<CompletableFuture<Void>> reportsInFlight = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<CompletableFuture<Void>> reportsInFlight = ConcurrentHashMap.newKeySet();
     private final Map<AttemptId, Attempt> running = new LinkedHashMap<>();
     private final Set<AttemptId> finished = Collections.newSetFromMap(new LinkedHashMap<>() {
         private static final long serialVersionUID = 1L;
@@ -421,7 +425,7 @@ final class WorkerCore {
         leaving = true;
         long leftGeneration = generation;
         CompletableFuture.allOf(reportsInFlight.toArray(CompletableFuture[]::new))
-                .orTimeout(REPORTS_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS)
+                .orTimeout(REPORTS_WAIT_SECONDS, TimeUnit.SECONDS)
                 .whenComplete((ok, error) -> {
                     synchronized (lock) {
                         if (terminal()) {
@@ -436,8 +440,6 @@ final class WorkerCore {
                     }
                 });
     }
-
-    private static final int REPORTS_WAIT_SECONDS = 10;
 
     /** Publishes a report about an attempt, keeping it in flight until the broker has it. */
     private void report(SpecificRecord event) {

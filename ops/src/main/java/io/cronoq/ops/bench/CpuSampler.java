@@ -13,6 +13,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
  * Samples this JVM's CPU time every 50 ms, so the CPU spent between two moments of a phase (e.g. the
@@ -166,35 +167,30 @@ public final class CpuSampler implements AutoCloseable {
 
     /** Adds each tracked thread's CPU since the last sample to its part; returns the running totals. */
     private long[] readParts() {
-        for (Iterator<Map.Entry<Long, Part>> it = javaParts.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<Long, Part> e = it.next();
-            if (e.getValue() == null) {
-                continue;
-            }
-            long cpu = threads.getThreadCpuTime(e.getKey());
-            if (cpu < 0) {
-                it.remove();
-                javaLast.remove(e.getKey());
-                continue;
-            }
-            Long last = javaLast.put(e.getKey(), cpu);
-            totals[e.getValue().ordinal()] += cpu - (last == null ? 0 : last);
-        }
-        for (Iterator<Map.Entry<String, Part>> it = nativeParts.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<String, Part> e = it.next();
-            if (e.getValue() == null) {
-                continue;
-            }
-            long ticks = ticks(e.getKey());
-            if (ticks < 0) {
-                it.remove();
-                nativeLast.remove(e.getKey());
-                continue;
-            }
-            Long last = nativeLast.put(e.getKey(), ticks);
-            totals[e.getValue().ordinal()] += (ticks - (last == null ? 0 : last)) * NANOS_PER_TICK;
-        }
+        accumulate(javaParts, javaLast, threads::getThreadCpuTime, 1);
+        accumulate(nativeParts, nativeLast, CpuSampler::ticks, NANOS_PER_TICK);
         return totals.clone();
+    }
+
+    /**
+     * Adds the CPU each thread of {@code parts} that has a part spent since it was last read (its
+     * counter in {@code unitNanos}, read by {@code read}, -1 once the thread is gone) to its part's total.
+     */
+    private <K> void accumulate(Map<K, Part> parts, Map<K, Long> last, ToLongFunction<K> read, long unitNanos) {
+        for (Iterator<Map.Entry<K, Part>> it = parts.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<K, Part> e = it.next();
+            if (e.getValue() == null) {
+                continue;
+            }
+            long counter = read.applyAsLong(e.getKey());
+            if (counter < 0) {
+                it.remove();
+                last.remove(e.getKey());
+                continue;
+            }
+            Long before = last.put(e.getKey(), counter);
+            totals[e.getValue().ordinal()] += (counter - (before == null ? 0 : before)) * unitNanos;
+        }
     }
 
     /** utime + stime of an OS thread of this process, in ticks, or -1 if it is gone. */

@@ -68,7 +68,7 @@ class ReplayFlagsTest {
 
         SimulateCommand simulate = cli.getSubcommands().get("simulate").getCommand();
         assertThat(simulate.timeRules()).isEqualTo(new TimeRules(TimeRules.DEFAULT.heartbeatTimeoutMs(),
-                TimeRules.DEFAULT.reservationLeadMs(), 1_800_000, 60_000, 5_000));
+                TimeRules.DEFAULT.reservationLeadMs(), 1_800_000, 60_000, 5_000, TimeRules.DEFAULT_RETENTION_MS));
     }
 
     private int run(String... args) {

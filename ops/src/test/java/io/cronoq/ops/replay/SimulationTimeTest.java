@@ -193,7 +193,8 @@ class SimulationTimeTest {
     @Test
     void theSimulationTakesTheDurationsTheRecordedSchedulerRanWith() {
         // A priority class worth only 100 ms: the LOW task submitted a second before the HIGH one goes first.
-        TimeRules recordedRules = new TimeRules(30_000, 30_000, 600_000, 100, 60_000);
+        TimeRules recordedRules = new TimeRules(30_000, 30_000, 600_000, 100, 60_000,
+                TimeRules.DEFAULT_RETENTION_MS);
         List<JournalEntry> recorded = JournalRecorder.scripted().rules(recordedRules)
                 .script("busy", succeeds(0, 10_000))
                 .register(0, POOL, "w1", NONE, 1)

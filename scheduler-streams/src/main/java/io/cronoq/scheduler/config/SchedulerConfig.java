@@ -60,7 +60,8 @@ public final class SchedulerConfig {
             "What one priority class is worth in waiting time (ms): a higher class goes first among tasks submitted within this of each other (aging).");
     public static final Key START_TOLERANCE_MS = new Key("cronoq.start.tolerance.ms", "60000",
             "A fixed start's tolerance (ms) when the task gives none: starting later than this is journaled as late.");
-    public static final Key TASK_RETENTION_MS = new Key("cronoq.task.retention.ms", "604800000",
+    public static final Key TASK_RETENTION_MS = new Key("cronoq.task.retention.ms",
+            String.valueOf(TimeRules.DEFAULT_RETENTION_MS),
             "How long (ms) a finished task stays in the scheduler's stores, and so in GET /v1/tasks, after it finished; then it is forgotten (TaskForgotten in the journal, which keeps its history) and its id may be submitted again. 0 keeps finished tasks forever. Default 7 days.");
 
     public static final List<Key> KEYS = List.of(BOOTSTRAP_SERVERS, TOPIC_PREFIX, APPLICATION_ID,

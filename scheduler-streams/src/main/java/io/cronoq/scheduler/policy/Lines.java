@@ -82,14 +82,8 @@ final class Lines {
      * other joins its line now.
      */
     List<TaskRecord> due(Instant now, int max) {
-        long nowMs = now.toEpochMilli();
         List<TaskRecord> due = new ArrayList<>();
-        for (int fired = 0; fired < max; fired++) {
-            TimerQueue.Timer timer = timers.first();
-            if (timer == null || timer.atMillis() > nowMs) {
-                break;
-            }
-            timers.remove(timer);
+        for (TimerQueue.Timer timer : timers.takeDue(now.toEpochMilli(), max)) {
             TaskRecord task = store.task(timer.taskId());
             if (task == null || task.getState() != TaskState.WAITING || task.getTimerAt() == null
                     || task.getTimerAt().toEpochMilli() != timer.atMillis()) {

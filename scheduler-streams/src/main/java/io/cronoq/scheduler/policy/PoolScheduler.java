@@ -505,9 +505,8 @@ public final class PoolScheduler {
      */
     public Instant nextDue() {
         Leases.Lease lease = leases().first();
-        TimerQueue.Timer timer = timers.first();
-        long due = Math.min(Math.min(lease == null ? Long.MAX_VALUE : lease.endsAt(),
-                timer == null ? Long.MAX_VALUE : timer.atMillis()), retention.nextMillis());
+        long leaseEnds = lease == null ? Long.MAX_VALUE : lease.endsAt();
+        long due = Math.min(leaseEnds, Math.min(timers.firstMillis(), retention.nextMillis()));
         return due == Long.MAX_VALUE ? null : Instant.ofEpochMilli(due);
     }
 

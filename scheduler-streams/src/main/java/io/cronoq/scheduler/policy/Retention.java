@@ -39,13 +39,7 @@ final class Retention {
         if (retentionMs == 0) {
             return;
         }
-        long nowMs = now.toEpochMilli();
-        for (int forgotten = 0; forgotten < max; forgotten++) {
-            TimerQueue.Timer expiry = expiries.first();
-            if (expiry == null || expiry.atMillis() > nowMs) {
-                return;
-            }
-            expiries.remove(expiry);
+        for (TimerQueue.Timer expiry : expiries.takeDue(now.toEpochMilli(), max)) {
             TaskRecord task = store.task(expiry.taskId());
             if (task == null || !isFinished(task.getState())) {
                 continue; // cannot happen: a finished task stays finished until it is forgotten
@@ -60,11 +54,7 @@ final class Retention {
 
     /** When the next finished task is forgotten, in epoch milliseconds, or {@link Long#MAX_VALUE} when none is. */
     long nextMillis() {
-        if (retentionMs == 0) {
-            return Long.MAX_VALUE;
-        }
-        TimerQueue.Timer next = expiries.first();
-        return next == null ? Long.MAX_VALUE : next.atMillis();
+        return retentionMs == 0 ? Long.MAX_VALUE : expiries.firstMillis();
     }
 
     static boolean isFinished(TaskState state) {

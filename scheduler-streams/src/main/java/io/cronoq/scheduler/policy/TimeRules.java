@@ -22,13 +22,6 @@ public record TimeRules(long heartbeatTimeoutMs, long reservationLeadMs, long de
     /** 30 s without heartbeat; slots held 30 s ahead; deadlines urgent 10 min ahead; a class is worth 5 min; 1 min tolerance; finished tasks kept 7 days. */
     public static final TimeRules DEFAULT = new TimeRules(30_000, 30_000, 600_000, 300_000, 60_000, DEFAULT_RETENTION_MS);
 
-    /** These placement durations, finished tasks kept for {@link #DEFAULT_RETENTION_MS}. */
-    public TimeRules(long heartbeatTimeoutMs, long reservationLeadMs, long deadlineLeadMs, long priorityStepMs,
-                     long startToleranceMs) {
-        this(heartbeatTimeoutMs, reservationLeadMs, deadlineLeadMs, priorityStepMs, startToleranceMs,
-                DEFAULT_RETENTION_MS);
-    }
-
     public TimeRules {
         positive("heartbeatTimeoutMs", heartbeatTimeoutMs);
         notNegative("reservationLeadMs", reservationLeadMs);

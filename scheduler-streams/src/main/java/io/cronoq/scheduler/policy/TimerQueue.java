@@ -1,5 +1,8 @@
 package io.cronoq.scheduler.policy;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The pending timers of one pool's waiting tasks, earliest first: when a delayed task (not before,
  * retry backoff, a fixed start's reservation) joins its line, or when a task's deadline is near
@@ -18,4 +21,24 @@ public interface TimerQueue {
 
     /** The earliest timer, or {@code null} when there is none. */
     Timer first();
+
+    /** When the earliest timer fires, in epoch milliseconds, or {@link Long#MAX_VALUE} when there is none. */
+    default long firstMillis() {
+        Timer first = first();
+        return first == null ? Long.MAX_VALUE : first.atMillis();
+    }
+
+    /** Removes and returns the timers due at {@code nowMillis}, earliest first, at most {@code max}. */
+    default List<Timer> takeDue(long nowMillis, int max) {
+        List<Timer> due = new ArrayList<>();
+        while (due.size() < max) {
+            Timer first = first();
+            if (first == null || first.atMillis() > nowMillis) {
+                break;
+            }
+            remove(first);
+            due.add(first);
+        }
+        return due;
+    }
 }

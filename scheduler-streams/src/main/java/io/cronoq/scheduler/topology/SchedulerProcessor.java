@@ -148,8 +148,7 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
         }
         try {
             Loaded loaded = load(pool);
-            List<Decision> decisions = dispatch(loaded.scheduler(), in.event(),
-                    Instant.ofEpochMilli(context.currentSystemTimeMs()));
+            List<Decision> decisions = dispatch(loaded.scheduler(), in.event());
             loaded.store().flush();
             for (Decision decision : decisions) {
                 route(pool, record.timestamp(), decision);
@@ -173,16 +172,16 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
         }
     }
 
-    /** Hands an input to its pool's policy; {@code now} (this scheduler's wall clock) is when a worker was heard from. */
-    private static List<Decision> dispatch(PoolScheduler scheduler, SpecificRecord event, Instant now) {
+    /** Hands an input to its pool's policy; a worker is heard from at this scheduler's wall-clock time. */
+    private List<Decision> dispatch(PoolScheduler scheduler, SpecificRecord event) {
         if (event instanceof TaskSubmitted e) {
             return scheduler.submit(e);
         } else if (event instanceof TaskCancelRequested e) {
             return scheduler.cancel(e);
         } else if (event instanceof WorkerRegistered e) {
-            return scheduler.register(e, now);
+            return scheduler.register(e, heardAt());
         } else if (event instanceof WorkerHeartbeat e) {
-            return scheduler.heartbeat(e, now);
+            return scheduler.heartbeat(e, heardAt());
         } else if (event instanceof WorkerDraining e) {
             return scheduler.drain(e);
         } else if (event instanceof WorkerLeft e) {
@@ -196,6 +195,11 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
         }
         // AttemptProgress and events a newer producer may add: accepted, nothing to decide.
         return List.of();
+    }
+
+    /** Now, on the clock the ticks run on. */
+    private Instant heardAt() {
+        return Instant.ofEpochMilli(context.currentSystemTimeMs());
     }
 
     private void route(String pool, long timestamp, Decision decision) {

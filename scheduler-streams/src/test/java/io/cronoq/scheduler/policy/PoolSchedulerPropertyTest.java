@@ -45,7 +45,7 @@ class PoolSchedulerPropertyTest {
         Check check = new Check(InMemoryPoolStore.copying());
         // A worker is evicted after 5 minutes of silence (300 steps): some are, most heartbeat in time.
         PoolScheduler scheduler = new PoolScheduler(POOL, check.store,
-                new TimeRules(300_000, 30_000, 600_000, 300_000, 60_000));
+                new TimeRules(300_000, 30_000, 600_000, 300_000, 60_000, TimeRules.DEFAULT_RETENTION_MS));
         RandomWorkload workload = new RandomWorkload(seed);
         int assignments = 0;
         int constrained = 0;

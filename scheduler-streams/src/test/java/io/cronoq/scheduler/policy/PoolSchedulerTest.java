@@ -689,7 +689,8 @@ class PoolSchedulerTest {
     void reloadedSchedulerContinuesIdentically() {
         // Evictions aside: a reloaded scheduler gives every worker a full timeout from its first
         // tick (it cannot tell silence from its own absence), so it deliberately evicts later.
-        TimeRules noEvictions = new TimeRules(Long.MAX_VALUE / 2, 30_000, 600_000, 300_000, 60_000);
+        TimeRules noEvictions = new TimeRules(Long.MAX_VALUE / 2, 30_000, 600_000, 300_000, 60_000,
+                TimeRules.DEFAULT_RETENTION_MS);
         InMemoryPoolStore straightStore = InMemoryPoolStore.copying();
         PoolScheduler straight = new PoolScheduler(POOL, straightStore, noEvictions);
         RandomWorkload straightInputs = new RandomWorkload(7);
