@@ -70,10 +70,10 @@ class DashboardBrowserIntegrationTest {
         if (!present && Boolean.getBoolean("cronoq.browser.skip") && System.getenv("CI") == null) {
             Assumptions.abort("Chromium is not installed and -Dcronoq.browser.skip=true: the dashboard is not tested");
         }
-        assertThat(present).as("The dashboard test needs Chromium and its driver at %s and %s. Install them with "
-                + "'apt-get update && apt-get install -y chromium chromium-driver' (.ci/run does), point "
-                + "-Dcronoq.chromium/-Dcronoq.chromedriver at them, or skip locally with -Dcronoq.browser.skip=true",
-                CHROMIUM, CHROMEDRIVER).isTrue();
+        assertThat(present).as("The dashboard test needs Chromium and its driver at %s and %s. The gateway's build "
+                + "installs Debian's before its broker tests (src/test/browser/ensure-chromium); elsewhere install "
+                + "them with 'apt-get install -y chromium chromium-driver', point -Dcronoq.chromium/-Dcronoq.chromedriver "
+                + "at them, or skip locally with -Dcronoq.browser.skip=true", CHROMIUM, CHROMEDRIVER).isTrue();
     }
 
     @AfterAll
