@@ -114,16 +114,20 @@ record WaitReason(String text, boolean busy) {
                 case UNPUBLISHED -> " published no resources";
                 case CPU -> have + "too little cpu (needs " + Units.cpu(need.cpuMillis()) + ", largest "
                         + Units.cpu(most) + ")";
-                case MEMORY -> have + "too little memory (needs " + Units.bytes(need.memoryBytes()) + ", largest "
-                        + Units.bytes(most) + ")";
-                case DISK -> have + "too little disk (needs " + Units.bytes(need.diskBytes()) + ", largest "
-                        + Units.bytes(most) + ")";
+                case MEMORY -> have + "too little memory" + needsAndLargest(need.memoryBytes());
+                case DISK -> have + "too little disk" + needsAndLargest(need.diskBytes());
                 case GPU -> most == 0
                         ? have + "no free GPU" + (need.gpus() > 1 ? " (needs " + need.gpus() + ")" : "")
                         : have + "too few free GPUs (needs " + need.gpus() + ", most " + most + ")";
                 case PACKAGE -> (workers == 1 ? " lacks " : " lack ") + detail + versions();
                 case DRAINING -> workers == 1 ? " is draining" : " are draining";
             };
+        }
+
+        /** {@code " (needs 8Gi, largest 4Gi)"}, with the two never written alike. */
+        private String needsAndLargest(long needBytes) {
+            String[] shown = Units.bytesApart(needBytes, most);
+            return " (needs " + shown[0] + ", largest " + shown[1] + ")";
         }
 
         private String versions() {

@@ -56,6 +56,32 @@ class WaitReasonTest {
     }
 
     @Test
+    void aNeedJustAboveTheLargestNeverReadsTheSameAsIt() {
+        scheduler.register(worker("m", 2, has().memory("102436").disk("16106127360").cpu("1999m")));
+
+        assertThat(reasonOf(task("t1", needs().memory("102437"))))
+                .isEqualTo("0/1 workers can run it: 1 has too little memory (needs 100.036Ki, largest 100.035Ki)");
+        assertThat(reasonOf(task("t2", needs().disk("16160000001"))))
+                .isEqualTo("0/1 workers can run it: 1 has too little disk (needs 15.05Gi, largest 15.00Gi)");
+        assertThat(reasonOf(task("t3", needs().cpu("2"))))
+                .isEqualTo("0/1 workers can run it: 1 has too little cpu (needs 2, largest 1999m)");
+    }
+
+    @Test
+    void bytesSideBySideAreWrittenApartWithAsFewDigitsAsTellThem() {
+        assertThat(Units.bytesApart(102_437, 102_436)).containsExactly("100.036Ki", "100.035Ki");
+        // One byte over a gibibyte needs every digit.
+        assertThat(Units.bytesApart((1L << 30) + 1, 1L << 30)).containsExactly("1073741825 bytes", "1073741824 bytes");
+        assertThat(Units.bytesApart(8L << 30, 4L << 30)).containsExactly("8Gi", "4Gi");
+        // 15.36Gi and 15.33Gi both read 15.3Gi with one decimal: two tell them apart.
+        long a = 1536L * (1L << 30) / 100 + 1;
+        long b = 1533L * (1L << 30) / 100 + 1;
+        assertThat(Units.bytes(a)).isEqualTo(Units.bytes(b));
+        assertThat(Units.bytesApart(a, b)).containsExactly("15.36Gi", "15.33Gi");
+        assertThat(Units.bytesApart(5000, 5000)).containsExactly("5k", "5k");
+    }
+
+    @Test
     void noGpu() {
         scheduler.register(worker("cpu-1", 2, has().cpu("8")));
         scheduler.register(worker("full-gpu", 2, has().cpu("8").gpu("a100", "0")));
