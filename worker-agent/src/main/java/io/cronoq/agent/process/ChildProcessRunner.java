@@ -65,6 +65,8 @@ public final class ChildProcessRunner {
 
     private final MemoryCeiling memoryCeiling;
     private final Path workDir;
+    private final ChildEnvironment environment;
+    private final ChildUser user;
     private final ExecutorService io = Executors.newCachedThreadPool(runnable -> {
         Thread t = new Thread(runnable, "cronoq-child-io-" + IO_THREADS.incrementAndGet());
         t.setDaemon(true);
@@ -72,12 +74,26 @@ public final class ChildProcessRunner {
     });
 
     /**
+     * A runner whose children inherit the agent's whole environment: for an agent that holds no secret.
+     *
      * @param memoryCeiling the per-child memory ceiling, or {@code null} for none
      * @param workDir       the children's working directory
      */
     public ChildProcessRunner(MemoryCeiling memoryCeiling, Path workDir) {
+        this(memoryCeiling, workDir, ChildEnvironment.inheritAll(), ChildUser.agentsOwn());
+    }
+
+    /**
+     * @param memoryCeiling the per-child memory ceiling, or {@code null} for none
+     * @param workDir       the children's working directory
+     * @param environment   what the children see of the agent's environment (never its secret)
+     * @param user          the account the children run as
+     */
+    public ChildProcessRunner(MemoryCeiling memoryCeiling, Path workDir, ChildEnvironment environment, ChildUser user) {
         this.memoryCeiling = memoryCeiling;
         this.workDir = Objects.requireNonNull(workDir, "workDir");
+        this.environment = Objects.requireNonNull(environment, "environment");
+        this.user = Objects.requireNonNull(user, "user");
     }
 
     /** The memory ceiling, or {@code null}. */
@@ -89,7 +105,7 @@ public final class ChildProcessRunner {
      * Runs {@code command} to its end.
      *
      * @param name    names the child in logs and cgroups (e.g. the task and attempt)
-     * @param env     variables added to the agent's environment
+     * @param env     the attempt's variables, added to what the child sees of the agent's environment
      * @param stdin   bytes written to the child's stdin, which is then closed
      * @param timeout the wall-clock ceiling, or {@code null} for none
      * @param cancel  when it fires, the child is killed and the outcome is {@link Ending#CANCELLED}
@@ -99,9 +115,14 @@ public final class ChildProcessRunner {
                        CancellationSignal cancel) throws IOException {
         MemoryCeiling.Confinement confinement = memoryCeiling == null ? null : memoryCeiling.confine(name);
         try {
-            List<String> full = ProcessTrees.inOwnSession(confinement == null ? command : confinement.wrap(command));
+            // Innermost the change of user, so the ceiling is set up with the agent's rights first.
+            List<String> asUser = user.wrap(command);
+            List<String> full = ProcessTrees.inOwnSession(confinement == null ? asUser : confinement.wrap(asUser));
             ProcessBuilder builder = new ProcessBuilder(full).directory(workDir.toFile());
-            builder.environment().putAll(env);
+            // Built, not inherited: the child must not see the agent's signing secret.
+            Map<String, String> childEnv = builder.environment();
+            childEnv.clear();
+            childEnv.putAll(environment.build(env));
             Process process = builder.start();
             log.debug("Started {} as pid {}: {}", name, process.pid(), full);
             OutputTail out = new OutputTail(STDOUT_TAIL_BYTES);

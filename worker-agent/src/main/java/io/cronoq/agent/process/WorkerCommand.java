@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -127,8 +126,19 @@ public final class WorkerCommand implements Callable<Integer> {
                     + "(HMAC-SHA256). Needed when the scheduler has [[auth.tokens]] configured.")
     private String tokenEnv;
 
-    /** Reads environment variables (a seam for tests). */
-    private Function<String, String> env = System::getenv;
+    @Option(names = "--pass-env", paramLabel = "NAME",
+            description = "Pass only this agent environment variable (or NAME* for a prefix) to each child, beside "
+                    + "PATH, HOME, USER, LOGNAME, SHELL, LANG, LC_*, TZ, TMPDIR, TERM; repeatable. Without it children "
+                    + "get the agent's environment. The --token-env variable is never passed.")
+    private List<String> passEnv = new ArrayList<>();
+
+    @Option(names = "--run-as", paramLabel = "USER[:GROUP]",
+            description = "Run each child as this user (the agent runs as root), so task code can read neither the "
+                    + "agent's memory nor its environment, where the signing secret is.")
+    private String runAs;
+
+    /** Reads the agent's environment variables (a seam for tests). */
+    private Supplier<Map<String, String>> env = System::getenv;
 
     @Option(names = "--kafka", paramLabel = "KEY=VALUE",
             description = "A Kafka client setting (security.protocol=SSL, sasl.*) or schema.registry.url; repeatable.")
@@ -160,6 +170,8 @@ public final class WorkerCommand implements Callable<Integer> {
             case "--heartbeat-interval" -> heartbeatInterval = value.toString();
             case "--token-env" -> tokenEnv = value.toString();
             case "--credential" -> credential = value.toString();
+            case "--pass-env" -> passEnv = WorkerConfigFile.stringList(flag, value);
+            case "--run-as" -> runAs = value.toString();
             default -> throw usage("--config " + config + ": the [worker] table has no setting '" + flag.substring(2)
                     + "'; known: " + WorkerConfigFile.KNOWN);
         }
@@ -170,9 +182,9 @@ public final class WorkerCommand implements Callable<Integer> {
     }
 
     /** This command reading environment variables through {@code environment} (tests). */
-    static CommandLine commandLine(Function<String, String> environment) {
+    static CommandLine commandLine(Map<String, String> environment) {
         WorkerCommand command = new WorkerCommand();
-        command.env = environment;
+        command.env = () -> environment;
         return configure(new CommandLine(command));
     }
 
@@ -310,7 +322,7 @@ public final class WorkerCommand implements Callable<Integer> {
         pairs("--kafka", kafka, "a Kafka setting is KEY=VALUE, e.g. --kafka security.protocol=SSL")
                 .forEach(builder::kafkaProperty);
         if (tokenEnv != null) {
-            String secret = env.apply(tokenEnv);
+            String secret = env.get().get(tokenEnv);
             if (secret == null || secret.isEmpty()) {
                 throw usage("--token-env " + tokenEnv + ": the environment variable is unset or empty");
             }
@@ -318,7 +330,27 @@ public final class WorkerCommand implements Callable<Integer> {
         } else if (credential != null) {
             throw usage("--credential needs --token-env: the variable that holds the credential's secret");
         }
-        ChildProcessRunner runner = new ChildProcessRunner(ceiling, dir);
+        for (String pattern : passEnv) {
+            if (pattern.isBlank() || pattern.contains("=")) {
+                throw usage("--pass-env '" + pattern + "' is not a variable name: give NAME or a prefix NAME*, "
+                        + "e.g. --pass-env HF_HOME --pass-env AWS_*");
+            }
+        }
+        if (tokenEnv != null && ChildEnvironment.firstMatch(passEnv, tokenEnv) != null) {
+            throw usage("--pass-env " + ChildEnvironment.firstMatch(passEnv, tokenEnv) + " would pass " + tokenEnv
+                    + ", the worker's signing secret, to every task: a task could then sign registrations as this "
+                    + "worker's credential; name the variables tasks need instead");
+        }
+        ChildEnvironment childEnv = ChildEnvironment.of(env, tokenEnv, passEnv.isEmpty() ? null : passEnv);
+        ChildUser childUser = ChildUser.agentsOwn();
+        if (runAs != null) {
+            try {
+                childUser = ChildUser.parse(runAs);
+            } catch (IllegalArgumentException e) {
+                throw usage("--run-as " + runAs + ": " + e.getMessage());
+            }
+        }
+        ChildProcessRunner runner = new ChildProcessRunner(ceiling, dir, childEnv, childUser);
         builder.handler(new ProcessTaskHandler(command, runner, childTimeout));
         return new Agent(builder.build(), runner);
     }

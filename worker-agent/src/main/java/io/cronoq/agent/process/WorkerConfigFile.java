@@ -21,7 +21,7 @@ final class WorkerConfigFile {
 
     static final List<String> KNOWN = List.of("bootstrap", "topic-prefix", "id", "pool", "labels", "slots", "cpu",
             "memory", "disk", "gpus", "memory-limit", "timeout", "work-dir", "heartbeat-interval", "token-env",
-            "credential");
+            "credential", "pass-env", "run-as");
 
     private WorkerConfigFile() {}
 
@@ -45,9 +45,28 @@ final class WorkerConfigFile {
         root.path("worker").fields().forEachRemaining(field -> {
             String name = field.getKey().equals("labels") ? "--label" : "--" + field.getKey();
             JsonNode value = field.getValue();
-            settings.put(name, value.isObject() ? value : value.isNumber() ? value.numberValue() : value.asText());
+            settings.put(name, value.isObject() || value.isArray() ? value : value.isNumber() ? value.numberValue() : value.asText());
         });
         return settings;
+    }
+
+    /** {@code pass-env = ["HF_HOME", "AWS_*"]} (or one string) as a list of values. */
+    static List<String> stringList(String flag, Object value) {
+        List<String> values = new ArrayList<>();
+        if (value instanceof JsonNode array && array.isArray()) {
+            array.forEach(v -> values.add(v.asText()));
+            return values;
+        }
+        if (value instanceof JsonNode node && !node.isContainerNode()) {
+            values.add(node.asText());
+            return values;
+        }
+        if (value instanceof String text) {
+            values.add(text);
+            return values;
+        }
+        throw new IllegalArgumentException("--config: " + flag.substring(2) + " must be a list of strings, e.g. "
+                + flag.substring(2) + " = [\"HF_HOME\"]");
     }
 
     /** {@code labels = { gpu = "a100" }} as {@code --label} values. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -21,7 +22,7 @@ class WorkerCommandTest {
 
     @Test
     void aTokenVariableThatIsUnsetExits2NamingIt() {
-        CommandLine cli = WorkerCommand.commandLine(name -> null);
+        CommandLine cli = WorkerCommand.commandLine(Map.of());
         cli.setErr(new PrintWriter(err, true));
         cli.setOut(new PrintWriter(new StringWriter(), true));
 
