@@ -100,6 +100,10 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
                     route(pool, now, decision);
                 }
             } catch (RuntimeException e) {
+                if (RuntimeFaults.belongToRuntime(e)) {
+                    handBack(pool, e);
+                    throw e;
+                }
                 // A bug: keep running, and reload the pool from its stores on the next event or tick.
                 log.error("Tick of pool {} failed; it is reloaded from its stores", pool, e);
                 unload(pool);
@@ -121,6 +125,17 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
                 log.error("Could not write what the failed input changed in pool {}", pool, e);
             }
         }
+    }
+
+    /**
+     * Forgets a pool's scheduler without writing what the failed input changed: the transaction is
+     * aborted and the stores come back as they were committed, from which the pool is loaded again.
+     */
+    private void handBack(String pool, RuntimeException e) {
+        log.info("Processing pool {} stopped for Kafka Streams to recover ({}); the input is not dead-lettered",
+                pool, e.toString());
+        schedulers.remove(pool);
+        decoded.clear();
     }
 
     private Loaded load(String pool) {
@@ -160,6 +175,12 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
                 }
             }
         } catch (RuntimeException e) {
+            if (RuntimeFaults.belongToRuntime(e)) {
+                // Not the input's fault (the task migrated, the producer was fenced, a store failed):
+                // Kafka Streams aborts the transaction and the input is processed again where the task runs.
+                handBack(pool, e);
+                throw e;
+            }
             // A bug, not bad input (that is rejected by the policy). Keep running: dead-letter the input
             // and reload the pool from its stores on its next event.
             log.error("Failed to process {} from {}-{}@{}; dead-lettering it", in.type(), in.topic(), in.partition(),

@@ -1,0 +1,140 @@
+package io.cronoq.scheduler.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cronoq.events.PoolRecord;
+import io.cronoq.events.Priority;
+import io.cronoq.events.TaskRecord;
+import io.cronoq.events.TaskSubmitted;
+import io.cronoq.events.WorkerRecord;
+import io.cronoq.scheduler.auth.RegistrationGuard;
+import io.cronoq.scheduler.policy.TimeRules;
+import io.cronoq.schemas.InMemorySchemaRegistry;
+import io.cronoq.schemas.Topics;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.errors.ProcessorStateException;
+import org.apache.kafka.streams.errors.TaskMigratedException;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A valid input met by a fault of Kafka's runtime (the task migrated during a failover, the
+ * producer fenced, a store that cannot write) is handed back to Kafka Streams, which aborts the
+ * transaction and processes the input again where the task runs: it is never dead-lettered as poison.
+ * A bug in handling one input still dead-letters that input and the scheduler keeps running.
+ */
+class RuntimeFaultsTest {
+
+    private final Topics topics = Topics.withPrefix("cronoq.", new InMemorySchemaRegistry());
+    private final MockProcessorContext<Object, Object> context = new MockProcessorContext<>();
+    private RuntimeException failure;
+
+    private SchedulerProcessor processor() {
+        addStore(StoreNames.TASKS, topics.serde(TaskRecord.class), true);
+        addStore(StoreNames.WORKERS, topics.serde(WorkerRecord.class), false);
+        addStore(StoreNames.POOLS, topics.serde(PoolRecord.class), false);
+        addStore(StoreNames.WAITING, Serdes.String(), false);
+        addStore(StoreNames.WAITING_COUNTS, Serdes.Long(), false);
+        addStore(StoreNames.TIMERS, Serdes.String(), false);
+        addStore(StoreNames.EXPIRIES, Serdes.String(), false);
+        SchedulerProcessor processor = new SchedulerProcessor(RegistrationGuard.open(), TimeRules.DEFAULT,
+                Duration.ofSeconds(1));
+        processor.init(context);
+        return processor;
+    }
+
+    /** A real in-memory store; the tasks store fails every write with {@link #failure} once it is set. */
+    @SuppressWarnings("unchecked")
+    private <V> void addStore(String name, Serde<V> serde, boolean failing) {
+        KeyValueStore<String, V> store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name),
+                Serdes.String(), serde).withLoggingDisabled().withCachingDisabled().build();
+        store.init(context.getStateStoreContext(), store);
+        if (!failing) {
+            context.addStateStore(store);
+            return;
+        }
+        Supplier<RuntimeException> fault = () -> failure;
+        KeyValueStore<String, V> faulty = (KeyValueStore<String, V>) Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[] {KeyValueStore.class}, (proxy, method, args) -> {
+                    if (fault.get() != null && method.getName().startsWith("put")) {
+                        throw fault.get();
+                    }
+                    try {
+                        return method.invoke(store, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        context.addStateStore(faulty);
+    }
+
+    private static Record<String, Inbound> submission(String id) {
+        TaskSubmitted task = new TaskSubmitted(id, "p", Map.of(), null,
+                ByteBuffer.wrap("x".getBytes(StandardCharsets.UTF_8)), Priority.NORMAL, null, null, null, null,
+                30_000L, null, List.of(), null, Instant.parse("2026-01-01T00:00:00Z"));
+        Inbound in = new Inbound(task, "p".getBytes(StandardCharsets.UTF_8), new byte[] {0}, "cronoq.submissions", 0, 7);
+        return new Record<>("p", in, 1_000L);
+    }
+
+    private long deadLetters() {
+        return context.forwarded(SchedulerTopology.DEAD_LETTERS_SINK).size();
+    }
+
+    @Test
+    void aTaskMigratedDuringFailoverIsRethrownNotDeadLettered() {
+        SchedulerProcessor processor = processor();
+        failure = new TaskMigratedException("the task moved to another instance");
+
+        assertThatThrownBy(() -> processor.process(submission("t1"))).isSameAs(failure);
+        assertThat(deadLetters()).isZero();
+    }
+
+    @Test
+    void aFencedProducerAndAFailingStoreAreTheRuntimesToo() {
+        SchedulerProcessor processor = processor();
+        failure = new ProducerFencedException("fenced by a newer instance");
+        assertThatThrownBy(() -> processor.process(submission("t1"))).isSameAs(failure);
+
+        failure = new ProcessorStateException("No space left on device");
+        assertThatThrownBy(() -> processor.process(submission("t2"))).isSameAs(failure);
+        assertThat(deadLetters()).isZero();
+    }
+
+    @Test
+    void afterTheRuntimeRecoversTheSameInputIsScheduled() {
+        SchedulerProcessor processor = processor();
+        failure = new TaskMigratedException("moved");
+        assertThatThrownBy(() -> processor.process(submission("t1"))).isSameAs(failure);
+
+        failure = null;
+        processor.process(submission("t1"));
+
+        assertThat(deadLetters()).isZero();
+        assertThat(context.forwarded(SchedulerTopology.JOURNAL_SINK)).isNotEmpty();
+    }
+
+    @Test
+    void aBugInHandlingOneInputStillDeadLettersItAndKeepsRunning() {
+        SchedulerProcessor processor = processor();
+        failure = new IllegalStateException("a bug");
+
+        processor.process(submission("t1"));
+
+        assertThat(deadLetters()).isEqualTo(1);
+    }
+}
