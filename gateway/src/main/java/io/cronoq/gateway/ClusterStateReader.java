@@ -53,13 +53,14 @@ final class ClusterStateReader implements StateReader {
             Optional<HostInfo> owner = ownership.remoteOwner(pool);
             return owner.isPresent() ? peers.task(owner.get(), id, pool) : local.task(id, pool);
         }
-        // Tasks are stored by id in their pool's partition: without the pool, ask every owner.
-        List<HostInfo> others = ownership.peers();
-        Optional<TaskView> found = local.task(id, null);
-        for (int i = 0; found.isEmpty() && i < others.size(); i++) {
-            found = peers.task(others.get(i), id, null);
+        // Tasks are stored by pool and id in their pool's partition: without the pool, ask every
+        // owner, and refuse an answer that would pick one of two pools' tasks.
+        List<TaskView> found = new ArrayList<>();
+        local.task(id, null).ifPresent(found::add);
+        for (HostInfo peer : ownership.peers()) {
+            peers.task(peer, id, null).ifPresent(found::add);
         }
-        return found;
+        return TaskIds.onlyOne(id, found);
     }
 
     @Override

@@ -109,13 +109,17 @@ final class LocalStateReader implements StateReader {
 
     @Override
     public Optional<TaskView> task(String id, String pool) {
+        List<TaskRecord> found = new ArrayList<>();
         for (SchedulerQueries q : queries()) {
-            Optional<TaskRecord> task = q.task(id);
-            if (task.isPresent() && (pool == null || pool.equals(task.get().getTask().getPool()))) {
-                return Optional.of(ViewMapper.task(task.get(), clock.instant()));
+            if (pool != null) {
+                q.task(pool, id).ifPresent(found::add);
+            } else {
+                found.addAll(q.tasksWithId(id));
             }
         }
-        return Optional.empty();
+        List<TaskView> views = new ArrayList<>(found.size());
+        found.forEach(t -> views.add(ViewMapper.task(t, clock.instant())));
+        return TaskIds.onlyOne(id, views);
     }
 
     @Override

@@ -97,6 +97,10 @@ final class PeerClient {
         if (response.statusCode() == 404) {
             return Optional.empty();
         }
+        if (response.statusCode() == 400) {
+            // The question itself cannot be answered as asked (e.g. a task id two pools use): say so, as the peer did.
+            throw refused(peer, path, response.body());
+        }
         if (response.statusCode() != 200) {
             throw broken(peer, path, response.statusCode());
         }
@@ -105,6 +109,15 @@ final class PeerClient {
         } catch (JsonProcessingException e) {
             throw ApiException.unavailable("the scheduler instance at " + peer.host() + ":" + peer.port()
                     + " answered " + path + " with JSON this gateway cannot read: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    private static ApiException refused(HostInfo peer, String path, String body) {
+        try {
+            ErrorBody.Detail detail = Json.MAPPER.readValue(body, ErrorBody.class).error();
+            return ApiException.invalid(detail.field(), detail.message());
+        } catch (JsonProcessingException | RuntimeException e) {
+            return broken(peer, path, 400);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.cronoq.ops.http;
 
+import java.util.StringJoiner;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -18,6 +19,10 @@ public final class CancelCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "TASK_ID", description = "The task's id.")
     String taskId;
 
+    @Option(names = "--pool", paramLabel = "POOL",
+            description = "The task's pool: needed when two pools use the id; otherwise optional.")
+    String pool;
+
     @Option(names = "--reason", paramLabel = "TEXT", description = "Why, kept in the journal.")
     String reason;
 
@@ -26,8 +31,14 @@ public final class CancelCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String path = "/v1/tasks/" + StatusCommand.encode(taskId)
-                + (reason == null ? "" : "?reason=" + StatusCommand.encode(reason));
+        StringJoiner query = new StringJoiner("&", "?", "").setEmptyValue("");
+        if (pool != null) {
+            query.add("pool=" + StatusCommand.encode(pool));
+        }
+        if (reason != null) {
+            query.add("reason=" + StatusCommand.encode(reason));
+        }
+        String path = "/v1/tasks/" + StatusCommand.encode(taskId) + query;
         var answer = gateway.client().delete(path);
         spec.commandLine().getOut().println(gateway.json ? answer.toString() : "cancel requested for " + taskId);
         return 0;

@@ -22,7 +22,7 @@ public final class StatusCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "TASK_ID", description = "The task's id.")
     String taskId;
 
-    @Option(names = "--pool", paramLabel = "POOL", description = "The task's pool (optional: routes straight to its owner).")
+    @Option(names = "--pool", paramLabel = "POOL", description = "The task's pool: needed when two pools use the id; otherwise optional (it routes straight to the owner).")
     String pool;
 
     @Spec

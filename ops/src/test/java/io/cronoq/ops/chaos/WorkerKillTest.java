@@ -211,7 +211,7 @@ class WorkerKillTest {
 
         JournalFold fold = new JournalFold();
         journal.forEach(r -> fold.apply(r.value()));
-        JournalFold.Task task = fold.tasks().get(taskId);
+        JournalFold.Task task = fold.task(pool, taskId);
         assertThat(task.state()).as("still SUCCEEDED after the late completion").isEqualTo(TaskState.SUCCEEDED);
         assertThat(task.attempts()).extracting(a -> a.attempt() + " " + a.workerId() + " " + a.outcome())
                 .containsExactly("1 " + workerA + " " + AttemptOutcome.LOST,

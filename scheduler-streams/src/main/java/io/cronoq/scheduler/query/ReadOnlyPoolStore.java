@@ -42,7 +42,7 @@ final class ReadOnlyPoolStore implements PoolStore {
 
     @Override
     public TaskRecord task(String taskId) {
-        return stores.tasks().get(taskId);
+        return StoreNames.task(stores.tasks(), pool, taskId);
     }
 
     @Override

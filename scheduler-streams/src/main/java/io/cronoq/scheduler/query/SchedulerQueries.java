@@ -105,9 +105,31 @@ public final class SchedulerQueries {
         return List.copyOf(classes);
     }
 
-    /** The task with this id, or empty. */
-    public Optional<TaskRecord> task(String taskId) {
-        return Optional.ofNullable(stores.tasks().get(taskId));
+    /** The task {@code taskId} of {@code pool}, or empty. */
+    public Optional<TaskRecord> task(String pool, String taskId) {
+        return Optional.ofNullable(StoreNames.task(stores.tasks(), pool, taskId));
+    }
+
+    /**
+     * Every task with this id, one per pool that uses it (ids are unique per pool, not across
+     * pools), sorted by pool: a point lookup per pool these stores know.
+     */
+    public List<TaskRecord> tasksWithId(String taskId) {
+        List<TaskRecord> found = new ArrayList<>();
+        try (var it = stores.pools().all()) {
+            it.forEachRemaining(kv -> {
+                TaskRecord task = stores.tasks().get(StoreNames.taskKey(kv.key, taskId));
+                if (task != null) {
+                    found.add(task);
+                }
+            });
+        }
+        TaskRecord legacy = stores.tasks().get(taskId);
+        if (legacy != null && found.stream().noneMatch(t -> t.getTask().getPool().equals(legacy.getTask().getPool()))) {
+            found.add(legacy);
+        }
+        found.sort(Comparator.comparing(t -> t.getTask().getPool()));
+        return found;
     }
 
     /**
@@ -125,8 +147,9 @@ public final class SchedulerQueries {
                 try (KeyValueIterator<String, String> it = filter.pool() == null ? index.all()
                         : index.prefixScan(StoreNames.poolPrefix(filter.pool()), KEYS)) {
                     it.forEachRemaining(kv -> {
-                        if (seen.add(kv.value)) {
-                            offer(page, stores.tasks().get(kv.value), filter);
+                        String pool = StoreNames.poolOfIndexKey(kv.key);
+                        if (seen.add(StoreNames.taskKey(pool, kv.value))) {
+                            offer(page, StoreNames.task(stores.tasks(), pool, kv.value), filter);
                         }
                     });
                 }
@@ -175,7 +198,7 @@ public final class SchedulerQueries {
         entries.sort(lineOrder);
         List<WaitingTask> result = new ArrayList<>(entries.size());
         for (Entry e : entries) {
-            TaskRecord task = stores.tasks().get(e.taskId());
+            TaskRecord task = StoreNames.task(stores.tasks(), pool, e.taskId());
             if (task != null && task.getState() == TaskState.WAITING) {
                 result.add(new WaitingTask(task, e.classKey(), e.place()));
             }

@@ -86,21 +86,22 @@ public final class JournalFold {
         lastAt = at;
         Object event = entry.getEvent();
         if (event instanceof TaskSubmitted e) {
-            if (forgotten.remove(e.getTaskId())) {
-                tasks.put(e.getTaskId() + "#earlier-" + (++resubmissions), tasks.remove(e.getTaskId()));
+            String key = key(pool, e.getTaskId());
+            if (forgotten.remove(key)) {
+                tasks.put(key + "#earlier-" + (++resubmissions), tasks.remove(key));
             }
-            tasks.put(e.getTaskId(), new Task(e.getTaskId(), pool, Map.copyOf(e.getLabels()), TaskState.WAITING,
+            tasks.put(key, new Task(e.getTaskId(), pool, Map.copyOf(e.getLabels()), TaskState.WAITING,
                     e.getSubmittedAt(), List.of(), null));
         } else if (event instanceof io.cronoq.events.TaskWaiting e) {
-            updateTask(e.getTaskId(), t -> new Task(t.taskId(), t.pool(), t.labels(), t.state(), t.submittedAt(),
-                    t.attempts(), e.getReason()));
+            updateTask(pool, e.getTaskId(), t -> new Task(t.taskId(), t.pool(), t.labels(), t.state(),
+                    t.submittedAt(), t.attempts(), e.getReason()));
         } else if (event instanceof AttemptAssigned e) {
             Attempt attempt = new Attempt(e.getAttempt(), e.getWorkerId(), e.getGeneration(), Map.copyOf(e.getGroup()),
                     e.getAssignedAt(), null, null, null);
-            updateTask(e.getTaskId(), t -> withAttempt(t, TaskState.ASSIGNED, attempt));
+            updateTask(pool, e.getTaskId(), t -> withAttempt(t, TaskState.ASSIGNED, attempt));
             worker(pool, e.getWorkerId()).running().add(attemptName(e.getTaskId(), e.getAttempt()));
         } else if (event instanceof AttemptStarted e) {
-            updateTask(e.getTaskId(), t -> {
+            updateTask(pool, e.getTaskId(), t -> {
                 Attempt current = attempt(t, e.getAttempt());
                 return current == null ? t : withAttempt(t, TaskState.RUNNING, new Attempt(current.attempt(),
                         current.workerId(), current.generation(), current.group(), current.assignedAt(), e.getAt(),
@@ -112,12 +113,12 @@ public final class JournalFold {
             finishAttempt(pool, e.getTaskId(), e.getAttempt(), AttemptOutcome.REVOKED, null, at);
         } else if (event instanceof TaskForgotten e) {
             if (keepForgotten) {
-                forgotten.add(e.getTaskId());
+                forgotten.add(key(pool, e.getTaskId()));
             } else {
-                tasks.remove(e.getTaskId()); // its retention ended: the stores dropped its record
+                tasks.remove(key(pool, e.getTaskId())); // its retention ended: the stores dropped its record
             }
         } else if (event instanceof TaskCancelled e) {
-            updateTask(e.getTaskId(), t -> new Task(t.taskId(), t.pool(), t.labels(), TaskState.CANCELLED,
+            updateTask(pool, e.getTaskId(), t -> new Task(t.taskId(), t.pool(), t.labels(), TaskState.CANCELLED,
                     t.submittedAt(), t.attempts(), null));
         } else if (event instanceof WorkerRegistered e) {
             pendingRegistrations.put(key(pool, e.getWorkerId()), e);
@@ -144,9 +145,17 @@ public final class JournalFold {
         entries.forEach(this::apply);
     }
 
-    /** The tasks by id (a history-keeping fold keeps an earlier task of a reused id under a key of its own). */
+    /**
+     * The tasks by pool/id, the key the tasks store uses (a history-keeping fold keeps an earlier
+     * task of a reused id under a key of its own).
+     */
     public Map<String, Task> tasks() {
         return tasks;
+    }
+
+    /** The task {@code taskId} of {@code pool}, or {@code null}. */
+    public Task task(String pool, String taskId) {
+        return tasks.get(key(pool, taskId));
     }
 
     public Collection<Worker> workers() {
@@ -179,7 +188,7 @@ public final class JournalFold {
 
     private void finishAttempt(String pool, String taskId, int number, AttemptOutcome outcome, TaskState state,
                                Instant at) {
-        Task task = tasks.get(taskId);
+        Task task = tasks.get(key(pool, taskId));
         if (task == null) {
             return;
         }
@@ -196,7 +205,7 @@ public final class JournalFold {
             task = withAttempt(task, task.state(), finished);
         }
         TaskState next = state != null ? state : task.state();
-        tasks.put(taskId, new Task(task.taskId(), task.pool(), task.labels(), next, task.submittedAt(),
+        tasks.put(key(pool, taskId), new Task(task.taskId(), task.pool(), task.labels(), next, task.submittedAt(),
                 task.attempts(), task.waitingReason()));
     }
 
@@ -213,10 +222,10 @@ public final class JournalFold {
         return task.attempts().stream().filter(a -> a.attempt() == number).findFirst().orElse(null);
     }
 
-    private void updateTask(String taskId, java.util.function.UnaryOperator<Task> change) {
-        Task task = tasks.get(taskId);
+    private void updateTask(String pool, String taskId, java.util.function.UnaryOperator<Task> change) {
+        Task task = tasks.get(key(pool, taskId));
         if (task != null) {
-            tasks.put(taskId, change.apply(task));
+            tasks.put(key(pool, taskId), change.apply(task));
         }
     }
 
@@ -233,8 +242,9 @@ public final class JournalFold {
                 WorkerState.ACTIVE, new LinkedHashSet<>()));
     }
 
-    private static String key(String pool, String workerId) {
-        return pool + '/' + workerId;
+    /** The key of a task or a worker: its pool, '/', its id (ids are unique per pool, not across pools). */
+    private static String key(String pool, String id) {
+        return pool + '/' + id;
     }
 
     private static String attemptName(String taskId, int attempt) {

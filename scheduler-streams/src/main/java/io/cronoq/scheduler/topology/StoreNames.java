@@ -1,6 +1,8 @@
 package io.cronoq.scheduler.topology;
 
+import io.cronoq.events.TaskRecord;
 import io.cronoq.scheduler.policy.Place;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * Names of the scheduler's RocksDB state stores, and the layout of their keys. The names are the
@@ -9,7 +11,12 @@ import io.cronoq.scheduler.policy.Place;
  */
 public final class StoreNames {
 
-    /** Task id → {@code TaskRecord}: every task, its state and its attempts. */
+    /**
+     * pool/task id → {@code TaskRecord}: every task, its state and its attempts. A task is its pool
+     * and its id: two pools may use the same id. (Before tasks were keyed by pool, the key was the
+     * bare id; such a record is still found, see {@link #task}, and is moved to its pool's key when
+     * next written.)
+     */
     public static final String TASKS = "cronoq-tasks";
     /** pool/worker id → {@code WorkerRecord}: every worker registration. */
     public static final String WORKERS = "cronoq-workers";
@@ -35,6 +42,42 @@ public final class StoreNames {
     /** Key of a worker in {@link #WORKERS}; '/' cannot occur in a pool name, so a pool's workers share the prefix. */
     public static String workerKey(String pool, String workerId) {
         return pool + '/' + workerId;
+    }
+
+    /** Key of a task in {@link #TASKS}: its pool, '/', its id ('/' cannot occur in either). */
+    public static String taskKey(String pool, String taskId) {
+        return pool + '/' + taskId;
+    }
+
+    /** Prefix of all of a pool's tasks in {@link #TASKS}. */
+    public static String taskPrefix(String pool) {
+        return pool + '/';
+    }
+
+    /** Whether a {@link #TASKS} key is the bare id of a record written before tasks were keyed by pool. */
+    public static boolean isLegacyTaskKey(String key) {
+        return key.indexOf('/') < 0;
+    }
+
+    /**
+     * The task {@code taskId} of {@code pool} in a {@link #TASKS} store, or {@code null}: under its
+     * pool's key, else under the bare id of an earlier release when that record is of this pool.
+     */
+    public static TaskRecord task(ReadOnlyKeyValueStore<String, TaskRecord> tasks, String pool, String taskId) {
+        TaskRecord task = tasks.get(taskKey(pool, taskId));
+        return task != null ? task : legacyTask(tasks, pool, taskId);
+    }
+
+    /** The task {@code taskId} of {@code pool} under the bare-id key of an earlier release, or {@code null}. */
+    public static TaskRecord legacyTask(ReadOnlyKeyValueStore<String, TaskRecord> tasks, String pool, String taskId) {
+        TaskRecord legacy = tasks.get(taskId);
+        return legacy != null && pool.equals(legacy.getTask().getPool()) ? legacy : null;
+    }
+
+    /** The pool of a {@link #WAITING}, {@link #TIMERS} or {@link #EXPIRIES} key. */
+    public static String poolOfIndexKey(String key) {
+        int sep = key.indexOf(SEP);
+        return sep < 0 ? key : key.substring(0, sep);
     }
 
     /** Prefix of all of a pool's workers in {@link #WORKERS}. */

@@ -7,9 +7,11 @@ import io.cronoq.scheduler.policy.PoolStore;
 import io.cronoq.scheduler.policy.TimerQueue;
 import io.cronoq.scheduler.policy.WaitingQueue;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -37,6 +39,8 @@ final class StorePoolStore implements PoolStore {
     private final Map<String, WorkerRecord> changedWorkers = new LinkedHashMap<>();
     private PoolRecord changedPool;
     private final DecodedTasks decoded;
+    /** Ids of this pool's tasks read under the bare-id key of an earlier release, to move when written. */
+    private final Set<String> legacyKeys = new HashSet<>();
 
     StorePoolStore(String pool, SchedulerStores stores, DecodedTasks decoded) {
         this.pool = pool;
@@ -55,9 +59,12 @@ final class StorePoolStore implements PoolStore {
         }
         changedTasks.forEach((id, task) -> {
             if (task == null) {
-                stores.tasks().delete(id);
+                stores.tasks().delete(StoreNames.taskKey(pool, id));
             } else {
-                stores.tasks().put(id, task);
+                stores.tasks().put(StoreNames.taskKey(pool, id), task);
+            }
+            if (legacyKeys.remove(id)) {
+                stores.tasks().delete(id); // moved to its pool's key
             }
         });
         changedTasks.clear();
@@ -80,11 +87,18 @@ final class StorePoolStore implements PoolStore {
         if (changedTasks.containsKey(taskId)) {
             return changedTasks.get(taskId);
         }
-        TaskRecord task = decoded.get(taskId);
+        String key = StoreNames.taskKey(pool, taskId);
+        TaskRecord task = decoded.get(key);
         if (task == null) {
-            task = stores.tasks().get(taskId);
+            task = stores.tasks().get(key);
+            if (task == null) {
+                task = StoreNames.legacyTask(stores.tasks(), pool, taskId);
+                if (task != null) {
+                    legacyKeys.add(taskId);
+                }
+            }
             if (task != null) {
-                decoded.put(taskId, task);
+                decoded.put(key, task);
             }
         }
         return task;
@@ -94,13 +108,13 @@ final class StorePoolStore implements PoolStore {
     public void putTask(TaskRecord task) {
         String id = task.getTask().getTaskId();
         changedTasks.put(id, task);
-        decoded.put(id, task);
+        decoded.put(StoreNames.taskKey(pool, id), task);
     }
 
     @Override
     public void deleteTask(String taskId) {
         changedTasks.put(taskId, null);
-        decoded.remove(taskId);
+        decoded.remove(StoreNames.taskKey(pool, taskId));
     }
 
     @Override
@@ -136,7 +150,7 @@ final class StorePoolStore implements PoolStore {
     /**
      * Tasks recently read or written by one stream task's pools, decoded, least recently used
      * first out ({@value #CAPACITY} at most: about the attempts in flight on a busy instance).
-     * Task ids are unique across pools, so the pools of a stream task share one.
+     * Keyed like the tasks store (pool/id), so the pools of a stream task share one.
      */
     static final class DecodedTasks extends LinkedHashMap<String, TaskRecord> {
 

@@ -215,11 +215,11 @@ class SchedulerQueriesTest {
         send(started("t1", POOL, 1, "cpu-1", 1));
         send(succeeded("t1", POOL, 1, "cpu-1", 1));
 
-        TaskRecord task = queries.task("t1").orElseThrow();
+        TaskRecord task = queries.task(POOL, "t1").orElseThrow();
 
         assertThat(task.getState()).isEqualTo(TaskState.SUCCEEDED);
         assertThat(task.getAttempts()).hasSize(1);
-        assertThat(queries.task("nope")).isEmpty();
+        assertThat(queries.task(POOL, "nope")).isEmpty();
     }
 
     @Test

@@ -154,9 +154,26 @@ final class SchedulerDriver implements AutoCloseable {
         return deadLetters.readValuesToList();
     }
 
+    /** The one task with this id, in whichever pool (tests that reuse an id across pools name the pool). */
     TaskRecord task(String taskId) {
         KeyValueStore<String, TaskRecord> store = driver.getKeyValueStore(StoreNames.TASKS);
-        return store.get(taskId);
+        List<TaskRecord> found = new ArrayList<>();
+        try (var it = store.all()) {
+            it.forEachRemaining(kv -> {
+                if (kv.value.getTask().getTaskId().equals(taskId)) {
+                    found.add(kv.value);
+                }
+            });
+        }
+        if (found.size() > 1) {
+            throw new IllegalStateException("task id " + taskId + " is used in several pools: name the pool");
+        }
+        return found.isEmpty() ? null : found.get(0);
+    }
+
+    TaskRecord task(String pool, String taskId) {
+        KeyValueStore<String, TaskRecord> store = driver.getKeyValueStore(StoreNames.TASKS);
+        return store.get(StoreNames.taskKey(pool, taskId));
     }
 
     WorkerRecord worker(String pool, String workerId) {

@@ -395,7 +395,7 @@ class TimeRulesTopologyTest {
         List<JournalEntry> first = scheduler.journal();
         seen.addAll(first);
         fold.applyAll(first);
-        assertThat(fold.tasks()).containsOnlyKeys("t1");
+        assertThat(fold.tasks()).containsOnlyKeys(POOL + "/t1");
         assertThat(scheduler.storeContents(StoreNames.EXPIRIES)).hasSize(1);
 
         advanceTo(T0.plusSeconds(61)); // 59 s after it finished: kept
