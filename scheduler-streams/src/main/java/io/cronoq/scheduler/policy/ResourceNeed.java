@@ -32,7 +32,8 @@ public record ResourceNeed(long cpuMillis, long memoryBytes, long diskBytes, int
 
     private static final Comparator<PackageRequirement.Constraint> CONSTRAINTS =
             Comparator.comparing((PackageRequirement.Constraint c) -> c.operator())
-                    .thenComparing(PackageRequirement.Constraint::version)
+                    .thenComparing(PackageRequirement.Constraint::version,
+                            Comparator.nullsFirst(Comparator.naturalOrder()))
                     .thenComparing(PackageRequirement.Constraint::toString);
 
     /** Checks the quantities and keeps the packages as given (use {@link #of} for the canonical form). */

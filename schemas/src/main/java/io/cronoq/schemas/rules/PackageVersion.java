@@ -14,20 +14,25 @@ import java.util.regex.Pattern;
  * part by part numerically ({@code 2.10 > 2.9}, {@code 2.0 == 2.0.0}); a dev release comes before
  * the pre-releases, which come before the release ({@code 2.0.dev1 < 2.0a1 < 2.0b2 < 2.0rc1 < 2.0});
  * post-releases come after it ({@code 2.0 < 2.0.post1}); an optional epoch ({@code 1!}) outranks
- * everything, and a local label ({@code +cu118}) ranks a build after its public version. Immutable.
+ * everything, and a local label ({@code +cu118}) ranks a build after its public version. Every
+ * spelling PEP 440 normalises is read ({@code 1.0-1} is {@code 1.0.post1}, {@code v1.0}, {@code
+ * 1.0RC1}, {@code 1.0-dev}, {@code 1.0.a.1}); letters compare case-insensitively (ASCII only), and
+ * the whitespace around a version is what Python's {@code str.strip()} removes. Immutable.
  */
 public final class PackageVersion implements Comparable<PackageVersion> {
 
     /** What a version may look like, as error messages state it. */
-    public static final String FORMS = "numbers separated by dots (e.g. 2.1.0), optionally followed by a "
-            + "pre-release (a1, b2, rc1), a post-release (.post1) or a dev release (.dev1), and a local label (+cu118)";
+    public static final String FORMS = "numbers separated by dots (e.g. 2.1.0), optionally preceded by an epoch "
+            + "(1!) and followed by a pre-release (a1, b2, rc1), a post-release (.post1) or a dev release (.dev1), "
+            + "and a local label (+cu118), as PEP 440 spells them";
 
+    /** PEP 440's pattern; case-insensitive for ASCII letters only, so {@code İ} or {@code K} (Kelvin) is no letter. */
     private static final Pattern VERSION = Pattern.compile(
-            "v?(?:(\\d+)!)?(\\d+(?:\\.\\d+)*)"
-                    + "(?:[-_.]?(a|alpha|b|beta|rc|c|pre|preview)[-_.]?(\\d+)?)?"
-                    + "(?:-(\\d+)|[-_.]?(post|rev|r)[-_.]?(\\d+)?)?"
-                    + "(?:[-_.]?(dev)[-_.]?(\\d+)?)?"
-                    + "(?:\\+([a-z0-9]+(?:[-_.][a-z0-9]+)*))?");
+            "v?(?:([0-9]+)!)?([0-9]+(?:\\.[0-9]+)*)"
+                    + "(?:[-_.]?(alpha|a|beta|b|preview|pre|c|rc)[-_.]?([0-9]+)?)?"
+                    + "(?:-([0-9]+)|[-_.]?(post|rev|r)[-_.]?([0-9]+)?)?"
+                    + "(?:[-_.]?(dev)[-_.]?([0-9]+)?)?"
+                    + "(?:\\+([a-z0-9]+(?:[-_.][a-z0-9]+)*))?", Pattern.CASE_INSENSITIVE);
 
     private final String text;
     private final BigInteger epoch;
@@ -56,8 +61,8 @@ public final class PackageVersion implements Comparable<PackageVersion> {
         if (text == null) {
             return Optional.empty();
         }
-        String trimmed = text.strip();
-        Matcher m = VERSION.matcher(trimmed.toLowerCase(Locale.ROOT));
+        String trimmed = stripPython(text);
+        Matcher m = VERSION.matcher(trimmed);
         if (!m.matches()) {
             return Optional.empty();
         }
@@ -66,7 +71,7 @@ public final class PackageVersion implements Comparable<PackageVersion> {
         int preTag = -1;
         BigInteger preNumber = null;
         if (m.group(3) != null) {
-            preTag = switch (m.group(3)) {
+            preTag = switch (m.group(3).toLowerCase(Locale.ROOT)) {
                 case "a", "alpha" -> 0;
                 case "b", "beta" -> 1;
                 default -> 2;
@@ -80,7 +85,8 @@ public final class PackageVersion implements Comparable<PackageVersion> {
             post = number(m.group(7));
         }
         BigInteger dev = m.group(8) == null ? null : number(m.group(9));
-        return Optional.of(new PackageVersion(trimmed, epoch, release, preTag, preNumber, post, dev, m.group(10)));
+        String local = m.group(10) == null ? null : m.group(10).toLowerCase(Locale.ROOT);
+        return Optional.of(new PackageVersion(trimmed, epoch, release, preTag, preNumber, post, dev, local));
     }
 
     /**
@@ -91,6 +97,30 @@ public final class PackageVersion implements Comparable<PackageVersion> {
     public static PackageVersion parse(String field, String text) {
         return tryParse(text).orElseThrow(() -> new InvalidInputException(field,
                 field + " '" + text + "' is not a version; a version is " + FORMS));
+    }
+
+    /**
+     * The text without the whitespace Python's {@code str.strip()} removes at either end: the
+     * characters {@code str.isspace()} holds true for, which are not Java's whitespace (they include
+     * U+001C..U+001F, U+0085, U+00A0, U+2028, U+2029, U+202F and exclude U+200B).
+     */
+    static String stripPython(String text) {
+        int start = 0;
+        int end = text.length();
+        while (start < end && isPythonWhitespace(text.charAt(start))) {
+            start++;
+        }
+        while (end > start && isPythonWhitespace(text.charAt(end - 1))) {
+            end--;
+        }
+        return text.substring(start, end);
+    }
+
+    /** Whether Python's {@code str.isspace()} holds for the character (Python 3, Unicode 6.3 and later). */
+    static boolean isPythonWhitespace(char c) {
+        return (c >= '\t' && c <= '\r') || (c >= '\u001C' && c <= ' ') || c == '\u0085' || c == '\u00A0'
+                || c == '\u1680' || (c >= '\u2000' && c <= '\u200A') || c == '\u2028' || c == '\u2029'
+                || c == '\u202F' || c == '\u205F' || c == '\u3000';
     }
 
     private static BigInteger number(String digits) {
@@ -140,6 +170,26 @@ public final class PackageVersion implements Comparable<PackageVersion> {
             }
         }
         return true;
+    }
+
+    /** Whether the two share epoch, release and pre-release, e.g. {@code 2.0rc1} and {@code 2.0rc1.post2}. */
+    boolean sameReleaseAndPreRelease(PackageVersion other) {
+        return sameRelease(other) && preTag == other.preTag
+                && (preTag < 0 || preNumber.equals(other.preNumber));
+    }
+
+    /** Whether this carries a dev release ({@code 2.0.dev1}, {@code 2.0.post1.dev2}). */
+    boolean isDevRelease() {
+        return dev != null;
+    }
+
+    /**
+     * The earliest version of this one's family: the same version as {@code .dev0}, without local
+     * label ({@code 1.0} gives {@code 1.0.dev0}, {@code 1.0.post1} gives {@code 1.0.post1.dev0}).
+     */
+    PackageVersion devZero() {
+        String shown = withoutLocal().text + ".dev0";
+        return new PackageVersion(shown, epoch, release, preTag, preNumber, post, BigInteger.ZERO, null);
     }
 
     /** Whether the two share epoch and release, e.g. {@code 2.0rc1} and {@code 2.0.post2}. */

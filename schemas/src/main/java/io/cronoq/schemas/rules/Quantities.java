@@ -1,83 +1,64 @@
 package io.cronoq.schemas.rules;
 
-import java.math.BigDecimal;
-import java.math.RoundingMode;
+import java.math.BigInteger;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * Parses resource quantities the way Kubernetes writes them, and refuses everything else with the
- * value and the accepted forms: memory and disk are plain bytes or a number with one of the binary
- * suffixes {@code Ki Mi Gi Ti Pi} (powers of 1024) or the decimal ones {@code k M G T P} (powers of
- * 1000); cpu is whole or fractional cores ({@code 2}, {@code 0.5}) or millicores ({@code 500m}).
- * A unit is never silently read as bytes: {@code 8GB}, {@code 8K} or {@code 512m} of memory are
- * rejected, each with a hint. Pure and thread-safe.
+ * Parses resource quantities in the whole grammar Kubernetes reads (an optional sign, a decimal
+ * number that may start or end with its point, then a binary suffix {@code Ki Mi Gi Ti Pi Ei}, a
+ * decimal one {@code n u m k M G T P E} or an exponent {@code e}/{@code E} with a signed integer),
+ * and refuses only what is a likely mistake, each time naming the field, the value and the fix: a
+ * unit Kubernetes does not read ({@code 8GB}, {@code 8K}), {@code m} on bytes ({@code 512m} of
+ * memory), a value that is not a whole number of bytes ({@code 1.0001Ki}), cpu finer than
+ * {@code 1m}, a negative request, a value beyond a {@code long}, and on cpu the size suffixes.
+ * Memory and disk are bytes; cpu is thousandths of a core. Exact (no rounding, no floating point),
+ * fast on hostile input such as {@code 1e999999999}, pure and thread-safe.
  */
 public final class Quantities {
 
     /** The accepted memory and disk forms, as error messages and docs state them. */
-    public static final String BYTES_FORMS = "plain bytes (e.g. 1073741824) or a number with a suffix: "
-            + "Ki Mi Gi Ti Pi (powers of 1024) or k M G T P (powers of 1000), e.g. 8Gi, 1.5Gi, 500M";
+    public static final String BYTES_FORMS = "a whole number of bytes: plain (e.g. 1073741824), with a suffix "
+            + "Ki Mi Gi Ti Pi Ei (powers of 1024) or k M G T P E (powers of 1000), or with an exponent "
+            + "(e.g. 1e9, 1.5E+3); e.g. 8Gi, 1.5Gi, 500M, +1Ki, 1.G";
     /** The accepted cpu forms. */
-    public static final String CPU_FORMS = "whole or fractional cores (e.g. 2, 0.5) or millicores with the "
-            + "suffix m (e.g. 500m), at most 3 decimal places of a core";
+    public static final String CPU_FORMS = "whole or fractional cores (e.g. 2, 0.5, 1e1) or millicores with the "
+            + "suffix m (e.g. 500m), also u or n (1000000u is 1 core), in steps of 1m (a thousandth of a core)";
 
-    private static final Pattern QUANTITY = Pattern.compile("(\\d+(?:\\.\\d+)?|\\.\\d+)([A-Za-z]*)");
-    private static final BigDecimal MAX_LONG = BigDecimal.valueOf(Long.MAX_VALUE);
-    private static final BigDecimal THOUSAND = BigDecimal.valueOf(1000);
-    private static final String[] BINARY = {"Ki", "Mi", "Gi", "Ti", "Pi"};
-    private static final String[] DECIMAL = {"k", "M", "G", "T", "P"};
+    private static final BigInteger MAX_LONG = BigInteger.valueOf(Long.MAX_VALUE);
+    private static final String[] BINARY = {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+    private static final String DECIMAL_SUFFIXES = "numkMGTPE";
+    private static final int[] DECIMAL_EXPONENTS = {-9, -6, -3, 3, 6, 9, 12, 15, 18};
+    /** An exponent beyond this many digits is counted as this large: far beyond a long either way. */
+    private static final long EXPONENT_CAP = 1_000_000_000_000L;
+    /**
+     * More significant digits than this never give a whole count that fits a long: a whole count
+     * needs at most 19 digits, plus at most 42 for the factors of 5 that a binary suffix (at most
+     * 2^60) can cancel.
+     */
+    private static final int MAX_SIGNIFICANT_DIGITS = 80;
 
     private Quantities() {}
 
     /**
-     * The number of bytes a memory or disk quantity stands for; a fraction of a byte rounds up (as
-     * Kubernetes does).
+     * The number of bytes a memory or disk quantity stands for.
      *
      * @param field the field named in the error, e.g. {@code resources.memory}
-     * @throws InvalidInputException naming the field, the value and the accepted forms
+     * @throws InvalidInputException naming the field, the value and the fix
      */
     public static long parseBytes(String field, String quantity) {
-        Matcher m = match(field, quantity, BYTES_FORMS);
-        BigDecimal number = new BigDecimal(m.group(1));
-        BigDecimal bytes = number.multiply(BigDecimal.valueOf(multiplier(field, quantity, m.group(2))))
-                .setScale(0, RoundingMode.CEILING);
-        if (bytes.compareTo(MAX_LONG) > 0) {
-            throw new InvalidInputException(field, field + " '" + quantity + "' is more bytes than cronoq can count "
-                    + "(the most is about 8 exbibytes)");
-        }
-        return bytes.longValueExact();
+        return parse(field, quantity, false);
     }
 
     /**
      * The thousandths of a core a cpu quantity stands for: {@code "2"} is 2000, {@code "0.5"} and
-     * {@code "500m"} are 500. Finer than a thousandth of a core is refused, as Kubernetes refuses it.
+     * {@code "500m"} are 500. Finer than a thousandth of a core is refused, as Kubernetes refuses it
+     * for cpu.
      *
      * @param field the field named in the error, e.g. {@code resources.cpu}
-     * @throws InvalidInputException naming the field, the value and the accepted forms
+     * @throws InvalidInputException naming the field, the value and the fix
      */
     public static long parseCpuMillis(String field, String quantity) {
-        Matcher m = match(field, quantity, CPU_FORMS);
-        BigDecimal number = new BigDecimal(m.group(1));
-        String suffix = m.group(2);
-        BigDecimal millis;
-        if (suffix.isEmpty()) {
-            millis = number.multiply(THOUSAND);
-        } else if (suffix.equals("m")) {
-            millis = number;
-        } else {
-            throw new InvalidInputException(field, field + " '" + quantity + "' has the unit '" + suffix
-                    + "', which is not a cpu unit; cpu is " + CPU_FORMS);
-        }
-        if (millis.stripTrailingZeros().scale() > 0) {
-            throw new InvalidInputException(field, field + " '" + quantity + "' is finer than 1m (a thousandth of a "
-                    + "core); cpu is " + CPU_FORMS);
-        }
-        if (millis.compareTo(MAX_LONG) > 0) {
-            throw new InvalidInputException(field, field + " '" + quantity + "' is more cpu than cronoq can count");
-        }
-        return millis.longValueExact();
+        return parse(field, quantity, true);
     }
 
     /** A byte count in the largest binary unit that divides it exactly: {@code 8589934592} is {@code 8Gi}. */
@@ -99,36 +80,190 @@ public final class Quantities {
         return millis % 1000 == 0 ? Long.toString(millis / 1000) : millis + "m";
     }
 
-    private static Matcher match(String field, String quantity, String forms) {
+    private static long parse(String field, String quantity, boolean cpu) {
+        String forms = cpu ? CPU_FORMS : BYTES_FORMS;
+        String kind = cpu ? "cpu is " : "it is ";
         if (quantity == null || quantity.isBlank()) {
-            throw new InvalidInputException(field, field + " is empty; it is " + forms);
+            throw new InvalidInputException(field, field + " is empty; " + kind + forms);
         }
-        Matcher m = QUANTITY.matcher(quantity.strip());
-        if (!m.matches()) {
-            String why = quantity.strip().startsWith("-") ? " is negative" : " is not a quantity";
-            throw new InvalidInputException(field, field + " '" + quantity + "'" + why + "; it is " + forms);
+        String s = quantity.strip();
+        int n = s.length();
+        int i = 0;
+        boolean negative = false;
+        if (s.charAt(0) == '+' || s.charAt(0) == '-') {
+            negative = s.charAt(0) == '-';
+            i++;
         }
-        return m;
+        int intStart = i;
+        while (i < n && isDigit(s.charAt(i))) {
+            i++;
+        }
+        int intEnd = i;
+        int fracStart = i;
+        int fracEnd = i;
+        if (i < n && s.charAt(i) == '.') {
+            i++;
+            fracStart = i;
+            while (i < n && isDigit(s.charAt(i))) {
+                i++;
+            }
+            fracEnd = i;
+        }
+        if (intEnd == intStart && fracEnd == fracStart) {
+            throw notAQuantity(field, quantity, kind, forms);
+        }
+        String suffix = s.substring(i);
+
+        // The suffix as a power of ten and a power of two.
+        long exp10 = 0;
+        int exp2 = 0;
+        int binary = binaryIndex(suffix);
+        if (binary >= 0) {
+            exp2 = 10 * (binary + 1);
+        } else if (suffix.length() == 1 && DECIMAL_SUFFIXES.indexOf(suffix.charAt(0)) >= 0) {
+            exp10 = DECIMAL_EXPONENTS[DECIMAL_SUFFIXES.indexOf(suffix.charAt(0))];
+        } else if (!suffix.isEmpty()) {
+            Long exponent = exponent(suffix);
+            if (exponent == null) {
+                throw unknownUnit(field, quantity, suffix, cpu, kind, forms);
+            }
+            exp10 = exponent;
+        }
+        if (suffix.equals("m") && !cpu) {
+            throw new InvalidInputException(field, field + " '" + quantity + "' has the unit 'm', which cronoq does "
+                    + "not read on bytes" + hint("m") + "; it is " + forms);
+        }
+        if (cpu && (binary >= 0 || (suffix.length() == 1 && "kMGTPE".indexOf(suffix.charAt(0)) >= 0))) {
+            throw new InvalidInputException(field, field + " '" + quantity + "' has the unit '" + suffix
+                    + "', which is not a cpu unit (write cores, e.g. 2, or millicores, e.g. 500m); cpu is " + forms);
+        }
+
+        // The significant digits M, so that the value is M * 10^exp10 * 2^exp2.
+        int first = intStart;
+        while (first < intEnd && s.charAt(first) == '0') {
+            first++;
+        }
+        String digits = s.substring(first, intEnd) + s.substring(fracStart, fracEnd);
+        int lead = 0;
+        while (lead < digits.length() && digits.charAt(lead) == '0') {
+            lead++;
+        }
+        int end = digits.length();
+        while (end > lead && digits.charAt(end - 1) == '0') {
+            end--;
+        }
+        if (lead == end) {
+            return 0; // zero, whatever its sign, suffix or exponent
+        }
+        if (negative) {
+            throw new InvalidInputException(field, field + " '" + quantity + "' is negative; a request is 0 or more, "
+                    + "so drop the '-'; " + kind + forms);
+        }
+        int significant = end - lead;
+        exp10 += (cpu ? 3 : 0) - (fracEnd - fracStart) + (digits.length() - end);
+
+        // At least 10^(significant - 1 + exp10): from 10^19 on, beyond a long.
+        if (significant - 1 + exp10 >= 19) {
+            throw beyond(field, quantity, cpu);
+        }
+        // Below 10^(significant + exp10) * 2^60 <= 10^(significant + exp10 + 19): under 1, so a fraction.
+        if (significant + exp10 + 19 < 0 || significant > MAX_SIGNIFICANT_DIGITS) {
+            throw fraction(field, quantity, cpu, kind, forms, null, null);
+        }
+        BigInteger value = new BigInteger(digits.substring(lead, end)).shiftLeft(exp2);
+        BigInteger remainder = BigInteger.ZERO;
+        if (exp10 >= 0) {
+            value = value.multiply(BigInteger.TEN.pow((int) exp10));
+        } else {
+            BigInteger[] qr = value.divideAndRemainder(BigInteger.TEN.pow((int) -exp10));
+            value = qr[0];
+            remainder = qr[1];
+        }
+        if (value.compareTo(MAX_LONG) > 0 || (value.equals(MAX_LONG) && remainder.signum() > 0)) {
+            throw beyond(field, quantity, cpu);
+        }
+        if (remainder.signum() > 0) {
+            throw fraction(field, quantity, cpu, kind, forms, value.longValueExact(), value.longValueExact() + 1);
+        }
+        return value.longValueExact();
     }
 
-    private static long multiplier(String field, String quantity, String suffix) {
-        if (suffix.isEmpty()) {
-            return 1;
-        }
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
+    }
+
+    private static int binaryIndex(String suffix) {
         for (int i = 0; i < BINARY.length; i++) {
             if (BINARY[i].equals(suffix)) {
-                return 1L << (10 * (i + 1));
-            }
-            if (DECIMAL[i].equals(suffix)) {
-                long m = 1;
-                for (int j = 0; j <= i; j++) {
-                    m *= 1000;
-                }
-                return m;
+                return i;
             }
         }
-        throw new InvalidInputException(field, field + " '" + quantity + "' has the unit '" + suffix + "', which "
-                + "cronoq does not read" + hint(suffix) + "; it is " + BYTES_FORMS);
+        return -1;
+    }
+
+    /** The exponent {@code e<signed integer>} or {@code E<signed integer>} spells, or null if it is not one. */
+    private static Long exponent(String suffix) {
+        if (suffix.length() < 2 || (suffix.charAt(0) != 'e' && suffix.charAt(0) != 'E')) {
+            return null;
+        }
+        int i = 1;
+        boolean negative = false;
+        if (suffix.charAt(i) == '+' || suffix.charAt(i) == '-') {
+            negative = suffix.charAt(i) == '-';
+            i++;
+        }
+        if (i == suffix.length()) {
+            return null;
+        }
+        long value = 0;
+        for (; i < suffix.length(); i++) {
+            char c = suffix.charAt(i);
+            if (!isDigit(c)) {
+                return null;
+            }
+            value = Math.min(EXPONENT_CAP, value * 10 + (c - '0'));
+        }
+        return negative ? -value : value;
+    }
+
+    private static InvalidInputException notAQuantity(String field, String quantity, String kind, String forms) {
+        return new InvalidInputException(field, field + " '" + quantity + "' is not a quantity; " + kind + forms);
+    }
+
+    private static InvalidInputException unknownUnit(String field, String quantity, String suffix, boolean cpu,
+                                                     String kind, String forms) {
+        if (!suffix.chars().allMatch(c -> (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
+            return notAQuantity(field, quantity, kind, forms);
+        }
+        if (cpu) {
+            return new InvalidInputException(field, field + " '" + quantity + "' has the unit '" + suffix
+                    + "', which is not a cpu unit (write cores, e.g. 2, or millicores, e.g. 500m); cpu is " + forms);
+        }
+        return new InvalidInputException(field, field + " '" + quantity + "' has the unit '" + suffix + "', which "
+                + "cronoq does not read" + hint(suffix) + "; it is " + forms);
+    }
+
+    private static InvalidInputException beyond(String field, String quantity, boolean cpu) {
+        String what = cpu ? "more cpu than the most, " + Long.MAX_VALUE + "m"
+                : "more bytes than the most, " + Long.MAX_VALUE + " (just under 8Ei)";
+        return new InvalidInputException(field, field + " '" + quantity + "' is beyond what cronoq can count: "
+                + what + "; request at most that");
+    }
+
+    private static InvalidInputException fraction(String field, String quantity, boolean cpu, String kind,
+                                                  String forms, Long below, Long above) {
+        String near = below == null ? "" : ", e.g. " + (cpu ? formatCpuMillis(below) + " or " + formatCpuMillis(above)
+                : below + " or " + above);
+        if (cpu) {
+            return new InvalidInputException(field, field + " '" + quantity + "' is finer than 1m (a thousandth of a "
+                    + "core); round it to whole millicores" + near + "; cpu is " + forms);
+        }
+        return new InvalidInputException(field, field + " '" + quantity + "' is not a whole number of bytes; round "
+                + "it to whole bytes" + near + "; " + kind + forms);
+    }
+
+    private static String formatCpuMillis(long millis) {
+        return millis + "m";
     }
 
     /** Why a near miss is refused, for the suffixes people write by habit. */
@@ -145,7 +280,7 @@ public final class Quantities {
                 bare = bare.substring(0, bare.length() - 1);
             }
             String unit = bare.toUpperCase(Locale.ROOT);
-            if (!"KMGTP".contains(unit) || unit.length() != 1) {
+            if (!"KMGTPE".contains(unit) || unit.length() != 1) {
                 return "";
             }
             String decimal = unit.equals("K") ? "k" : unit;
