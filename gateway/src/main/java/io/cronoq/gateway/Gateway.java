@@ -14,8 +14,8 @@ import io.javalin.json.JavalinJackson;
  */
 public final class Gateway {
 
-    /** The charting library's files (uPlot, MIT), from its WebJar; the page loads them from {@code /vendor/uplot/}. */
-    static final String UPLOT = "/META-INF/resources/webjars/uplot/" + webJarVersion("uplot") + "/dist";
+    /** The charting library (uPlot, MIT), from its WebJar: {@code /vendor/uplot/dist/…} and its {@code LICENSE}. */
+    static final String UPLOT = "/META-INF/resources/webjars/uplot/" + webJarVersion("uplot");
 
     private Gateway() {}
 

@@ -85,7 +85,10 @@ final class JournalHistoryReader implements AutoCloseable {
                     consumer.seek(p, found.offset());
                 }
             }
-            consumer.seekToEnd(atEnd);
+            if (!atEnd.isEmpty()) {
+                consumer.seekToEnd(atEnd); // (an empty list would move every partition to its end)
+            }
+            log.info("Journal history: reading {} journal partitions from {}", journal.size(), start);
             while (!closed) {
                 for (ConsumerRecord<String, byte[]> r : consumer.poll(POLL)) {
                     JournalEntry entry = decode(r);
@@ -113,8 +116,8 @@ final class JournalHistoryReader implements AutoCloseable {
                 List<JournalEntry> entries = HistorySeed.at(start, stores);
                 entries.forEach(history::apply);
                 history.since(start);
-                log.info("Journal history: {} entries of state at {} taken from the stores; reading the journal "
-                        + "from then", entries.size(), start);
+                log.info("Journal history: {} entries of the state at {} taken from the stores", entries.size(),
+                        start);
                 return start;
             } catch (ApiException e) {
                 log.debug("Journal history: the stores do not answer yet ({}); retrying", e.getMessage());
