@@ -158,7 +158,8 @@ function waitSeries() {
 }
 
 function seconds(ms) {
-  return ms === null || ms === undefined ? '—' : age(ms);
+  if (ms === null || ms === undefined) return '—';
+  return ms < 1000 ? Math.round(ms) + ' ms' : age(ms);
 }
 
 // A chart kept across refreshes: created once per (pool, name, series count), then given new data.
@@ -181,6 +182,11 @@ function plot(host, id, title, series, data, axisValues) {
     if (entry.uplot.width !== width) entry.uplot.setSize({ width, height: 170 });
   }
   const last = data[0].length - 1;
+  // The title says the current minute's figures, so the chart reads without hovering.
+  const now = series.slice(1).map((s, i) => s.label + ' ' + (axisValues ? seconds(data[i + 1][last])
+    : (data[i + 1][last] ?? '—'))).join(' · ');
+  const heading = entry.node.querySelector('.u-title');
+  if (heading) heading.textContent = title + ' — ' + now;
   entry.node.dataset.points = String(data[0].length);
   series.slice(1).forEach((s, i) => { entry.node.dataset[s.label.replace(/ (\w)/g, (m, c) => c.toUpperCase())] =
     String(data[i + 1][last] ?? ''); });
@@ -208,8 +214,8 @@ function renderHistory(histories) {
     const totalId = h.pool + '/total';
     const waitId = h.pool + '/wait';
     seen.add(totalId).add(waitId);
-    plot(slots, totalId, 'pool: slots and waiting tasks', slotSeries(), slotsData(h, h.total));
-    plot(waits, waitId, 'pool: wait before placement (p50 · p90 · p99)', waitSeries(),
+    plot(slots, totalId, 'pool', slotSeries(), slotsData(h, h.total));
+    plot(waits, waitId, 'pool: wait before placement', waitSeries(),
       [h.start, h.total.waitP50Ms, h.total.waitP90Ms, h.total.waitP99Ms, h.total.oldestWaitingMs],
       (u, ticks) => ticks.map(seconds));
     const groups = el('div', { class: 'charts groups' });

@@ -243,7 +243,7 @@ class DashboardBrowserIntegrationTest {
     /** Saves the page, charts included, for people to look at. */
     private static void screenshot() throws IOException {
         ((JavascriptExecutor) browser).executeScript(
-                "document.querySelector('#history').scrollIntoView()");
+                "window.scrollTo(0, document.querySelector('#history').offsetTop - 40)");
         byte[] png = ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
         Path target = Path.of(System.getProperty("cronoq.screenshots", "target"), "dashboard-charts.png");
         Files.createDirectories(target.getParent());
