@@ -1,11 +1,17 @@
-// The cronoq dashboard: polls the gateway's JSON API and redraws. No build step, no dependencies.
+// The cronoq dashboard: polls the gateway's JSON API and redraws. No build step; one library, uPlot
+// (served by the gateway at /vendor/uplot/), draws the last hour's charts.
 'use strict';
 
 const REFRESH_MS = 1000;
 // The recent-task list scans every task the scheduler holds (there is no time index): refresh it less often.
 const RECENT_EVERY = 5;
+// The history changes once a minute per bucket; five seconds keeps the current minute fresh enough.
+const HISTORY_EVERY = 5;
 let selectedTask = null;
 let round = 0;
+// What the charts plot, by pool: the last /v1/history answer (read by the browser test too).
+window.cronoqHistory = {};
+const plots = new Map();
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -132,9 +138,120 @@ async function renderTask() {
       time(a.finishedAt), a.outcome || '—', a.error || ''].map(c => el('td', null, c)))));
 }
 
+const COLORS = { capacity: '#5b6577', busy: '#3b7ddd', waiting: '#d9822b',
+  p50: '#2f9e61', p90: '#d9822b', p99: '#c2352b', oldest: '#7d4cc2' };
+
+function slotSeries() {
+  return [{},
+    { label: 'capacity', stroke: COLORS.capacity, width: 2, dash: [6, 4], points: { show: false } },
+    { label: 'busy', stroke: COLORS.busy, width: 2, fill: 'rgba(59,125,221,0.18)', points: { show: false } },
+    { label: 'waiting', stroke: COLORS.waiting, width: 2, points: { show: false } }];
+}
+
+function waitSeries() {
+  return [{},
+    // Minutes without placements have no percentiles: points show the lone minutes between gaps.
+    { label: 'p50', stroke: COLORS.p50, width: 2, points: { size: 6, fill: COLORS.p50 } },
+    { label: 'p90', stroke: COLORS.p90, width: 2, points: { size: 6, fill: COLORS.p90 } },
+    { label: 'p99', stroke: COLORS.p99, width: 2, points: { size: 6, fill: COLORS.p99 } },
+    { label: 'oldest waiting', stroke: COLORS.oldest, width: 1.5, dash: [3, 3], points: { show: false } }];
+}
+
+function seconds(ms) {
+  if (ms === null || ms === undefined) return '—';
+  return ms < 1000 ? Math.round(ms) + ' ms' : age(ms);
+}
+
+// A chart kept across refreshes: created once per (pool, name, series count), then given new data.
+function plot(host, id, title, series, data, axisValues) {
+  const width = Math.max(320, Math.floor(host.clientWidth || 480));
+  let entry = plots.get(id);
+  if (entry && (entry.series !== series.length || !entry.node.isConnected)) {
+    entry.uplot.destroy();
+    entry = null;
+  }
+  if (!entry) {
+    const node = el('div', { class: 'chart', 'data-chart': id });
+    const opts = { title, width, height: 170, series, cursor: { drag: { x: false, y: false } },
+      scales: { y: { range: (u, min, max) => [0, Math.max(1, max) * 1.1] } },
+      axes: [{}, { values: axisValues, size: 56 }], legend: { live: false } };
+    entry = { node, series: series.length, uplot: new uPlot(opts, data, node) };
+    plots.set(id, entry);
+  } else {
+    entry.uplot.setData(data);
+    if (entry.uplot.width !== width) entry.uplot.setSize({ width, height: 170 });
+  }
+  const last = data[0].length - 1;
+  // The title says the current minute's figures, so the chart reads without hovering.
+  const now = series.slice(1).map((s, i) => s.label + ' ' + (axisValues ? seconds(data[i + 1][last])
+    : (data[i + 1][last] ?? '—'))).join(' · ');
+  const heading = entry.node.querySelector('.u-title');
+  if (heading) heading.textContent = title + ' — ' + now;
+  entry.node.dataset.points = String(data[0].length);
+  series.slice(1).forEach((s, i) => { entry.node.dataset[s.label.replace(/ (\w)/g, (m, c) => c.toUpperCase())] =
+    String(data[i + 1][last] ?? ''); });
+  host.append(entry.node);
+  return entry;
+}
+
+function slotsData(h, s) {
+  return [h.start, s.capacity, s.busy, s.waiting];
+}
+
+function renderHistory(histories) {
+  const root = document.getElementById('history');
+  const seen = new Set();
+  const cards = histories.map(h => {
+    window.cronoqHistory[h.pool] = h;
+    const card = el('div', { class: 'history-pool', 'data-pool': h.pool },
+      el('h3', null, h.pool, el('span', { class: 'hint' }, ' since ' + time(h.since))));
+    const row = el('div', { class: 'charts' });
+    card.append(row);
+    root.append(card);
+    const slots = el('div', { class: 'chart-host' });
+    const waits = el('div', { class: 'chart-host' });
+    row.append(slots, waits);
+    const totalId = h.pool + '/total';
+    const waitId = h.pool + '/wait';
+    seen.add(totalId).add(waitId);
+    plot(slots, totalId, 'pool', slotSeries(), slotsData(h, h.total));
+    plot(waits, waitId, 'pool: wait before placement', waitSeries(),
+      [h.start, h.total.waitP50Ms, h.total.waitP90Ms, h.total.waitP99Ms, h.total.oldestWaitingMs],
+      (u, ticks) => ticks.map(seconds));
+    const groups = el('div', { class: 'charts groups' });
+    card.append(groups);
+    // Every host first, so each chart is sized to its share of the row.
+    const hosts = h.groups.map(() => groups.appendChild(el('div', { class: 'chart-host' })));
+    h.groups.forEach((g, i) => {
+      const id = h.pool + '/group/' + g.key;
+      seen.add(id);
+      plot(hosts[i], id, 'group ' + (g.key === '' ? '(no labels)' : g.key), slotSeries(), slotsData(h, g.series));
+    });
+    return card;
+  });
+  root.replaceChildren(...cards);
+  for (const [id, entry] of plots) {
+    if (!seen.has(id)) {
+      entry.uplot.destroy();
+      plots.delete(id);
+    }
+  }
+  if (!histories.length) root.append(el('p', { class: 'empty' }, 'No history yet.'));
+}
+
+async function refreshHistory(snapshot) {
+  const histories = await Promise.all(snapshot.pools.map(p =>
+    api('/v1/history?pool=' + encodeURIComponent(p.pool) + '&minutes=60').catch(e => {
+      if (String(e.message).includes('NOT_FOUND')) return null;
+      throw e;
+    })));
+  renderHistory(histories.filter(h => h));
+}
+
 async function refresh() {
   const banner = document.getElementById('error');
   try {
+    const history = round % HISTORY_EVERY === 0;
     const recent = round++ % RECENT_EVERY === 0;
     const [snapshot, waiting, workers, tasks] = await Promise.all([
       api('/v1/snapshot'), api('/v1/tasks?state=WAITING&limit=100'), api('/v1/workers'),
@@ -143,6 +260,7 @@ async function refresh() {
     renderWaiting(waiting);
     renderWorkers(workers);
     if (tasks) renderTasks(tasks);
+    if (history) await refreshHistory(snapshot);
     await renderTask();
     banner.hidden = true;
     document.getElementById('status').textContent = 'updated ' + time(snapshot.at);

@@ -8,17 +8,37 @@ import io.javalin.json.JavalinJackson;
  * The gateway as a Javalin app built from a {@link GatewayContext}, separately from starting it:
  * routes are method references on small route classes, each tagged with the
  * {@link Permission} that {@link Access} checks before it runs, errors are typed and mapped once
- * ({@link ErrorMapping}), the dashboard is static files from the jar at {@code /}. It holds no
+ * ({@link ErrorMapping}), the dashboard is static files from the jar at {@code /} (its charting
+ * library at {@code /vendor/uplot/}). It holds no
  * scheduling logic: it reads through the context's state readers and writes through its commands.
  */
 public final class Gateway {
 
+    /** The charting library (uPlot, MIT), from its WebJar: {@code /vendor/uplot/dist/…} and its {@code LICENSE}. */
+    static final String UPLOT = "/META-INF/resources/webjars/uplot/" + webJarVersion("uplot");
+
     private Gateway() {}
+
+    /** The version of a WebJar on the class path, from its Maven properties. */
+    static String webJarVersion(String artifact) {
+        String path = "/META-INF/maven/org.webjars.npm/" + artifact + "/pom.properties";
+        try (java.io.InputStream in = Gateway.class.getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalStateException("the WebJar " + artifact + " is not on the class path (" + path + ")");
+            }
+            java.util.Properties properties = new java.util.Properties();
+            properties.load(in);
+            return properties.getProperty("version");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
 
     /** The app, not started: call {@code start(port)} on it, or use {@link GatewayServer}. */
     public static Javalin create(GatewayContext context) {
         TaskRoutes tasks = new TaskRoutes(context);
         SnapshotRoutes snapshot = new SnapshotRoutes(context);
+        HistoryRoutes history = new HistoryRoutes(context);
         WorkerRoutes workers = new WorkerRoutes(context);
         HealthRoutes health = new HealthRoutes(context);
         SchemaRoutes schemas = new SchemaRoutes(context.registry());
@@ -33,12 +53,18 @@ public final class Gateway {
                 files.directory = "/dashboard";
                 files.location = Location.CLASSPATH;
             });
+            config.staticFiles.add(files -> {
+                files.hostedPath = "/vendor/uplot";
+                files.directory = UPLOT;
+                files.location = Location.CLASSPATH;
+            });
             config.routes.beforeMatched(access::check);
             config.routes.post("/v1/tasks", tasks::submit, Permission.SUBMIT);
             config.routes.get("/v1/tasks", tasks::list, Permission.READ);
             config.routes.get("/v1/tasks/{id}", tasks::get, Permission.READ);
             config.routes.delete("/v1/tasks/{id}", tasks::cancel, Permission.CANCEL);
             config.routes.get("/v1/snapshot", snapshot::get, Permission.READ);
+            config.routes.get("/v1/history", history::get, Permission.READ);
             config.routes.get("/v1/workers", workers::list, Permission.READ);
             config.routes.get("/v1/workers/{id}", workers::get, Permission.READ);
             config.routes.post("/v1/workers/{id}/drain", workers::drain, Permission.DRAIN);

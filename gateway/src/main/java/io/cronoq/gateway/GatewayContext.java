@@ -17,9 +17,16 @@ import java.util.Objects;
  * @param metrics  the Prometheus scrape
  * @param clock    "now" for submissions, cancels and waiting ages
  * @param credentials who may call what ({@link Credentials#none()}: open, for local development)
+ * @param history  the pools' recent minutes, folded from the journal
  */
 public record GatewayContext(StateReader cluster, StateReader local, Commands commands, SchemaRegistry registry,
-                             MetricsSource metrics, Clock clock, Credentials credentials) {
+                             MetricsSource metrics, Clock clock, Credentials credentials, HistorySource history) {
+
+    /** A gateway without history ({@link HistorySource#NONE}). */
+    public GatewayContext(StateReader cluster, StateReader local, Commands commands, SchemaRegistry registry,
+                          MetricsSource metrics, Clock clock, Credentials credentials) {
+        this(cluster, local, commands, registry, metrics, clock, credentials, HistorySource.NONE);
+    }
 
     /** An open gateway (no credentials): local development and tests. */
     public GatewayContext(StateReader cluster, StateReader local, Commands commands, SchemaRegistry registry,
@@ -36,6 +43,7 @@ public record GatewayContext(StateReader cluster, StateReader local, Commands co
         Objects.requireNonNull(metrics, "metrics");
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(credentials, "credentials");
+        Objects.requireNonNull(history, "history");
     }
 
     /** The reader a request gets: this instance's own when a peer forwarded it, else the cluster's. */

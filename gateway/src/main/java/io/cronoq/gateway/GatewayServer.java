@@ -32,12 +32,15 @@ public final class GatewayServer implements AutoCloseable {
     private final KafkaCommands commands;
     private final GatewayMetrics metrics;
     private final SchemaRegistry registry;
+    private final JournalHistoryReader history;
 
-    private GatewayServer(Javalin app, KafkaCommands commands, GatewayMetrics metrics, SchemaRegistry registry) {
+    private GatewayServer(Javalin app, KafkaCommands commands, GatewayMetrics metrics, SchemaRegistry registry,
+                          JournalHistoryReader history) {
         this.app = app;
         this.commands = commands;
         this.metrics = metrics;
         this.registry = registry;
+        this.history = history;
     }
 
     /**
@@ -66,6 +69,7 @@ public final class GatewayServer implements AutoCloseable {
         SchemaRegistry registry = SchedulerApp.registry(config);
         KafkaCommands commands = null;
         GatewayMetrics metrics = null;
+        JournalHistoryReader historyReader = null;
         Javalin app;
         try {
             commands = new KafkaCommands(kafka, topics, TIMEOUT);
@@ -75,13 +79,17 @@ public final class GatewayServer implements AutoCloseable {
             metrics = new GatewayMetrics(streams, local, clock);
             metrics.journal(new JournalMeter(kafka, topics, metrics.registry(), local::ownedPartitions,
                     commands::inputPartitions).start());
-            GatewayContext context = new GatewayContext(
-                    new ClusterStateReader(local, ownership, new PeerClient(TIMEOUT), clock),
-                    new ForwardedStateReader(local, ownership),
-                    commands, registry, metrics, clock, credentials);
+            ClusterStateReader cluster = new ClusterStateReader(local, ownership, new PeerClient(TIMEOUT), clock);
+            JournalHistory history = new JournalHistory(HistoryRoutes.MAX_MINUTES);
+            GatewayContext context = new GatewayContext(cluster, new ForwardedStateReader(local, ownership),
+                    commands, registry, metrics, clock, credentials, history);
             app = Gateway.create(context).start(port);
+            historyReader = new JournalHistoryReader(kafka, topics, cluster, clock, history).start();
         } catch (RuntimeException e) {
             // Did not start (e.g. the port is taken): release what was opened, then say why.
+            if (historyReader != null) {
+                historyReader.close();
+            }
             if (metrics != null) {
                 metrics.close();
             }
@@ -97,7 +105,7 @@ public final class GatewayServer implements AutoCloseable {
         }
         log.info("Gateway listening on port {} (forwarding {})", app.port(),
                 self == null ? "off: no cronoq.application.server" : "as " + self.host() + ":" + self.port());
-        return new GatewayServer(app, commands, metrics, registry);
+        return new GatewayServer(app, commands, metrics, registry, historyReader);
     }
 
     private static HostInfo self(SchedulerConfig config) {
@@ -119,6 +127,7 @@ public final class GatewayServer implements AutoCloseable {
     @Override
     public void close() {
         app.stop();
+        history.close();
         metrics.close();
         commands.close();
         try {

@@ -18,7 +18,12 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import com.fasterxml.jackson.databind.JsonNode;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -29,7 +34,9 @@ import org.openqa.selenium.chrome.ChromeOptions;
  * The dashboard in a real headless Chromium (Debian's {@code chromium} and {@code chromium-driver},
  * driven by Selenium) against a real scheduler: it shows the pool and its groups with the right
  * numbers, updates on its own when tasks are submitted, lists waiting tasks with their reasons and
- * shows a task's history on click. Without Chromium it fails, saying what to install, unless
+ * shows a task's history on click; its last-hour charts plot the figures the journal gives (and the
+ * test saves a screenshot of them at {@code target/dashboard-charts.png}), and a second gateway
+ * started later rebuilds the same minutes. Without Chromium it fails, saying what to install, unless
  * {@code -Dcronoq.browser.skip=true} on a machine without the {@code CI} environment variable.
  */
 @Tag("integration")
@@ -62,6 +69,7 @@ class DashboardBrowserIntegrationTest {
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
         browser = new ChromeDriver(service, options);
+        browser.manage().window().setSize(new Dimension(1400, 1700));
     }
 
     private static void requireChromium() {
@@ -90,7 +98,7 @@ class DashboardBrowserIntegrationTest {
     }
 
     @Test
-    void pageShowsThePoolAndItsGroupsAndUpdatesWhenTasksAreSubmitted() {
+    void pageShowsThePoolAndItsGroupsAndUpdatesWhenTasksAreSubmitted() throws IOException {
         inputs.register(POOL, "cpu-1", Map.of(), 2);
         inputs.register(POOL, "gpu-1", Map.of("gpu", "a100"), 2);
         submit("g1");
@@ -115,6 +123,69 @@ class DashboardBrowserIntegrationTest {
             assertThat(text("[data-pool='" + POOL + "'] .pool-waiting")).isEqualTo("1");
             assertThat(text("#waiting tr[data-task='g3']")).as("the scheduler's reason").contains("busy");
         });
+
+        // The last hour's charts: the figures they plot are the pool's, and they are drawn.
+        await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
+            Map<String, Object> gpu = plotted("gpu=a100");
+            assertThat(last(gpu, "capacity")).as("the group's slots").isEqualTo(2L);
+            assertThat(last(gpu, "busy")).isEqualTo(2L);
+            assertThat(last(gpu, "waiting")).as("g3 waits").isEqualTo(1L);
+            assertThat(last(gpu, "workers")).isEqualTo(1L);
+            Map<String, Object> cpu = plotted("");
+            assertThat(last(cpu, "capacity")).isEqualTo(2L);
+            assertThat(last(cpu, "busy")).isEqualTo(0L);
+            assertThat(last(cpu, "waiting")).as("a task needing a GPU is not the unlabelled group's").isEqualTo(0L);
+            Map<String, Object> total = total();
+            assertThat(last(total, "capacity")).isEqualTo(4L);
+            assertThat(last(total, "busy")).isEqualTo(2L);
+            assertThat(last(total, "waiting")).isEqualTo(1L);
+            assertThat(((List<?>) total.get("placed")).stream().mapToLong(v -> ((Number) v).longValue()).sum())
+                    .as("g1 and g2 were placed").isEqualTo(2L);
+            assertThat(((List<?>) total.get("waitP99Ms")).stream().filter(v -> v != null).count())
+                    .as("a minute with placements has wait percentiles").isPositive();
+            assertThat(((List<?>) total.get("capacity"))).as("60 minutes").hasSize(60);
+
+            WebElement chart = browser.findElement(By.cssSelector("[data-chart='" + POOL + "/group/gpu=a100']"));
+            assertThat(chart.getDomAttribute("data-capacity")).isEqualTo("2");
+            assertThat(chart.getDomAttribute("data-busy")).isEqualTo("2");
+            assertThat(chart.getDomAttribute("data-waiting")).isEqualTo("1");
+            WebElement canvas = chart.findElement(By.tagName("canvas"));
+            assertThat(canvas.getSize().getWidth()).isGreaterThan(200);
+            assertThat(canvas.getSize().getHeight()).isGreaterThan(50);
+            WebElement waits = browser.findElement(By.cssSelector("[data-chart='" + POOL + "/wait'] canvas"));
+            assertThat(waits.getSize().getWidth()).isGreaterThan(200);
+        });
+        screenshot();
+    }
+
+    @Test
+    void aGatewayStartedLaterRebuildsTheSameMinutesFromTheJournal() throws IOException {
+        String pool = "dashboard-restart";
+        inputs.register(pool, "gpu-9", Map.of("gpu", "l4"), 1);
+        submit(pool, "r1", "l4");
+        submit(pool, "r2", "l4");
+        await().atMost(WAIT).until(() -> node.api.get("/v1/tasks/r1").json().path("state").asText().equals("ASSIGNED"));
+        String path = "/v1/history?pool=" + pool + "&minutes=3";
+        await().atMost(WAIT).ignoreExceptions().until(() -> node.api.get(path).json().path("total").path("waiting")
+                .path(2).asLong() == 1);
+
+        try (GatewayServer later = GatewayServer.start(node.app, 0)) {
+            Api api = new Api(later.url());
+            await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
+                JsonNode first = node.api.get(path).json();
+                JsonNode second = api.get(path).json();
+                assertThat(second.path("start")).as(second.toString()).isEqualTo(first.path("start"));
+                for (String series : List.of("capacity", "busy", "workers", "waiting", "placed", "waitP50Ms",
+                        "waitP90Ms", "waitP99Ms")) {
+                    assertThat(second.path("total").path(series)).as(series).isEqualTo(first.path("total").path(series));
+                    assertThat(second.path("groups").path(0).path("series").path(series)).as(series)
+                            .isEqualTo(first.path("groups").path(0).path("series").path(series));
+                }
+                assertThat(second.path("groups").path(0).path("key").asText()).isEqualTo("gpu=l4");
+                assertThat(second.path("total").path("busy").path(2).asInt()).isEqualTo(1);
+                assertThat(second.path("total").path("waiting").path(2).asInt()).isEqualTo(1);
+            });
+        }
     }
 
     @Test
@@ -144,6 +215,39 @@ class DashboardBrowserIntegrationTest {
         Api.Reply reply = node.api.post("/v1/tasks",
                 "{\"pool\":\"%s\",\"id\":\"%s\",\"labels\":{\"gpu\":\"%s\"}}".formatted(pool, id, gpu));
         assertThat(reply.status()).as(reply.toString()).isEqualTo(202);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> plotted(String groupKey) {
+        List<Map<String, Object>> groups = (List<Map<String, Object>>) script(
+                "return window.cronoqHistory[arguments[0]].groups", POOL);
+        Map<String, Object> group = groups.stream().filter(g -> groupKey.equals(g.get("key"))).findFirst()
+                .orElseThrow(() -> new AssertionError("no chart of group '" + groupKey + "' yet"));
+        return (Map<String, Object>) group.get("series");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> total() {
+        return (Map<String, Object>) script("return window.cronoqHistory[arguments[0]].total", POOL);
+    }
+
+    private static Object last(Map<String, Object> series, String name) {
+        List<?> values = (List<?>) series.get(name);
+        return values.get(values.size() - 1);
+    }
+
+    private static Object script(String code, Object... args) {
+        return ((JavascriptExecutor) browser).executeScript(code, args);
+    }
+
+    /** Saves the page, charts included, for people to look at. */
+    private static void screenshot() throws IOException {
+        ((JavascriptExecutor) browser).executeScript(
+                "window.scrollTo(0, document.querySelector('#history').offsetTop - 40)");
+        byte[] png = ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
+        Path target = Path.of(System.getProperty("cronoq.screenshots", "target"), "dashboard-charts.png");
+        Files.createDirectories(target.getParent());
+        Files.write(target, png);
     }
 
     private static String group(String key) {

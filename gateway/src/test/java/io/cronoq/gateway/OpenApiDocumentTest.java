@@ -60,6 +60,9 @@ class OpenApiDocumentTest {
         assertProperties("Snapshot", SnapshotView.class);
         assertProperties("Pool", PoolView.class);
         assertProperties("Group", PoolView.GroupView.class);
+        assertProperties("History", HistoryView.class);
+        assertProperties("HistoryGroup", HistoryView.GroupSeries.class);
+        assertProperties("HistorySeries", HistoryView.Series.class);
         assertProperties("WorkerList", WorkerList.class);
         assertProperties("Worker", WorkerView.class);
         assertProperties("ErrorDetail", ErrorBody.Detail.class);
