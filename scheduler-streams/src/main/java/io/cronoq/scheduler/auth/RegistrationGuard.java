@@ -47,6 +47,36 @@ public final class RegistrationGuard {
                 .build());
     }
 
+    /**
+     * The refusal of a registration that does not move forward: with credentials configured, a worker
+     * id's registrations must be signed at strictly later times ({@code registeredAt}, which the
+     * signature covers), so a captured registration written again within the staleness window is
+     * refused instead of taking the id over as a new generation (and fencing the real worker). A
+     * restarted worker signs a new registration and is not affected; one whose clock went back
+     * must wait until it passes the last accepted time, as the reason says.
+     *
+     * @param lastAccepted the {@code registeredAt} of the id's last accepted registration in the pool, or {@code null}
+     */
+    public Optional<RegistrationRejected> replayed(WorkerRegistered registration, Instant lastAccepted,
+                                                   long recordTimestamp) {
+        if (credentials.isEmpty() || lastAccepted == null || registration.getRegisteredAt().isAfter(lastAccepted)) {
+            return Optional.empty();
+        }
+        boolean exact = registration.getRegisteredAt().equals(lastAccepted);
+        String reason = "registration of worker " + registration.getWorkerId() + " signed at "
+                + registration.getRegisteredAt() + " is " + (exact ? "a replay of" : "older than")
+                + " the last one accepted for this id (" + lastAccepted + "); registrations of an id must be "
+                + "signed at later times: a restarted worker signs a new one (if its clock went back, it must "
+                + "pass " + lastAccepted + ")";
+        return Optional.of(RegistrationRejected.newBuilder()
+                .setWorkerId(registration.getWorkerId())
+                .setPool(registration.getPool())
+                .setCode(RejectionCode.PERMISSION_DENIED)
+                .setReason(reason)
+                .setAt(Instant.ofEpochMilli(recordTimestamp))
+                .build());
+    }
+
     private Optional<String> refusal(WorkerRegistered registration, long recordTimestamp) {
         String name = registration.getCredential();
         if (name == null || registration.getSignature() == null) {

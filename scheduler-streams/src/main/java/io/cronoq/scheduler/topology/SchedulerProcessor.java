@@ -14,6 +14,7 @@ import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.WorkerDraining;
 import io.cronoq.events.WorkerHeartbeat;
 import io.cronoq.events.WorkerLeft;
+import io.cronoq.events.WorkerRecord;
 import io.cronoq.events.WorkerRegistered;
 import io.cronoq.scheduler.auth.RegistrationGuard;
 import io.cronoq.scheduler.policy.Decision;
@@ -158,6 +159,14 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
             if (refused.isPresent()) {
                 // Refused before the policy: the worker is not registered, so it gets no task.
                 route(pool, record.timestamp(), Decision.journalAndNotify(refused.get(), registration.getWorkerId(), null));
+                return;
+            }
+            WorkerRecord known = stores.workers().get(StoreNames.workerKey(pool, registration.getWorkerId()));
+            Optional<RegistrationRejected> replay = guard.replayed(registration,
+                    known == null ? null : known.getRegisteredAt(), record.timestamp());
+            if (replay.isPresent()) {
+                // Journaled, not sent: the worker registered under this id is real and keeps running.
+                route(pool, record.timestamp(), Decision.journal(replay.get(), null));
                 return;
             }
         }

@@ -97,6 +97,33 @@ class RegistrationAuthTopologyTest {
     }
 
     @Test
+    void aCapturedRegistrationReplayedWithinTheWindowIsRefusedAndTheRealWorkerKeepsItsGeneration() {
+        WorkerRegistered signed = RegistrationSignature.signed(
+                register("w1", POOL, Map.of("gpu", "a100"), 4), "a100-workers", A100_SECRET);
+        scheduler.sendWorkerEventAt(signed, T0);
+        assertThat(scheduler.assignments()).extracting(kv -> kv.value).hasOnlyElementsOfType(RegistrationAccepted.class);
+        scheduler.journal();
+
+        // The same bytes, written again a minute later: within the five-minute window, so the signature still holds.
+        scheduler.sendWorkerEventAt(signed, T0.plus(Duration.ofMinutes(1)));
+
+        List<JournalEntry> journaled = scheduler.journal();
+        assertThat(journaled).extracting(e -> e.getEvent().getClass().getSimpleName())
+                .containsExactly("RegistrationRejected");
+        assertThat(((RegistrationRejected) journaled.get(0).getEvent()).getReason())
+                .contains("a replay of the last one accepted for this id");
+        assertThat(scheduler.assignments()).as("the real worker is not told anything").isEmpty();
+        assertThat(scheduler.worker(POOL, "w1").getGeneration()).isEqualTo(1L);
+
+        // A restarted worker signs a new registration: it stands, as generation 2.
+        WorkerRegistered restarted = RegistrationSignature.signed(WorkerRegistered.newBuilder(signed)
+                .setRegisteredAt(T0.plus(Duration.ofMinutes(2))).setSignature(null).setCredential(null).build(),
+                "a100-workers", A100_SECRET);
+        scheduler.sendWorkerEventAt(restarted, T0.plus(Duration.ofMinutes(2)));
+        assertThat(scheduler.worker(POOL, "w1").getGeneration()).isEqualTo(2L);
+    }
+
+    @Test
     void aCredentialBoundToWorkerIdsCannotRegisterAnotherFleetsWorker() {
         scheduler.sendWorkerEventAt(RegistrationSignature.signed(
                 register("eu-1", POOL, Map.of("zone", "eu"), 2), "eu-workers", EU_SECRET), T0);
