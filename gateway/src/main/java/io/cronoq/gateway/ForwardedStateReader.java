@@ -3,6 +3,8 @@ package io.cronoq.gateway;
 import io.cronoq.scheduler.query.TaskFilter;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
+import org.apache.kafka.streams.state.HostInfo;
 
 /**
  * What an instance answers to a peer's forwarded request: its own stores only. A pool it no
@@ -12,10 +14,13 @@ final class ForwardedStateReader implements StateReader {
 
     private final LocalStateReader local;
     private final Ownership ownership;
+    private final Predicate<HostInfo> peerAnswers;
 
-    ForwardedStateReader(LocalStateReader local, Ownership ownership) {
+    /** @param peerAnswers whether a peer instance's process answers (readiness counts a dead owner's pools unserved) */
+    ForwardedStateReader(LocalStateReader local, Ownership ownership, Predicate<HostInfo> peerAnswers) {
         this.local = local;
         this.ownership = ownership;
+        this.peerAnswers = peerAnswers;
     }
 
     @Override
@@ -49,9 +54,38 @@ final class ForwardedStateReader implements StateReader {
         return local.workers(pool);
     }
 
+    /**
+     * Ready when this instance can serve every pool: Kafka Streams RUNNING, its stores queryable,
+     * and every input partition owned by an instance it can reach (itself, or a peer it forwards to).
+     */
     @Override
     public Readiness readiness() {
-        return local.readiness();
+        Readiness own = local.readiness();
+        if (!own.ready()) {
+            return own;
+        }
+        int unserved;
+        try {
+            unserved = ownership.unservedPartitions(peerAnswers);
+        } catch (RuntimeException e) {
+            return new Readiness(false, own.state(), "the owners of the input partitions are not known: " + e);
+        }
+        if (unserved > 0) {
+            return new Readiness(false, own.state(), unserved + " input partition(s) have no owner this instance "
+                    + "can serve from" + (ownership.forwarding() ? " (the scheduler instances are rebalancing)"
+                    : " (set cronoq.application.server on every instance so it can forward to the others)")
+                    + ": their pools are neither scheduled nor answered");
+        }
+        return own;
+    }
+
+    /** Input partitions whose pools this instance cannot serve now (a gauge: {@code cronoq_unserved_partitions}). */
+    int unservedPartitions() {
+        try {
+            return ownership.unservedPartitions(peerAnswers);
+        } catch (RuntimeException e) {
+            return -1;
+        }
     }
 
     private <T> Optional<T> checkedMiss(Optional<T> found, String pool) {

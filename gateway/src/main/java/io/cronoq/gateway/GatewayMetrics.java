@@ -33,6 +33,17 @@ final class GatewayMetrics implements MetricsSource, AutoCloseable {
         return registry;
     }
 
+    /**
+     * {@code cronoq_unserved_partitions}: input partitions whose pools this instance can neither
+     * schedule nor answer for now (no active owner, or one it cannot forward to); -1 when unknown.
+     * Alert when it stays above 0.
+     */
+    void unserved(java.util.function.IntSupplier partitions) {
+        io.micrometer.core.instrument.Gauge.builder("cronoq_unserved_partitions", partitions::getAsInt)
+                .description("Input partitions (and so pools) without an owner this instance can serve from")
+                .register(registry);
+    }
+
     void journal(JournalMeter meter) {
         this.journal = meter;
     }

@@ -79,9 +79,12 @@ public final class GatewayServer implements AutoCloseable {
             metrics = new GatewayMetrics(streams, local, clock);
             metrics.journal(new JournalMeter(kafka, topics, metrics.registry(), local::ownedPartitions,
                     commands::inputPartitions).start());
-            ClusterStateReader cluster = new ClusterStateReader(local, ownership, new PeerClient(TIMEOUT), clock);
+            PeerClient peers = new PeerClient(TIMEOUT);
+            ClusterStateReader cluster = new ClusterStateReader(local, ownership, peers, clock);
             JournalHistory history = new JournalHistory(HistoryRoutes.MAX_MINUTES);
-            GatewayContext context = new GatewayContext(cluster, new ForwardedStateReader(local, ownership),
+            ForwardedStateReader forwarded = new ForwardedStateReader(local, ownership, peers::answers);
+            metrics.unserved(forwarded::unservedPartitions);
+            GatewayContext context = new GatewayContext(cluster, forwarded,
                     commands, registry, metrics, clock, credentials, history);
             app = Gateway.create(context).start(port);
             historyReader = new JournalHistoryReader(kafka, topics, cluster, clock, history).start();

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.IntSupplier;
+import java.util.function.Predicate;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
@@ -88,6 +89,36 @@ final class Ownership {
                     + "active owner; the scheduler instances are rebalancing", null);
         }
         return peers;
+    }
+
+    /**
+     * The input partitions whose pools this instance cannot serve now: those with no active owner
+     * (the instances are rebalancing), an owner that does not answer (it died and its session has not
+     * expired yet), or, without
+     * forwarding, those another instance owns. While this is not 0 some pools are neither scheduled
+     * nor answered here.
+     */
+    int unservedPartitions(Predicate<HostInfo> answers) {
+        int partitions = partitionCount.getAsInt();
+        if (self == null) {
+            return Math.max(0, partitions - local.ownedPartitions().size());
+        }
+        Set<Integer> covered = new HashSet<>();
+        for (StreamsMetadata m : streams.metadataForAllStreamsClients()) {
+            if (m.hostInfo() == null || m.hostInfo().port() < 0) {
+                continue;
+            }
+            // A killed owner stays in the metadata until its session expires: it serves nothing meanwhile.
+            if (!m.hostInfo().equals(self) && !answers.test(m.hostInfo())) {
+                continue;
+            }
+            for (TopicPartition tp : m.topicPartitions()) {
+                if (tp.topic().equals(inputTopic)) {
+                    covered.add(tp.partition());
+                }
+            }
+        }
+        return Math.max(0, partitions - covered.size());
     }
 
     /** Without {@code application.server} nothing can be forwarded: this instance must own every partition. */

@@ -38,6 +38,20 @@ final class PeerClient {
         this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
     }
 
+    /** Whether the peer's process answers its {@code /healthz} within a second (a killed one does not). */
+    boolean answers(HostInfo peer) {
+        URI uri = URI.create("http://" + peer.host() + ":" + peer.port() + "/healthz");
+        HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(1)).GET().build();
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     SnapshotView snapshot(HostInfo peer) {
         return get(peer, "/v1/snapshot", Map.of(), SnapshotView.class).orElseThrow(() -> broken(peer, "/v1/snapshot", 404));
     }

@@ -95,8 +95,19 @@ class TwoInstancesIntegrationTest {
                 assertThat(asked.api.get("/v1/tasks/no-such-task").status()).isEqualTo(404);
             }
 
+            assertThat(a.api.get("/readyz").status()).as("both instances answer: A can serve every pool")
+                    .isEqualTo(200);
+            assertThat(a.api.get("/metrics").text()).contains("cronoq_unserved_partitions 0.0");
+
             // B's gateway goes away while its scheduler keeps its pools: A cannot give a complete answer.
             b.gateway.close();
+            Api.Reply readiness = a.api.get("/readyz");
+            assertThat(readiness.status()).as("A cannot serve B's pools, so it is not ready: " + readiness)
+                    .isEqualTo(503);
+            assertThat(readiness.json().path("error").path("message").asText())
+                    .contains("input partition(s) have no owner this instance can serve from");
+            assertThat(a.api.get("/metrics").text()).doesNotContain("cronoq_unserved_partitions 0.0")
+                    .contains("cronoq_unserved_partitions");
             Api.Reply partial = a.api.get("/v1/snapshot");
             assertThat(partial.status()).as(partial.toString()).isEqualTo(503);
             assertThat(partial.header("Retry-After")).isEqualTo("1");
