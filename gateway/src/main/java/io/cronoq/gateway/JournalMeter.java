@@ -24,13 +24,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.CloseOptions;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,12 +61,7 @@ final class JournalMeter implements AutoCloseable {
         this.topics = topics;
         this.ownedPartitions = ownedPartitions;
         this.inputPartitions = inputPartitions;
-        Map<String, Object> config = new HashMap<>(kafkaConfig);
-        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        config.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        config.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "cronoq-gateway-journal");
-        this.consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
+        this.consumer = LogReaders.create(kafkaConfig, "cronoq-gateway-journal");
         Gauge.builder("cronoq.dead.letters", deadLetters, AtomicLong::get)
                 .description("Records on the dead-letter topic (within its retention), read from its beginning")
                 .register(registry);

@@ -38,13 +38,17 @@ public final class RegistrationGuard {
         if (credentials.isEmpty()) {
             return Optional.empty();
         }
-        return refusal(registration, recordTimestamp).map(reason -> RegistrationRejected.newBuilder()
+        return refusal(registration, recordTimestamp).map(reason -> rejection(registration, reason, recordTimestamp));
+    }
+
+    private static RegistrationRejected rejection(WorkerRegistered registration, String reason, long recordTimestamp) {
+        return RegistrationRejected.newBuilder()
                 .setWorkerId(registration.getWorkerId())
                 .setPool(registration.getPool())
                 .setCode(RejectionCode.PERMISSION_DENIED)
                 .setReason(reason)
                 .setAt(Instant.ofEpochMilli(recordTimestamp))
-                .build());
+                .build();
     }
 
     /**
@@ -68,13 +72,7 @@ public final class RegistrationGuard {
                 + " the last one accepted for this id (" + lastAccepted + "); registrations of an id must be "
                 + "signed at later times: a restarted worker signs a new one (if its clock went back, it must "
                 + "pass " + lastAccepted + ")";
-        return Optional.of(RegistrationRejected.newBuilder()
-                .setWorkerId(registration.getWorkerId())
-                .setPool(registration.getPool())
-                .setCode(RejectionCode.PERMISSION_DENIED)
-                .setReason(reason)
-                .setAt(Instant.ofEpochMilli(recordTimestamp))
-                .build());
+        return Optional.of(rejection(registration, reason, recordTimestamp));
     }
 
     private Optional<String> refusal(WorkerRegistered registration, long recordTimestamp) {
