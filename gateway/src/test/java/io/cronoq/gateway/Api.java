@@ -71,6 +71,20 @@ final class Api {
         return send(HttpRequest.newBuilder(uri(path)).DELETE());
     }
 
+    Reply head(String path) {
+        return send(HttpRequest.newBuilder(uri(path)).method("HEAD", HttpRequest.BodyPublishers.noBody()));
+    }
+
+    /** Any method, with the body's bytes exactly as given and {@code contentType} (none when null). */
+    Reply send(String method, String path, String contentType, byte[] body) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).method(method,
+                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+        if (contentType != null) {
+            request.header("Content-Type", contentType);
+        }
+        return send(request);
+    }
+
     private URI uri(String path) {
         return URI.create(base + path);
     }
