@@ -41,6 +41,7 @@ public final class Gateway {
                 files.location = Location.CLASSPATH;
             });
             config.routes.beforeMatched(access::check);
+            config.routes.beforeMatched(JsonOnly::check);
             config.routes.post("/v1/tasks", tasks::submit, Permission.SUBMIT);
             config.routes.get("/v1/tasks", tasks::list, Permission.READ);
             config.routes.get("/v1/tasks/{id}", tasks::get, Permission.READ);
