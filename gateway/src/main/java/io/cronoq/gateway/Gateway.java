@@ -20,6 +20,12 @@ import java.util.Set;
  */
 public final class Gateway {
 
+    /**
+     * The largest request body the gateway reads: 1,000,000 bytes, room for a task's largest
+     * payload (512 KiB, base64-encoded) and its fields; a larger body is 413 PAYLOAD_TOO_LARGE.
+     */
+    public static final long MAX_BODY_BYTES = 1_000_000;
+
     private Gateway() {}
 
     /** The app, not started: call {@code start(port)} on it, or use {@link GatewayServer}. */
@@ -34,6 +40,7 @@ public final class Gateway {
         access.announce();
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
+            config.http.maxRequestSize = MAX_BODY_BYTES;
             config.jsonMapper(new JavalinJackson(Json.MAPPER, false));
             config.staticFiles.add(files -> {
                 files.hostedPath = "/";

@@ -25,7 +25,7 @@ final class TaskRoutes {
 
     /** {@code POST /v1/tasks}: 202 with the id once the submission is durably on the topic. */
     void submit(Context ctx) {
-        TaskSubmitted task = parser.parse(ctx.body());
+        TaskSubmitted task = parser.parse(ctx.bodyAsBytes());
         context.commands().submit(task);
         ctx.status(202).json(accepted(task.getTaskId(), task.getPool()));
     }

@@ -85,6 +85,12 @@ final class Api {
         return send(request);
     }
 
+    /** A POST whose body is sent chunked, with no Content-Length. */
+    Reply postChunked(String path, byte[] body) {
+        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(body))));
+    }
+
     private URI uri(String path) {
         return URI.create(base + path);
     }
