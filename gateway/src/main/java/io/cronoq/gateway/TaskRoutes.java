@@ -4,6 +4,7 @@ import io.cronoq.events.TaskCancelRequested;
 import io.cronoq.events.TaskState;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.scheduler.query.TaskFilter;
+import io.cronoq.schemas.rules.Rules;
 import io.javalin.http.Context;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -47,6 +48,10 @@ final class TaskRoutes {
     /** {@code DELETE /v1/tasks/{id}[?pool=&reason=]}: 202 once the cancel request is on the topic. */
     void cancel(Context ctx) {
         String id = Params.id(ctx);
+        String reason = ctx.queryParam("reason");
+        Rules.text("reason", reason, Rules.MAX_REASON_LENGTH).ifPresent(v -> {
+            throw ApiException.invalid(v.field(), v.message());
+        });
         TaskView task = context.cluster().task(id, Params.pool(ctx)).orElseThrow(() -> notFound(id, null));
         if (!CANCELLABLE.contains(task.state())) {
             throw ApiException.invalid("id", "task " + id + " is already " + task.state() + "; only a WAITING, "
@@ -55,7 +60,7 @@ final class TaskRoutes {
         context.commands().cancel(TaskCancelRequested.newBuilder()
                 .setTaskId(id)
                 .setPool(task.pool())
-                .setReason(ctx.queryParam("reason"))
+                .setReason(reason)
                 .setRequestedAt(context.clock().instant())
                 .build());
         ctx.status(202).json(accepted(id, task.pool()));

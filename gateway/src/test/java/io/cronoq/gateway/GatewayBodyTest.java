@@ -153,4 +153,28 @@ class GatewayBodyTest {
         assertThat(reply.status()).isEqualTo(413);
         assertThat(reply.json().path("error").path("message").asText()).contains("1000000 bytes");
     }
+
+    @Test
+    void aTaskIsBoundedInPartsAndEachLimitIsStated() {
+        StringBuilder labels = new StringBuilder();
+        for (int i = 0; i < 10_000; i++) {
+            labels.append(i == 0 ? "" : ",").append("\"l").append(i).append("\":\"v\"");
+        }
+        Api.Reply manyLabels = gateway.api.post("/v1/tasks", "{\"pool\":\"ours\",\"labels\":{" + labels + "}}");
+        assertThat(manyLabels.status()).as(manyLabels.toString()).isEqualTo(400);
+        assertThat(manyLabels.json().path("error").path("field").asText()).isEqualTo("labels");
+        assertThat(manyLabels.json().path("error").path("message").asText()).contains("at most 64");
+
+        String prefer = "{\"labels\":{\"a\":\"b\"}},".repeat(17);
+        Api.Reply manyPreferences = gateway.api.post("/v1/tasks",
+                "{\"pool\":\"ours\",\"prefer\":[" + prefer.substring(0, prefer.length() - 1) + "]}");
+        assertThat(manyPreferences.status()).as(manyPreferences.toString()).isEqualTo(400);
+        assertThat(manyPreferences.json().path("error").path("field").asText()).isEqualTo("prefer");
+        assertThat(manyPreferences.json().path("error").path("message").asText()).contains("at most 16");
+
+        Api.Reply longReason = gateway.api.delete("/v1/tasks/t1?reason=" + "x".repeat(2000));
+        assertThat(longReason.status()).as(longReason.toString()).isEqualTo(400);
+        assertThat(longReason.json().path("error").path("field").asText()).isEqualTo("reason");
+        assertThat(longReason.json().path("error").path("message").asText()).contains("at most 1024");
+    }
 }
