@@ -63,7 +63,7 @@ final class SubmissionParser {
     private static final int MAX_NUMBER_QUANTITY_DECIMALS = 9;
 
     static final List<String> FIELDS = List.of("pool", "id", "labels", "resources", "payload", "payloadBase64",
-            "priority", "deadline", "notBefore", "startAt", "tolerance", "maxAttempts", "backoff", "maxBackoff", "timeout", "prefer");
+            "priority", "deadline", "notBefore", "startAt", "tolerance", "maxAttempts", "backoff", "maxBackoff", "timeout", "prefer", "submitter");
     static final List<String> RESOURCE_FIELDS = List.of("cpu", "memory", "disk", "gpu", "packages");
     private static final Set<String> PREFERENCE_FIELDS = Set.of("labels", "weight");
 
@@ -148,6 +148,7 @@ final class SubmissionParser {
                 .setStartToleranceMs(read("tolerance", () -> durationMillis(root, "tolerance")))
                 .setTimeoutMs(read("timeout", () -> durationMillis(root, "timeout")))
                 .setPreferences(read("prefer", () -> preferences(root.get("prefer"))))
+                .setSubmitter(read("submitter", () -> optionalText(root, "submitter").orElse(null)))
                 .setSubmittedAt(clock.get());
         task.setRetry(read("maxAttempts", () -> retry(root)));
         TaskSubmitted built = task.build();

@@ -3,6 +3,7 @@ package io.cronoq.gateway;
 import io.cronoq.events.TaskCancelRequested;
 import io.cronoq.events.TaskState;
 import io.cronoq.events.TaskSubmitted;
+import io.cronoq.scheduler.auth.Credential;
 import io.cronoq.scheduler.query.TaskFilter;
 import io.cronoq.schemas.rules.Rules;
 import io.javalin.http.Context;
@@ -24,9 +25,17 @@ final class TaskRoutes {
         this.parser = new SubmissionParser(context.clock()::instant);
     }
 
-    /** {@code POST /v1/tasks}: 202 with the id once the submission is durably on the topic. */
+    /**
+     * {@code POST /v1/tasks}: 202 with the id once the submission is durably on the topic. With
+     * tokens configured the task is journaled as submitted by the calling credential, whatever the
+     * body's {@code submitter} says; an open gateway keeps the body's (or none).
+     */
     void submit(Context ctx) {
         TaskSubmitted task = parser.parse(ctx.bodyAsBytes());
+        Credential caller = ctx.attribute(Access.CALLER);
+        if (caller != null) {
+            task.setSubmitter(caller.name());
+        }
         context.commands().submit(task);
         ctx.status(202).json(accepted(task.getTaskId(), task.getPool()));
     }

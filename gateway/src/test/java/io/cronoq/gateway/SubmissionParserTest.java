@@ -130,4 +130,15 @@ class SubmissionParserTest {
                     assertThat(e.getMessage()).contains("UTF-8");
                 });
     }
+
+    @Test
+    void aSubmitterInTheBodyLandsInTheEventAndIsBounded() {
+        assertThat(parser.parse("{\"pool\":\"p\",\"submitter\":\"ci-nightly\"}").getSubmitter()).isEqualTo("ci-nightly");
+        assertThat(parser.parse("{\"pool\":\"p\"}").getSubmitter()).isNull();
+        assertThatThrownBy(() -> parser.parse("{\"pool\":\"p\",\"submitter\":\"" + "x".repeat(256) + "\"}"))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.field()).isEqualTo("submitter");
+                    assertThat(e.getMessage()).contains("at most 255");
+                });
+    }
 }

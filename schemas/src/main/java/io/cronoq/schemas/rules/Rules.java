@@ -59,6 +59,8 @@ public final class Rules {
     public static final int MAX_PACKAGE_LENGTH = 256;
     /** The longest free text an input carries for people to read, such as a cancel's reason: 1024 characters. */
     public static final int MAX_REASON_LENGTH = 1024;
+    /** The longest submitter name (the credential or person a task is journaled as submitted by): 255 characters. */
+    public static final int MAX_SUBMITTER_LENGTH = 255;
     /** The most GPUs a worker may publish: 64. */
     public static final int MAX_WORKER_GPUS = 64;
     /** The most installed packages a worker may publish: 4096. */
@@ -173,7 +175,7 @@ public final class Rules {
             return v;
         }
         return first(payload(e.getPayload()), resources(e.getResources()), preferences(e.getPreferences()), times(e),
-                retry(e.getRetry()));
+                retry(e.getRetry()), text("submitter", e.getSubmitter(), MAX_SUBMITTER_LENGTH));
     }
 
     /** A payload of at most {@link #MAX_PAYLOAD_BYTES}. */
