@@ -22,6 +22,8 @@ final class Access {
 
     private static final Logger log = LoggerFactory.getLogger(Access.class);
     private static final String BEARER = "Bearer ";
+    /** The request attribute holding the authenticated {@link Credential}; absent on an open gateway. */
+    static final String CALLER = "cronoq.caller";
 
     /** The roles that hold each permission; admins hold all. */
     private static final Map<Permission, Set<Role>> GRANTS = Map.of(
@@ -57,6 +59,7 @@ final class Access {
             return;
         }
         Credential caller = authenticate(ctx);
+        ctx.attribute(CALLER, caller);
         if (caller.role() != Role.ADMIN && !GRANTS.get(needed).contains(caller.role())) {
             throw denied("credential '" + caller.name() + "' has role " + caller.role().configName()
                     + ", which may not " + verb(needed));

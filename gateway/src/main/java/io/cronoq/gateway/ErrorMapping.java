@@ -1,6 +1,7 @@
 package io.cronoq.gateway;
 
 import io.cronoq.schemas.SchemaRegistryException;
+import io.cronoq.schemas.rules.Rules;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
@@ -41,6 +42,7 @@ final class ErrorMapping {
                 case 401 -> ErrorCode.UNAUTHENTICATED;
                 case 403 -> ErrorCode.PERMISSION_DENIED;
                 case 404 -> ErrorCode.NOT_FOUND;
+                case 413 -> ErrorCode.PAYLOAD_TOO_LARGE;
                 case 503 -> ErrorCode.UNAVAILABLE;
                 default -> null;
             };
@@ -48,9 +50,14 @@ final class ErrorMapping {
                 ctx.status(e.getStatus()).json(ErrorBody.of(ErrorCode.INVALID_ARGUMENT, e.getMessage(), null));
                 return;
             }
-            String message = code == ErrorCode.NOT_FOUND
-                    ? "no such path: " + ctx.method() + " " + ctx.path() + "; the API is described at /openapi.json"
-                    : e.getMessage();
+            String message = switch (code) {
+                case NOT_FOUND -> "no such path: " + ctx.method() + " " + ctx.path()
+                        + "; the API is described at /openapi.json";
+                case PAYLOAD_TOO_LARGE -> "the body is larger than the gateway reads: at most " + Gateway.MAX_BODY_BYTES
+                        + " bytes; a task's payload is at most " + Rules.MAX_PAYLOAD_BYTES + " bytes (512 KiB), so keep "
+                        + "large inputs in object storage and submit a reference";
+                default -> e.getMessage();
+            };
             write(ctx, code, message, null);
         });
         routes.exception(Exception.class, (e, ctx) -> {

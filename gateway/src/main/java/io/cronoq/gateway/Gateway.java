@@ -1,8 +1,15 @@
 package io.cronoq.gateway;
 
 import io.javalin.Javalin;
+import io.javalin.http.HandlerType;
 import io.javalin.http.staticfiles.Location;
 import io.javalin.json.JavalinJackson;
+import io.javalin.router.Endpoint;
+import io.javalin.router.InternalRouter;
+import io.javalin.router.ParsedEndpoint;
+import io.javalin.security.Roles;
+import java.util.List;
+import java.util.Set;
 
 /**
  * The gateway as a Javalin app built from a {@link GatewayContext}, separately from starting it:
@@ -16,6 +23,12 @@ public final class Gateway {
 
     /** The charting library (uPlot, MIT), from its WebJar: {@code /vendor/uplot/dist/…} and its {@code LICENSE}. */
     static final String UPLOT = "/META-INF/resources/webjars/uplot/" + webJarVersion("uplot");
+
+    /**
+     * The largest request body the gateway reads: 1,000,000 bytes, room for a task's largest
+     * payload (512 KiB, base64-encoded) and its fields; a larger body is 413 PAYLOAD_TOO_LARGE.
+     */
+    public static final long MAX_BODY_BYTES = 1_000_000;
 
     private Gateway() {}
 
@@ -45,8 +58,9 @@ public final class Gateway {
         ServiceRoutes service = new ServiceRoutes(context.metrics());
         Access access = new Access(context.credentials());
         access.announce();
-        return Javalin.create(config -> {
+        Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
+            config.http.maxRequestSize = MAX_BODY_BYTES;
             config.jsonMapper(new JavalinJackson(Json.MAPPER, false));
             config.staticFiles.add(files -> {
                 files.hostedPath = "/";
@@ -59,6 +73,7 @@ public final class Gateway {
                 files.location = Location.CLASSPATH;
             });
             config.routes.beforeMatched(access::check);
+            config.routes.beforeMatched(JsonOnly::check);
             config.routes.post("/v1/tasks", tasks::submit, Permission.SUBMIT);
             config.routes.get("/v1/tasks", tasks::list, Permission.READ);
             config.routes.get("/v1/tasks/{id}", tasks::get, Permission.READ);
@@ -78,5 +93,23 @@ public final class Gateway {
             config.routes.get("/openapi.json", service::openApi, Permission.OPEN);
             ErrorMapping.register(config.routes);
         });
+        headAsGet(app.unsafe.internalRouter);
+        return app;
+    }
+
+    /**
+     * Gives every GET route a HEAD route with the same handler and {@link Permission}, so a HEAD is
+     * authenticated and authorized exactly as its GET (Javalin's own answer to HEAD on a GET route
+     * skips the before-handlers, {@link Access} among them); Jetty sends the headers, not the body.
+     */
+    private static void headAsGet(InternalRouter router) {
+        for (ParsedEndpoint parsed : List.copyOf(router.allHttpHandlers())) {
+            Endpoint get = parsed.endpoint;
+            if (get.method == HandlerType.GET) {
+                Roles roles = get.metadata(Roles.class);
+                router.addHttpEndpoint(new Endpoint(HandlerType.HEAD, get.path, get.handler,
+                        roles == null ? Set.of() : Set.of(roles)));
+            }
+        }
     }
 }

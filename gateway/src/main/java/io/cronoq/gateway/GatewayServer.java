@@ -29,14 +29,16 @@ public final class GatewayServer implements AutoCloseable {
     static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     private final Javalin app;
+    private final String bind;
     private final KafkaCommands commands;
     private final GatewayMetrics metrics;
     private final SchemaRegistry registry;
     private final JournalHistoryReader history;
 
-    private GatewayServer(Javalin app, KafkaCommands commands, GatewayMetrics metrics, SchemaRegistry registry,
-                          JournalHistoryReader history) {
+    private GatewayServer(Javalin app, String bind, KafkaCommands commands, GatewayMetrics metrics,
+                          SchemaRegistry registry, JournalHistoryReader history) {
         this.app = app;
+        this.bind = bind;
         this.commands = commands;
         this.metrics = metrics;
         this.registry = registry;
@@ -44,8 +46,9 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     /**
-     * Starts the gateway of a scheduler instance on {@code port} (0 for any free port). For several
-     * instances, set each one's {@code cronoq.application.server} to the host and this port.
+     * Starts the gateway of a scheduler instance on {@code port} (0 for any free port), at the
+     * address of {@code cronoq.http.bind}. For several instances, set each one's
+     * {@code cronoq.application.server} to the host and this port.
      */
     public static GatewayServer start(SchedulerApp scheduler, int port) {
         return start(scheduler.streams(), scheduler.config(), scheduler.topics(), port, Clock.systemUTC(),
@@ -65,6 +68,7 @@ public final class GatewayServer implements AutoCloseable {
         config.kafkaOverrides().forEach((k, v) -> kafka.put(k.toString(), v));
         kafka.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, config.get(SchedulerConfig.BOOTSTRAP_SERVERS));
         HostInfo self = self(config);
+        String bind = config.get(SchedulerConfig.HTTP_BIND).trim();
 
         SchemaRegistry registry = SchedulerApp.registry(config);
         KafkaCommands commands = null;
@@ -86,7 +90,7 @@ public final class GatewayServer implements AutoCloseable {
             metrics.unserved(forwarded::unservedPartitions);
             GatewayContext context = new GatewayContext(cluster, forwarded,
                     commands, registry, metrics, clock, credentials, history);
-            app = Gateway.create(context).start(port);
+            app = Gateway.create(context).start(bind, port);
             historyReader = new JournalHistoryReader(kafka, topics, cluster, clock, history).start();
         } catch (RuntimeException e) {
             // Did not start (e.g. the port is taken): release what was opened, then say why.
@@ -106,9 +110,14 @@ public final class GatewayServer implements AutoCloseable {
             log.warn("cronoq.application.server is {}:{} but the gateway listens on {}; other instances will "
                     + "forward to the wrong port", self.host(), self.port(), app.port());
         }
-        log.info("Gateway listening on port {} (forwarding {})", app.port(),
+        log.info("Gateway listening on {}:{} (forwarding {})", bind, app.port(),
                 self == null ? "off: no cronoq.application.server" : "as " + self.host() + ":" + self.port());
-        return new GatewayServer(app, commands, metrics, registry, historyReader);
+        if (credentials.isEmpty() && !loopback(bind)) {
+            log.warn("The gateway is OPEN and listens on {}, not only on this machine: anyone who can reach port {} "
+                    + "can submit, cancel and drain. Set cronoq.http.bind = \"127.0.0.1\" or configure [[auth.tokens]].",
+                    bind, app.port());
+        }
+        return new GatewayServer(app, bind, commands, metrics, registry, historyReader);
     }
 
     private static HostInfo self(SchedulerConfig config) {
@@ -121,9 +130,20 @@ public final class GatewayServer implements AutoCloseable {
         return app.port();
     }
 
-    /** {@code http://localhost:<port>}. */
+    /** The address it listens on ({@code cronoq.http.bind}). */
+    public String bind() {
+        return bind;
+    }
+
+    /** {@code http://localhost:<port>}, or the bound address when it is one interface's. */
     public String url() {
-        return "http://localhost:" + port();
+        boolean everywhere = bind.equals("0.0.0.0") || bind.equals("::") || bind.equals("[::]");
+        String host = everywhere || loopback(bind) ? "localhost" : bind.contains(":") ? "[" + bind + "]" : bind;
+        return "http://" + host + ":" + port();
+    }
+
+    private static boolean loopback(String bind) {
+        return bind.equals("localhost") || bind.startsWith("127.") || bind.equals("::1") || bind.equals("[::1]");
     }
 
     /** Stops serving, then releases its Kafka clients and registry. */

@@ -1,7 +1,12 @@
 package io.cronoq.gateway;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
 import io.cronoq.events.Preference;
 import io.cronoq.events.Priority;
 import io.cronoq.events.ResourceRequest;
@@ -11,13 +16,21 @@ import io.cronoq.schemas.rules.InvalidInputException;
 import io.cronoq.schemas.rules.Quantities;
 import io.cronoq.schemas.rules.Rules;
 import io.cronoq.schemas.rules.Violation;
+import java.io.IOException;
+import java.math.BigDecimal;
 import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Deque;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,16 +40,30 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads the JSON body of {@code POST /v1/tasks} into a {@link TaskSubmitted}: shapes and formats
  * (ISO-8601 times, Kubernetes quantities) are checked here, every other rule by {@link Rules} — the
  * rules the scheduler applies — and any failure is a 400 naming the field as the body spells it.
+ * The body is exactly one JSON object of UTF-8 text: bytes that are not UTF-8 are refused, never
+ * replaced, and so is anything after the object. Numbers are read exactly (never as a double that
+ * may be infinite), and no input, however hostile, is a 500: what the parser did not foresee is a
+ * 400 for the field it was reading.
  */
 final class SubmissionParser {
 
+    private static final Logger log = LoggerFactory.getLogger(SubmissionParser.class);
+    private static final ObjectReader READER = Json.MAPPER.reader()
+            .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+    /** A quantity given as a JSON number is at most this large (Kubernetes' own limit is 2^63-1 milli-units). */
+    private static final BigDecimal MAX_NUMBER_QUANTITY = new BigDecimal("1e18");
+    /** ... and has at most this many decimals (nano-units, Kubernetes' finest). */
+    private static final int MAX_NUMBER_QUANTITY_DECIMALS = 9;
+
     static final List<String> FIELDS = List.of("pool", "id", "labels", "resources", "payload", "payloadBase64",
-            "priority", "deadline", "notBefore", "startAt", "tolerance", "maxAttempts", "backoff", "maxBackoff", "timeout", "prefer");
+            "priority", "deadline", "notBefore", "startAt", "tolerance", "maxAttempts", "backoff", "maxBackoff", "timeout", "prefer", "submitter");
     static final List<String> RESOURCE_FIELDS = List.of("cpu", "memory", "disk", "gpu", "packages");
     private static final Set<String> PREFERENCE_FIELDS = Set.of("labels", "weight");
 
@@ -61,36 +88,71 @@ final class SubmissionParser {
         this.clock = clock;
     }
 
-    /** The task this body describes, checked against every submission rule. */
+    /** The task this text describes (as its UTF-8 bytes), checked against every submission rule. */
     TaskSubmitted parse(String body) {
+        return parse(body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The task these bytes of a body describe, checked against every submission rule. */
+    TaskSubmitted parse(byte[] body) {
+        refuseMalformedUtf8(body);
         JsonNode root;
+        JsonParser parser = null;
         try {
-            root = Json.MAPPER.readTree(body == null ? "" : body);
+            parser = READER.createParser(body);
+            root = READER.readTree(parser);
+            if (root != null && !root.isMissingNode()) {
+                refuseTrailing(parser);
+            }
         } catch (JsonProcessingException e) {
-            throw ApiException.invalid("body", "the body is not JSON (" + e.getOriginalMessage() + "); send a JSON "
-                    + "object such as {\"pool\":\"default\",\"payload\":\"hello\"}");
+            String field = fieldAt(parser == null ? null : parser.getParsingContext());
+            throw ApiException.invalid(field, (field.equals("body") ? "the body" : field) + " is not JSON ("
+                    + shown(e.getOriginalMessage(), 200) + "); send one JSON object such as "
+                    + "{\"pool\":\"default\",\"payload\":\"hello\"}");
+        } catch (IOException | RuntimeException e) {
+            // e.g. a number whose exponent no BigDecimal holds (1e9999999999): the parser is on its field
+            throw unforeseen(fieldAt(parser == null ? null : parser.getParsingContext()), e);
+        } finally {
+            if (parser != null) {
+                try {
+                    parser.close();
+                } catch (IOException ignored) {
+                    // a parser over a byte array holds nothing to release
+                }
+            }
         }
         if (root == null || !root.isObject()) {
             throw ApiException.invalid("body", "the body must be a JSON object with at least \"pool\"");
         }
+        try {
+            return task(root);
+        } catch (ApiException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw unforeseen("body", e);
+        }
+    }
+
+    private TaskSubmitted task(JsonNode root) {
         closed(root, "", FIELDS);
         TaskSubmitted.Builder task = TaskSubmitted.newBuilder()
-                .setPool(requiredText(root, "pool"))
-                .setTaskId(optionalText(root, "id").orElseGet(() -> UUID.randomUUID().toString()))
-                .setLabels(labels(root.get("labels"), "labels"))
-                .setResources(resources(root.get("resources")))
-                .setPayload(payload(root))
-                .setPriority(priority(root))
-                .setDeadline(instant(root, "deadline"))
-                .setNotBefore(instant(root, "notBefore"))
-                .setStartAt(instant(root, "startAt"))
-                .setStartToleranceMs(durationMillis(root, "tolerance"))
-                .setTimeoutMs(durationMillis(root, "timeout"))
-                .setPreferences(preferences(root.get("prefer")))
+                .setPool(read("pool", () -> requiredText(root, "pool")))
+                .setTaskId(read("id", () -> optionalText(root, "id").orElseGet(() -> UUID.randomUUID().toString())))
+                .setLabels(read("labels", () -> labels(root.get("labels"), "labels")))
+                .setResources(read("resources", () -> resources(root.get("resources"))))
+                .setPayload(read("payload", () -> payload(root)))
+                .setPriority(read("priority", () -> priority(root)))
+                .setDeadline(read("deadline", () -> instant(root, "deadline")))
+                .setNotBefore(read("notBefore", () -> instant(root, "notBefore")))
+                .setStartAt(read("startAt", () -> instant(root, "startAt")))
+                .setStartToleranceMs(read("tolerance", () -> durationMillis(root, "tolerance")))
+                .setTimeoutMs(read("timeout", () -> durationMillis(root, "timeout")))
+                .setPreferences(read("prefer", () -> preferences(root.get("prefer"))))
+                .setSubmitter(read("submitter", () -> optionalText(root, "submitter").orElse(null)))
                 .setSubmittedAt(clock.get());
-        task.setRetry(retry(root));
+        task.setRetry(read("maxAttempts", () -> retry(root)));
         TaskSubmitted built = task.build();
-        Optional<Violation> broken = Rules.checkSubmission(built);
+        Optional<Violation> broken = read("body", () -> Rules.checkSubmission(built));
         if (broken.isPresent()) {
             throw ApiException.invalid(bodyName(broken.get().field()), broken.get().message());
         }
@@ -132,6 +194,135 @@ final class SubmissionParser {
             return "prefer" + field.substring("preferences".length());
         }
         return BODY_NAMES.getOrDefault(field, field);
+    }
+
+    /**
+     * Refuses anything but whitespace after the body's object ({@code {"pool":"a"} {"pool":"b"}} is
+     * not pool a): what {@code FAIL_ON_TRAILING_TOKENS} checks, done here on the parser the tree
+     * was read from so that a failure inside the object keeps the parser's place for its field.
+     */
+    private static void refuseTrailing(JsonParser parser) {
+        boolean more;
+        try {
+            more = parser.nextToken() != null;
+        } catch (IOException | RuntimeException e) {
+            more = true;
+        }
+        if (more) {
+            throw ApiException.invalid("body", "the body goes on after its JSON object; send one JSON object and "
+                    + "nothing after it");
+        }
+    }
+
+    /** What {@code reader} makes of {@code field}; anything it did not foresee is a 400 for the field, not a 500. */
+    private static <T> T read(String field, Supplier<T> reader) {
+        try {
+            return reader.get();
+        } catch (ApiException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw unforeseen(field, e);
+        }
+    }
+
+    private static ApiException unforeseen(String field, Exception e) {
+        log.debug("A submission's {} could not be read", field, e);
+        return ApiException.invalid(field, (field.equals("body") ? "the body" : field) + " could not be read ("
+                + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + shown(e.getMessage(), 120))
+                + "); see /openapi.json for what a submission holds");
+    }
+
+    /**
+     * Refuses a body that is not UTF-8, naming the field whose text holds the first bad byte
+     * ({@code payload}: send such bytes as {@code payloadBase64}), or the body when no field does.
+     */
+    private static void refuseMalformedUtf8(byte[] body) {
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(body);
+        CharBuffer out = CharBuffer.allocate(Math.min(body.length, 8192) + 1);
+        while (true) {
+            CoderResult result = decoder.decode(in, out, true);
+            if (result.isError()) {
+                throw notUtf8(in.position(), fieldHolding(body, in.position()));
+            }
+            if (result.isUnderflow()) {
+                result = decoder.flush(out);
+                if (result.isError()) {
+                    throw notUtf8(in.position(), fieldHolding(body, in.position()));
+                }
+                return;
+            }
+            out.clear();
+        }
+    }
+
+    private static ApiException notUtf8(long offset, String field) {
+        if (field.equals("payload")) {
+            return ApiException.invalid("payload", "payload is not UTF-8 text (byte " + offset + " of the body is not "
+                    + "UTF-8); payload carries text only: send bytes base64-encoded as payloadBase64");
+        }
+        return ApiException.invalid(field, (field.equals("body") ? "the body" : field) + " is not UTF-8 (byte " + offset
+                + " of the body is not); a JSON body is UTF-8 text");
+    }
+
+    /** The field whose name or text spans {@code offset} in the body, or {@code "body"}. */
+    private static String fieldHolding(byte[] body, long offset) {
+        try (JsonParser parser = Json.MAPPER.getFactory().createParser(body)) {
+            while (true) {
+                JsonToken token;
+                try {
+                    token = parser.nextToken();
+                } catch (IOException | RuntimeException e) {
+                    // Bad bytes between tokens or in a field's name: they belong to the enclosing object or list.
+                    return fieldAt(parser.getParsingContext().getParent());
+                }
+                if (token == null) {
+                    return "body";
+                }
+                long start = parser.currentTokenLocation().getByteOffset();
+                if (token == JsonToken.VALUE_STRING) {
+                    try {
+                        parser.getText();
+                    } catch (IOException | RuntimeException e) {
+                        return fieldAt(parser.getParsingContext());
+                    }
+                }
+                long end = parser.currentLocation().getByteOffset();
+                if (start <= offset && offset < end) {
+                    JsonStreamContext context = parser.getParsingContext();
+                    return token == JsonToken.FIELD_NAME ? fieldAt(context.getParent()) : fieldAt(context);
+                }
+                if (start > offset) {
+                    return "body";
+                }
+            }
+        } catch (IOException e) {
+            return "body";
+        }
+    }
+
+    /** A parser's place as the body spells a field ({@code prefer[0].labels.zone}), or {@code "body"} at the top. */
+    private static String fieldAt(JsonStreamContext context) {
+        Deque<String> parts = new ArrayDeque<>();
+        for (JsonStreamContext c = context; c != null && !c.inRoot(); c = c.getParent()) {
+            if (c.inObject() && c.getCurrentName() != null) {
+                parts.push("." + c.getCurrentName());
+            } else if (c.inArray()) {
+                parts.push("[" + Math.max(c.getCurrentIndex(), 0) + "]");
+            }
+        }
+        String path = String.join("", parts);
+        path = path.startsWith(".") ? path.substring(1) : path;
+        return path.isEmpty() ? "body" : shown(path, 200);
+    }
+
+    private static String shown(String text, int max) {
+        if (text == null) {
+            return "";
+        }
+        return text.length() > max ? text.substring(0, max) + "..." : text;
     }
 
     private static void closed(JsonNode object, String prefix, List<String> allowed) {
@@ -188,14 +379,13 @@ final class SubmissionParser {
         }
         closed(node, "resources.", RESOURCE_FIELDS);
         ResourceRequest.Builder r = ResourceRequest.newBuilder();
-        try {
-            quantity(node, "cpu").ifPresent(q -> r.setCpuMillis(Quantities.parseCpuMillis("resources.cpu", q)));
-            quantity(node, "memory").ifPresent(q -> r.setMemoryBytes(Quantities.parseBytes("resources.memory", q)));
-            quantity(node, "disk").ifPresent(q -> r.setDiskBytes(Quantities.parseBytes("resources.disk", q)));
-        } catch (InvalidInputException e) {
-            throw ApiException.invalid(e.field(), e.violation().message());
-        }
-        r.setGpu(integer(node.get("gpu"), "resources.gpu"));
+        quantity(node, "cpu").ifPresent(q -> r.setCpuMillis(
+                read("resources.cpu", () -> parsed(() -> Quantities.parseCpuMillis("resources.cpu", q)))));
+        quantity(node, "memory").ifPresent(q -> r.setMemoryBytes(
+                read("resources.memory", () -> parsed(() -> Quantities.parseBytes("resources.memory", q)))));
+        quantity(node, "disk").ifPresent(q -> r.setDiskBytes(
+                read("resources.disk", () -> parsed(() -> Quantities.parseBytes("resources.disk", q)))));
+        r.setGpu(read("resources.gpu", () -> integer(node.get("gpu"), "resources.gpu")));
         List<String> packages = new ArrayList<>();
         JsonNode list = node.get("packages");
         if (list != null && !list.isNull()) {
@@ -223,11 +413,29 @@ final class SubmissionParser {
         if (node.isTextual()) {
             return Optional.of(node.asText());
         }
+        String example = name.equals("cpu") ? "\"500m\"" : "\"8Gi\"";
         if (node.isNumber()) {
-            return Optional.of(node.decimalValue().toPlainString());
+            // Exact (the body's floats are read as BigDecimal), and bounded before it becomes text:
+            // 1e400 or 1e-400 is no quantity, and its plain digits would be hundreds of characters.
+            BigDecimal number = node.decimalValue();
+            BigDecimal exact = number.stripTrailingZeros();
+            if (number.abs().compareTo(MAX_NUMBER_QUANTITY) > 0 || exact.scale() > MAX_NUMBER_QUANTITY_DECIMALS) {
+                throw ApiException.invalid("resources." + name, "resources." + name + " is " + shown(node.asText(), 40)
+                        + "; as a JSON number a quantity is at most 1e18 with at most " + MAX_NUMBER_QUANTITY_DECIMALS
+                        + " decimals: write it as a string such as " + example);
+            }
+            return Optional.of(exact.toPlainString());
         }
-        throw ApiException.invalid("resources." + name, "resources." + name + " must be a string such as "
-                + (name.equals("cpu") ? "\"500m\"" : "\"8Gi\""));
+        throw ApiException.invalid("resources." + name, "resources." + name + " must be a string such as " + example);
+    }
+
+    /** A quantity parsed, its refusal a 400 for its field. */
+    private static long parsed(Supplier<Long> parse) {
+        try {
+            return parse.get();
+        } catch (InvalidInputException e) {
+            throw ApiException.invalid(e.field(), e.violation().message());
+        }
     }
 
     private static ByteBuffer payload(JsonNode root) {
@@ -289,7 +497,8 @@ final class SubmissionParser {
             return null;
         }
         if (!node.isIntegralNumber() || !node.canConvertToInt()) {
-            throw ApiException.invalid(field, field + " must be a whole number");
+            throw ApiException.invalid(field, field + " must be a whole number from " + Integer.MIN_VALUE + " to "
+                    + Integer.MAX_VALUE);
         }
         return node.intValue();
     }

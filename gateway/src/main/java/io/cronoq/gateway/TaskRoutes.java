@@ -3,7 +3,9 @@ package io.cronoq.gateway;
 import io.cronoq.events.TaskCancelRequested;
 import io.cronoq.events.TaskState;
 import io.cronoq.events.TaskSubmitted;
+import io.cronoq.scheduler.auth.Credential;
 import io.cronoq.scheduler.query.TaskFilter;
+import io.cronoq.schemas.rules.Rules;
 import io.javalin.http.Context;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -23,9 +25,17 @@ final class TaskRoutes {
         this.parser = new SubmissionParser(context.clock()::instant);
     }
 
-    /** {@code POST /v1/tasks}: 202 with the id once the submission is durably on the topic. */
+    /**
+     * {@code POST /v1/tasks}: 202 with the id once the submission is durably on the topic. With
+     * tokens configured the task is journaled as submitted by the calling credential, whatever the
+     * body's {@code submitter} says; an open gateway keeps the body's (or none).
+     */
     void submit(Context ctx) {
-        TaskSubmitted task = parser.parse(ctx.body());
+        TaskSubmitted task = parser.parse(ctx.bodyAsBytes());
+        Credential caller = ctx.attribute(Access.CALLER);
+        if (caller != null) {
+            task.setSubmitter(caller.name());
+        }
         context.commands().submit(task);
         ctx.status(202).json(accepted(task.getTaskId(), task.getPool()));
     }
@@ -47,6 +57,10 @@ final class TaskRoutes {
     /** {@code DELETE /v1/tasks/{id}[?pool=&reason=]}: 202 once the cancel request is on the topic. */
     void cancel(Context ctx) {
         String id = Params.id(ctx);
+        String reason = ctx.queryParam("reason");
+        Rules.text("reason", reason, Rules.MAX_REASON_LENGTH).ifPresent(v -> {
+            throw ApiException.invalid(v.field(), v.message());
+        });
         TaskView task = context.cluster().task(id, Params.pool(ctx)).orElseThrow(() -> notFound(id, null));
         if (!CANCELLABLE.contains(task.state())) {
             throw ApiException.invalid("id", "task " + id + " is already " + task.state() + "; only a WAITING, "
@@ -55,7 +69,7 @@ final class TaskRoutes {
         context.commands().cancel(TaskCancelRequested.newBuilder()
                 .setTaskId(id)
                 .setPool(task.pool())
-                .setReason(ctx.queryParam("reason"))
+                .setReason(reason)
                 .setRequestedAt(context.clock().instant())
                 .build());
         ctx.status(202).json(accepted(id, task.pool()));

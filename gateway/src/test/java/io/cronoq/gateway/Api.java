@@ -71,6 +71,26 @@ final class Api {
         return send(HttpRequest.newBuilder(uri(path)).DELETE());
     }
 
+    Reply head(String path) {
+        return send(HttpRequest.newBuilder(uri(path)).method("HEAD", HttpRequest.BodyPublishers.noBody()));
+    }
+
+    /** Any method, with the body's bytes exactly as given and {@code contentType} (none when null). */
+    Reply send(String method, String path, String contentType, byte[] body) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).method(method,
+                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+        if (contentType != null) {
+            request.header("Content-Type", contentType);
+        }
+        return send(request);
+    }
+
+    /** A POST whose body is sent chunked, with no Content-Length. */
+    Reply postChunked(String path, byte[] body) {
+        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(body))));
+    }
+
     private URI uri(String path) {
         return URI.create(base + path);
     }

@@ -131,4 +131,22 @@ class GatewayAuthIntegrationTest {
             assertThat(reply.json().path("error").path("message").asText()).contains(who);
         }
     }
+
+    @Test
+    void theJournalSaysWhichCredentialSubmittedWhateverTheBodyClaims() {
+        Api submitter = node.api.withToken(secret("submitter"));
+        assertThat(submitter.post("/v1/tasks", "{\"pool\":\"" + OURS + "\",\"id\":\"stamped-1\",\"submitter\":\"mallory\"}")
+                .status()).isEqualTo(202);
+        assertThat(submitter.post("/v1/tasks", "{\"pool\":\"" + OURS + "\",\"id\":\"stamped-2\"}").status())
+                .isEqualTo(202);
+
+        Api admin = node.api.withToken(secret("admin"));
+        for (String id : new String[] {"stamped-1", "stamped-2"}) {
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                Api.Reply task = admin.get("/v1/tasks/" + id + "?pool=" + OURS);
+                assertThat(task.status()).as(task.toString()).isEqualTo(200);
+                assertThat(task.json().path("submitter").asText()).isEqualTo("submitter");
+            });
+        }
+    }
 }

@@ -37,7 +37,8 @@ class OpenApiDocumentTest {
 
         TreeSet<String> registered = new TreeSet<>();
         app.unsafe.internalRouter.allHttpHandlers().forEach(parsed -> {
-            if (parsed.endpoint.method.isHttpMethod()) {
+            // Each GET route answers HEAD too, with the same permission (Gateway): not described twice.
+            if (parsed.endpoint.method.isHttpMethod() && !parsed.endpoint.method.name().equals("HEAD")) {
                 registered.add(parsed.endpoint.method.name().toUpperCase() + " " + parsed.endpoint.path);
             }
         });

@@ -98,4 +98,47 @@ class SubmissionParserTest {
         assertThat(SubmissionParser.bodyName("resources.memoryBytes")).isEqualTo("resources.memory");
         assertThat(SubmissionParser.bodyName("labels.gpu")).isEqualTo("labels.gpu");
     }
+
+    @Test
+    void aQuantityAsAJsonNumberIsReadExactlyAndOneNoQuantityCanBeIsRefused() {
+        assertThat(parser.parse("{\"pool\":\"p\",\"resources\":{\"cpu\":2.5,\"memory\":1048576}}").getResources())
+                .satisfies(r -> {
+                    assertThat(r.getCpuMillis()).isEqualTo(2_500L);
+                    assertThat(r.getMemoryBytes()).isEqualTo(1L << 20);
+                });
+        for (String number : new String[] {"1e400", "1e19", "0.0000000001", "1e-400"}) {
+            assertThatThrownBy(() -> parser.parse("{\"pool\":\"p\",\"resources\":{\"memory\":" + number + "}}"))
+                    .as(number)
+                    .isInstanceOfSatisfying(ApiException.class, e -> {
+                        assertThat(e.field()).isEqualTo("resources.memory");
+                        assertThat(e.getMessage()).contains("as a string");
+                    });
+        }
+    }
+
+    @Test
+    void theBodyIsOneJsonObjectOfUtf8() {
+        assertThatThrownBy(() -> parser.parse("{\"pool\":\"a\"} {\"pool\":\"b\"}"))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.field()).isEqualTo("body"));
+        assertThatThrownBy(() -> parser.parse("{\"pool\":\"a\"} x"))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.field()).isEqualTo("body"));
+        byte[] latin1 = "{\"pool\":\"p\",\"prefer\":[{\"labels\":{\"zone\":\"\u00e9\"}}]}"
+                .getBytes(StandardCharsets.ISO_8859_1);
+        assertThatThrownBy(() -> parser.parse(latin1))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.field()).isEqualTo("prefer[0].labels.zone");
+                    assertThat(e.getMessage()).contains("UTF-8");
+                });
+    }
+
+    @Test
+    void aSubmitterInTheBodyLandsInTheEventAndIsBounded() {
+        assertThat(parser.parse("{\"pool\":\"p\",\"submitter\":\"ci-nightly\"}").getSubmitter()).isEqualTo("ci-nightly");
+        assertThat(parser.parse("{\"pool\":\"p\"}").getSubmitter()).isNull();
+        assertThatThrownBy(() -> parser.parse("{\"pool\":\"p\",\"submitter\":\"" + "x".repeat(256) + "\"}"))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.field()).isEqualTo("submitter");
+                    assertThat(e.getMessage()).contains("at most 255");
+                });
+    }
 }

@@ -23,6 +23,16 @@ final class DevCommand implements Callable<Integer> {
             description = "HTTP port of the gateway and dashboard (default: ${DEFAULT-VALUE}).")
     int httpPort;
 
+    @Option(names = "--bind", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
+            description = "Address the gateway listens on (default: ${DEFAULT-VALUE}, this machine only; 0.0.0.0 for every "
+                    + "interface — then anyone who can reach the port may submit and drain unless --config gives tokens).")
+    String bind;
+
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "A cronoq TOML config file, as `cronoq scheduler --config` reads it: its settings (under dev's own "
+                    + "Kafka, state directory and port) and its [[auth.tokens]], to try tokens locally.")
+    Path configFile;
+
     @Option(names = "--no-demo", description = "Start no demo workers.")
     boolean noDemo;
 
@@ -35,7 +45,8 @@ final class DevCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--port must be between 1 and 65535, got " + httpPort);
         }
         DevPlatform platform = DevPlatform.start(
-                new DevPlatform.Options(dataDir, kafkaPort, kafkaPort + 1, httpPort, !noDemo), System.out);
+                new DevPlatform.Options(dataDir, kafkaPort, kafkaPort + 1, httpPort, !noDemo, bind, configFile),
+                System.out);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             System.out.println("\nStopping cronoq …");

@@ -3,12 +3,14 @@ package io.cronoq.ops;
 import io.cronoq.gateway.GatewayServer;
 import io.cronoq.kafka.LocalKafka;
 import io.cronoq.scheduler.app.SchedulerApp;
+import io.cronoq.scheduler.auth.Credentials;
 import io.cronoq.scheduler.config.SchedulerConfig;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.streams.KafkaStreams;
@@ -20,8 +22,18 @@ import org.apache.kafka.streams.KafkaStreams;
  */
 final class DevPlatform implements AutoCloseable {
 
-    /** What to start. */
-    record Options(Path dataDir, int kafkaPort, int controllerPort, int httpPort, boolean demo) {}
+    /**
+     * What to start: the gateway listens on {@code bind}; {@code configFile} (or null) adds a config
+     * file's settings and {@code [[auth.tokens]]}, as {@code cronoq scheduler --config} reads them.
+     */
+    record Options(Path dataDir, int kafkaPort, int controllerPort, int httpPort, boolean demo, String bind,
+                   Path configFile) {
+
+        /** Open, on this machine only. */
+        Options(Path dataDir, int kafkaPort, int controllerPort, int httpPort, boolean demo) {
+            this(dataDir, kafkaPort, controllerPort, httpPort, demo, "127.0.0.1", null);
+        }
+    }
 
     private final PrintStream out;
     private final List<AutoCloseable> started = new ArrayList<>();
@@ -64,16 +76,13 @@ final class DevPlatform implements AutoCloseable {
         ready("Kafka is up at " + kafka.bootstrapServers());
 
         step("Starting the scheduler (topics are created if missing)");
-        scheduler = SchedulerApp.start(SchedulerConfig.of(Map.of(
-                SchedulerConfig.BOOTSTRAP_SERVERS.name(), kafka.bootstrapServers(),
-                SchedulerConfig.APPLICATION_ID.name(), "cronoq-dev",
-                SchedulerConfig.STATE_DIR.name(), options.dataDir().resolve("state").toString(),
-                SchedulerConfig.APPLICATION_SERVER.name(), "localhost:" + options.httpPort())));
+        scheduler = SchedulerApp.start(config(options, kafka.bootstrapServers()), credentials(options));
         started.add(scheduler);
         awaitRunning(scheduler.streams(), Duration.ofSeconds(60));
         ready("Scheduler is running");
 
-        step("Starting the gateway on port " + options.httpPort());
+        step("Starting the gateway on " + options.bind() + ":" + options.httpPort()
+                + (scheduler.credentials().isEmpty() ? " (open: no tokens)" : " (tokens from " + options.configFile() + ")"));
         gateway = GatewayServer.start(scheduler, options.httpPort());
         started.add(gateway);
         ready("Gateway is up: dashboard " + gateway.url() + "/");
@@ -88,6 +97,24 @@ final class DevPlatform implements AutoCloseable {
                         + "  Kafka bootstrap: %s%n  Data directory:  %s%n  Ctrl-C stops everything.%n",
                 Duration.between(begin, Instant.now()).toMillis() / 1000.0, gateway.url(), gateway.url(),
                 kafka.bootstrapServers(), options.dataDir().toAbsolutePath());
+    }
+
+    /** The config file's settings, if any, under dev's own Kafka, application id, state directory, port and bind. */
+    static SchedulerConfig config(Options options, String bootstrapServers) {
+        Map<String, Object> settings = new HashMap<>(
+                options.configFile() == null ? Map.of() : ConfigFile.read(options.configFile()));
+        settings.put(SchedulerConfig.BOOTSTRAP_SERVERS.name(), bootstrapServers);
+        settings.putIfAbsent(SchedulerConfig.APPLICATION_ID.name(), "cronoq-dev");
+        settings.put(SchedulerConfig.STATE_DIR.name(), options.dataDir().resolve("state").toString());
+        settings.put(SchedulerConfig.APPLICATION_SERVER.name(), "localhost:" + options.httpPort());
+        settings.put(SchedulerConfig.HTTP_BIND.name(), options.bind());
+        return SchedulerConfig.of(settings);
+    }
+
+    /** The config file's {@code [[auth.tokens]]}; none (open) without one. */
+    static Credentials credentials(Options options) {
+        return options.configFile() == null ? Credentials.none()
+                : Credentials.fromEntries(ConfigFile.tables(options.configFile(), "auth.tokens"), System::getenv);
     }
 
     private static void awaitRunning(KafkaStreams streams, Duration timeout) {

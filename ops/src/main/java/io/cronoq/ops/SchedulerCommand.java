@@ -30,6 +30,11 @@ final class SchedulerCommand implements Callable<Integer> {
                     + "at cronoq.application.server, so set that to host:port when running several.")
     int httpPort;
 
+    @Option(names = "--bind", paramLabel = "ADDRESS",
+            description = "Address the gateway listens on (default: cronoq.http.bind, else 0.0.0.0: every interface); "
+                    + "127.0.0.1 keeps it to this machine.")
+    String bind;
+
     @Override
     public Integer call() throws InterruptedException {
         Map<String, Object> settings = kafka.settings();
@@ -38,6 +43,9 @@ final class SchedulerCommand implements Callable<Integer> {
         }
         if (applicationId != null) {
             settings.put(SchedulerConfig.APPLICATION_ID.name(), applicationId);
+        }
+        if (bind != null) {
+            settings.put(SchedulerConfig.HTTP_BIND.name(), bind);
         }
         SchedulerConfig config = SchedulerConfig.of(settings);
         SchedulerApp app = SchedulerApp.start(config, kafka.credentials());

@@ -356,6 +356,8 @@ class DeployManifestsTest {
         assertThat(config.getInt(SchedulerConfig.STANDBY_REPLICAS)).isEqualTo(1);
         assertThat(config.getInt(SchedulerConfig.COMMIT_INTERVAL_MS)).isPositive();
         assertThat(config.get(SchedulerConfig.TOPIC_PREFIX)).isEqualTo("cronoq.");
+        assertThat(config.get(SchedulerConfig.HTTP_BIND)).as("a pod's gateway listens on every interface")
+                .isEqualTo("0.0.0.0");
         assertThat(config.get(SchedulerConfig.APPLICATION_SERVER))
                 .isEqualTo("cronoq-scheduler-0.cronoq-scheduler.cronoq.svc:8080");
         // The StatefulSet mounts this ConfigMap.

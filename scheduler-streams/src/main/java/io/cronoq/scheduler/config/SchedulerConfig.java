@@ -42,6 +42,8 @@ public final class SchedulerConfig {
             "A Confluent-compatible schema registry; empty means the embedded registry kept in the <prefix>_schemas topic.");
     public static final Key APPLICATION_SERVER = new Key("cronoq.application.server", "",
             "host:port at which this instance's gateway answers, so other instances can forward queries to it.");
+    public static final Key HTTP_BIND = new Key("cronoq.http.bind", "0.0.0.0",
+            "Address the gateway listens on: 0.0.0.0 (every interface, as in a pod), 127.0.0.1 (this machine only) or one interface's address.");
     public static final Key PARTITIONS = new Key("cronoq.topic.partitions", "6",
             "Partitions of the input topics when cronoq creates them (all inputs must have the same count).");
 
@@ -66,7 +68,7 @@ public final class SchedulerConfig {
 
     public static final List<Key> KEYS = List.of(BOOTSTRAP_SERVERS, TOPIC_PREFIX, APPLICATION_ID,
             PROCESSING_GUARANTEE, COMMIT_INTERVAL_MS, STATE_DIR, STANDBY_REPLICAS, STREAM_THREADS,
-            SCHEMA_REGISTRY_URL, APPLICATION_SERVER, PARTITIONS, AUTH_SIGNATURE_MAX_AGE_MS, TICK_INTERVAL_MS,
+            SCHEMA_REGISTRY_URL, APPLICATION_SERVER, HTTP_BIND, PARTITIONS, AUTH_SIGNATURE_MAX_AGE_MS, TICK_INTERVAL_MS,
             HEARTBEAT_TIMEOUT_MS, RESERVATION_LEAD_MS, DEADLINE_LEAD_MS, PRIORITY_STEP_MS, START_TOLERANCE_MS,
             TASK_RETENTION_MS);
 
@@ -111,6 +113,10 @@ public final class SchedulerConfig {
         intAtLeast(PRIORITY_STEP_MS, 0);
         intAtLeast(START_TOLERANCE_MS, 0);
         getLong(TASK_RETENTION_MS);
+        if (get(HTTP_BIND).isBlank()) {
+            throw new IllegalArgumentException(HTTP_BIND.name() + " is empty; use 0.0.0.0 for every interface or "
+                    + "127.0.0.1 for this machine only");
+        }
         String guarantee = get(PROCESSING_GUARANTEE);
         if (!guarantee.equals("exactly_once_v2") && !guarantee.equals("at_least_once")) {
             throw new IllegalArgumentException(PROCESSING_GUARANTEE.name() + " is '" + guarantee

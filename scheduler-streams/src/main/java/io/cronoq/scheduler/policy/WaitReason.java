@@ -27,6 +27,14 @@ record WaitReason(String text, boolean busy) {
 
     /** Installed versions listed at most when a package requirement is not met. */
     private static final int VERSIONS_SHOWN = 3;
+    /**
+     * How many characters of one list (the shortfalls, a class's need) a reason spells before it
+     * counts the rest, {@code … and 12 more}: a reason is journaled with each change of a task and
+     * shown by every read, so it stays short however many labels or workers are involved.
+     */
+    static final int MAX_LIST_CHARS = 400;
+    /** ... and of the labels one shortfall names as missing. */
+    private static final int MAX_MISSING_CHARS = 160;
 
     /** The reason of a class with waiting tasks, now. */
     static WaitReason of(String pool, WaitClass c, Collection<Group> groups) {
@@ -61,13 +69,31 @@ record WaitReason(String text, boolean busy) {
         if (total == 0) {
             String wanted = c.requirement().toString();
             return new WaitReason("0/0 workers can run it: pool " + pool + " has no live worker"
-                    + (wanted.equals("nothing") ? "" : "; it needs " + wanted), false);
+                    + (wanted.equals("nothing") ? "" : "; it needs " + some(List.of(wanted.split(", ")), ", ",
+                            MAX_LIST_CHARS)), false);
         }
         List<String> parts = new ArrayList<>(tallies.size());
         for (Tally t : tallies.values()) {
             parts.add(t.describe(need));
         }
-        return new WaitReason("0/" + total + " workers can run it: " + String.join(", ", parts), false);
+        return new WaitReason("0/" + total + " workers can run it: " + some(parts, ", ", MAX_LIST_CHARS), false);
+    }
+
+    /**
+     * The items joined by {@code separator} as far as {@code maxChars} allows (the first always),
+     * then {@code " … and N more"} for the ones left out.
+     */
+    static String some(List<String> items, String separator, int maxChars) {
+        StringBuilder b = new StringBuilder();
+        int shown = 0;
+        for (String item : items) {
+            if (shown > 0 && b.length() + separator.length() + item.length() > maxChars) {
+                break;
+            }
+            b.append(shown > 0 ? separator : "").append(item);
+            shown++;
+        }
+        return shown == items.size() ? b.toString() : b + " … and " + (items.size() - shown) + " more";
     }
 
     /** The reason of one task that is {@code place}th in its class's line. */
@@ -110,7 +136,8 @@ record WaitReason(String text, boolean busy) {
         String describe(ResourceNeed need) {
             String have = workers == 1 ? " has " : " have ";
             return workers + switch (kind) {
-                case LABELS -> (workers == 1 ? " lacks " : " lack ") + detail;
+                case LABELS -> (workers == 1 ? " lacks " : " lack ")
+                        + some(List.of(detail.split(",")), ",", MAX_MISSING_CHARS);
                 case UNPUBLISHED -> " published no resources";
                 case CPU -> have + "too little cpu (needs " + Units.cpu(need.cpuMillis()) + ", largest "
                         + Units.cpu(most) + ")";

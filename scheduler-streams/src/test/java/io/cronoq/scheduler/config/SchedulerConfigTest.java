@@ -31,4 +31,13 @@ class SchedulerConfigTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("cronoq.task.retention.ms is '7d'; it must be a whole number of ms");
     }
+
+    @Test
+    void theGatewaysBindAddressIsASettingThatCannotBeEmpty() {
+        assertThat(SchedulerConfig.defaults().get(SchedulerConfig.HTTP_BIND)).isEqualTo("0.0.0.0");
+        assertThat(SchedulerConfig.of(Map.of("cronoq.http.bind", "127.0.0.1")).get(SchedulerConfig.HTTP_BIND))
+                .isEqualTo("127.0.0.1");
+        assertThatThrownBy(() -> SchedulerConfig.of(Map.of("cronoq.http.bind", " ")))
+                .hasMessageContaining("cronoq.http.bind").hasMessageContaining("127.0.0.1");
+    }
 }

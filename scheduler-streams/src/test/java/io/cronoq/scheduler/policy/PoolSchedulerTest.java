@@ -40,6 +40,7 @@ import io.cronoq.events.WorkerFenced;
 import io.cronoq.events.WorkerRegistered;
 import io.cronoq.events.WorkerRemoved;
 import io.cronoq.events.WorkerState;
+import io.cronoq.schemas.rules.Rules;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -305,6 +306,21 @@ class PoolSchedulerTest {
         List<Decision> late = scheduler.succeeded(succeeded(running));
         assertThat(types(late)).containsExactly("InputRejected", "WorkerFenced");
         assertThat(store.task("t1").getState()).isEqualTo(TaskState.CANCELLED);
+    }
+
+    @Test
+    void aSubmissionOnTheTopicWithTooManyLabelsIsRejectedAndChangesNothing() {
+        String[] required = new String[Rules.MAX_LABELS + 1];
+        for (int i = 0; i < required.length; i++) {
+            required[i] = "l" + i + "=v";
+        }
+
+        InputRejected rejected = only(scheduler.submit(task("t1", required)), InputRejected.class);
+
+        assertThat(rejected.getCode()).isEqualTo(RejectionCode.INVALID_ARGUMENT);
+        assertThat(rejected.getField()).isEqualTo("labels");
+        assertThat(rejected.getReason()).contains("at most " + Rules.MAX_LABELS);
+        assertThat(store.task("t1")).isNull();
     }
 
     @Test

@@ -17,6 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.TaskWaiting;
 import io.cronoq.events.WorkerLeft;
+import io.cronoq.schemas.rules.Rules;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -42,6 +43,56 @@ class WaitReasonTest {
 
         assertThat(reasonOf(task("t1", "gpu=a100", "zone=eu")))
                 .isEqualTo("0/2 workers can run it: 1 lacks gpu=a100, 1 lacks gpu=a100,zone=eu");
+    }
+
+    @Test
+    void aReasonNamesSomeMissingLabelsAndCountsTheRest() {
+        String[] required = new String[Rules.MAX_LABELS];
+        for (int i = 0; i < required.length; i++) {
+            required[i] = "label-name-" + (100 + i) + "=label-value-" + i;
+        }
+        scheduler.register(worker("plain", 2));
+
+        String reason = reasonOf(task("t1", required));
+
+        assertThat(reason).startsWith("0/1 workers can run it: 1 lacks label-name-100=label-value-0,");
+        assertThat(reason.length()).isLessThanOrEqualTo(WaitReason.MAX_LIST_CHARS + 100);
+        assertThat(reason).matches(".* … and \\d+ more");
+        int shown = reason.split("=label-value-").length - 1;
+        assertThat(reason).endsWith(" … and " + (Rules.MAX_LABELS - shown) + " more");
+    }
+
+    @Test
+    void aReasonOfAPoolWithNoWorkerNamesSomeOfTheNeedAndCountsTheRest() {
+        String[] required = new String[Rules.MAX_LABELS];
+        for (int i = 0; i < required.length; i++) {
+            required[i] = "label-name-" + (100 + i) + "=label-value-" + i;
+        }
+
+        String reason = reasonOf(task("t1", required));
+
+        assertThat(reason).startsWith("0/0 workers can run it: pool " + POOL + " has no live worker; it needs ");
+        assertThat(reason.length()).isLessThanOrEqualTo(WaitReason.MAX_LIST_CHARS + 100);
+        assertThat(reason).matches(".* … and \\d+ more");
+    }
+
+    @Test
+    void aReasonWithManyDifferentShortfallsNamesSomeAndCountsTheRest() {
+        // 40 workers, each lacking a different one of the 40 labels the task requires: 40 shortfalls.
+        String[] required = new String[40];
+        for (int i = 0; i < required.length; i++) {
+            required[i] = "required-label-" + (10 + i) + "=v";
+        }
+        for (int i = 0; i < required.length; i++) {
+            List<String> carried = new ArrayList<>(List.of(required));
+            carried.remove(i);
+            scheduler.register(worker("w" + i, 1, carried.toArray(String[]::new)));
+        }
+
+        String reason = reasonOf(task("t1", required));
+
+        assertThat(reason.length()).isLessThanOrEqualTo(WaitReason.MAX_LIST_CHARS + 100);
+        assertThat(reason).matches("0/40 workers can run it: .* … and \\d+ more");
     }
 
     @Test

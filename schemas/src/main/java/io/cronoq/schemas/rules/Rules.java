@@ -12,6 +12,7 @@ import io.cronoq.events.WorkerDraining;
 import io.cronoq.events.WorkerHeartbeat;
 import io.cronoq.events.WorkerLeft;
 import io.cronoq.events.WorkerRegistered;
+import io.cronoq.events.WorkerResources;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -44,6 +45,26 @@ public final class Rules {
      * larger inputs belong in object storage, with a reference in the payload.
      */
     public static final int MAX_PAYLOAD_BYTES = 512 * 1024;
+    /**
+     * The most labels a task may require, a worker carry or a preference name: 64. Every label is
+     * matched against every group and journaled with every change of the task, and a reason that
+     * names missing labels grows with them: an input's size in parts is bounded, like its payload.
+     */
+    public static final int MAX_LABELS = 64;
+    /** The most soft routing preferences a task may give: 16. */
+    public static final int MAX_PREFERENCES = 16;
+    /** The most package requirements a task may give: 64. */
+    public static final int MAX_PACKAGES = 64;
+    /** The longest package requirement, such as {@code torch>=2.0,<3}: 256 characters. */
+    public static final int MAX_PACKAGE_LENGTH = 256;
+    /** The longest free text an input carries for people to read, such as a cancel's reason: 1024 characters. */
+    public static final int MAX_REASON_LENGTH = 1024;
+    /** The longest submitter name (the credential or person a task is journaled as submitted by): 255 characters. */
+    public static final int MAX_SUBMITTER_LENGTH = 255;
+    /** The most GPUs a worker may publish: 64. */
+    public static final int MAX_WORKER_GPUS = 64;
+    /** The most installed packages a worker may publish: 4096. */
+    public static final int MAX_WORKER_PACKAGES = 4096;
 
     static final String POOL_ALLOWED =
             "1 to 128 characters: letters, digits, '.', '_', ':' or '-', starting with a letter or digit";
@@ -98,10 +119,14 @@ public final class Rules {
         return Optional.of(new Violation("slots", "slots is " + slots + "; a worker declares 1 to " + MAX_SLOTS + " slots"));
     }
 
-    /** Labels of a worker or labels a task requires; an empty map is valid (no labels). */
+    /** Labels of a worker or labels a task requires, at most {@link #MAX_LABELS}; an empty map is valid (no labels). */
     public static Optional<Violation> labels(Map<String, String> labels) {
         if (labels == null) {
             return Optional.empty();
+        }
+        if (labels.size() > MAX_LABELS) {
+            return Optional.of(new Violation("labels", labels.size() + " labels; at most " + MAX_LABELS
+                    + " labels are allowed"));
         }
         for (Map.Entry<String, String> label : labels.entrySet()) {
             String name = label.getKey();
@@ -150,7 +175,7 @@ public final class Rules {
             return v;
         }
         return first(payload(e.getPayload()), resources(e.getResources()), preferences(e.getPreferences()), times(e),
-                retry(e.getRetry()));
+                retry(e.getRetry()), text("submitter", e.getSubmitter(), MAX_SUBMITTER_LENGTH));
     }
 
     /** A payload of at most {@link #MAX_PAYLOAD_BYTES}. */
@@ -175,8 +200,17 @@ public final class Rules {
         if (v.isPresent() || r.getPackages() == null) {
             return v;
         }
+        if (r.getPackages().size() > MAX_PACKAGES) {
+            return Optional.of(new Violation("resources.packages", r.getPackages().size() + " package requirements; "
+                    + "at most " + MAX_PACKAGES + " are allowed"));
+        }
         for (int i = 0; i < r.getPackages().size(); i++) {
-            v = PackageRequirement.check("resources.packages[" + i + "]", r.getPackages().get(i));
+            String requirement = r.getPackages().get(i);
+            if (requirement != null && requirement.length() > MAX_PACKAGE_LENGTH) {
+                return Optional.of(new Violation("resources.packages[" + i + "]", "resources.packages[" + i + "] is "
+                        + requirement.length() + " characters; a package requirement is at most " + MAX_PACKAGE_LENGTH));
+            }
+            v = PackageRequirement.check("resources.packages[" + i + "]", requirement);
             if (v.isPresent()) {
                 return v;
             }
@@ -188,6 +222,10 @@ public final class Rules {
     public static Optional<Violation> preferences(List<Preference> preferences) {
         if (preferences == null) {
             return Optional.empty();
+        }
+        if (preferences.size() > MAX_PREFERENCES) {
+            return Optional.of(new Violation("preferences", preferences.size() + " preferences; at most "
+                    + MAX_PREFERENCES + " are allowed"));
         }
         for (int i = 0; i < preferences.size(); i++) {
             String field = "preferences[" + i + "]";
@@ -253,11 +291,37 @@ public final class Rules {
     }
 
     public static Optional<Violation> check(TaskCancelRequested e) {
-        return first(pool(e.getPool()), taskId(e.getTaskId()));
+        return first(pool(e.getPool()), taskId(e.getTaskId()), text("reason", e.getReason(), MAX_REASON_LENGTH));
     }
 
     public static Optional<Violation> check(WorkerRegistered e) {
-        return first(pool(e.getPool()), workerId(e.getWorkerId()), slots(e.getSlots()), labels(e.getLabels()));
+        return first(pool(e.getPool()), workerId(e.getWorkerId()), slots(e.getSlots()), labels(e.getLabels()),
+                published(e.getResources()));
+    }
+
+    /** Free text of at most {@code max} characters; null (none) is valid. */
+    public static Optional<Violation> text(String field, String text, int max) {
+        if (text == null || text.length() <= max) {
+            return Optional.empty();
+        }
+        return Optional.of(new Violation(field, field + " is " + text.length() + " characters; at most " + max
+                + " are allowed"));
+    }
+
+    /** What a worker published: at most {@link #MAX_WORKER_GPUS} GPUs and {@link #MAX_WORKER_PACKAGES} packages. */
+    private static Optional<Violation> published(WorkerResources r) {
+        if (r == null) {
+            return Optional.empty();
+        }
+        if (r.getGpus() != null && r.getGpus().size() > MAX_WORKER_GPUS) {
+            return Optional.of(new Violation("resources.gpus", r.getGpus().size() + " GPUs; a worker publishes at most "
+                    + MAX_WORKER_GPUS));
+        }
+        if (r.getPackages() != null && r.getPackages().size() > MAX_WORKER_PACKAGES) {
+            return Optional.of(new Violation("resources.packages", r.getPackages().size() + " installed packages; a "
+                    + "worker publishes at most " + MAX_WORKER_PACKAGES));
+        }
+        return Optional.empty();
     }
 
     public static Optional<Violation> check(WorkerHeartbeat e) {
