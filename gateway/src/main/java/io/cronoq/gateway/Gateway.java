@@ -49,6 +49,14 @@ public final class Gateway {
 
     /** The app, not started: call {@code start(port)} on it, or use {@link GatewayServer}. */
     public static Javalin create(GatewayContext context) {
+        return create(context, null, null, 0);
+    }
+
+    /**
+     * The app, not started; with {@code tls} it listens with HTTPS only, on {@code bind} and
+     * {@code port} (start it with the same), else as {@link #create(GatewayContext)}.
+     */
+    public static Javalin create(GatewayContext context, GatewayTls tls, String bind, int port) {
         TaskRoutes tasks = new TaskRoutes(context);
         SnapshotRoutes snapshot = new SnapshotRoutes(context);
         HistoryRoutes history = new HistoryRoutes(context);
@@ -60,6 +68,9 @@ public final class Gateway {
         access.announce();
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
+            if (tls != null) {
+                config.jetty.addConnector((server, http) -> tls.connector(server, http, bind, port));
+            }
             config.http.maxRequestSize = MAX_BODY_BYTES;
             config.jsonMapper(new JavalinJackson(Json.MAPPER, false));
             config.staticFiles.add(files -> {

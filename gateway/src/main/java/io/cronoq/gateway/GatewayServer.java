@@ -30,15 +30,17 @@ public final class GatewayServer implements AutoCloseable {
 
     private final Javalin app;
     private final String bind;
+    private final GatewayTls tls;
     private final KafkaCommands commands;
     private final GatewayMetrics metrics;
     private final SchemaRegistry registry;
     private final JournalHistoryReader history;
 
-    private GatewayServer(Javalin app, String bind, KafkaCommands commands, GatewayMetrics metrics,
+    private GatewayServer(Javalin app, String bind, GatewayTls tls, KafkaCommands commands, GatewayMetrics metrics,
                           SchemaRegistry registry, JournalHistoryReader history) {
         this.app = app;
         this.bind = bind;
+        this.tls = tls;
         this.commands = commands;
         this.metrics = metrics;
         this.registry = registry;
@@ -69,6 +71,7 @@ public final class GatewayServer implements AutoCloseable {
         kafka.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, config.get(SchedulerConfig.BOOTSTRAP_SERVERS));
         HostInfo self = self(config);
         String bind = config.get(SchedulerConfig.HTTP_BIND).trim();
+        GatewayTls tls = GatewayTls.of(config, System::getenv);
 
         SchemaRegistry registry = SchedulerApp.registry(config);
         KafkaCommands commands = null;
@@ -83,14 +86,14 @@ public final class GatewayServer implements AutoCloseable {
             metrics = new GatewayMetrics(streams, local, clock);
             metrics.journal(new JournalMeter(kafka, topics, metrics.registry(), local::ownedPartitions,
                     commands::inputPartitions).start());
-            PeerClient peers = new PeerClient(TIMEOUT);
+            PeerClient peers = new PeerClient(TIMEOUT, tls == null ? null : tls.peerContext());
             ClusterStateReader cluster = new ClusterStateReader(local, ownership, peers, clock);
             JournalHistory history = new JournalHistory(HistoryRoutes.MAX_MINUTES);
             ForwardedStateReader forwarded = new ForwardedStateReader(local, ownership, peers::answers);
             metrics.unserved(forwarded::unservedPartitions);
             GatewayContext context = new GatewayContext(cluster, forwarded,
                     commands, registry, metrics, clock, credentials, history);
-            app = Gateway.create(context).start(bind, port);
+            app = Gateway.create(context, tls, bind, port).start(bind, port);
             historyReader = new JournalHistoryReader(kafka, topics, cluster, clock, history).start();
         } catch (RuntimeException e) {
             // Did not start (e.g. the port is taken): release what was opened, then say why.
@@ -117,7 +120,7 @@ public final class GatewayServer implements AutoCloseable {
                     + "can submit, cancel and drain. Set cronoq.http.bind = \"127.0.0.1\" or configure [[auth.tokens]].",
                     bind, app.port());
         }
-        return new GatewayServer(app, bind, commands, metrics, registry, historyReader);
+        return new GatewayServer(app, bind, tls, commands, metrics, registry, historyReader);
     }
 
     private static HostInfo self(SchedulerConfig config) {
@@ -135,11 +138,11 @@ public final class GatewayServer implements AutoCloseable {
         return bind;
     }
 
-    /** {@code http://localhost:<port>}, or the bound address when it is one interface's. */
+    /** {@code http://localhost:<port>} ({@code https} with TLS), or the bound address when it is one interface's. */
     public String url() {
         boolean everywhere = bind.equals("0.0.0.0") || bind.equals("::") || bind.equals("[::]");
         String host = everywhere || loopback(bind) ? "localhost" : bind.contains(":") ? "[" + bind + "]" : bind;
-        return "http://" + host + ":" + port();
+        return (tls == null ? "http://" : "https://") + host + ":" + port();
     }
 
     private static boolean loopback(String bind) {

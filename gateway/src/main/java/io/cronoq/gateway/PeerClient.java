@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.StringJoiner;
+import javax.net.ssl.SSLContext;
 import org.apache.kafka.streams.state.HostInfo;
 
 /**
@@ -33,14 +34,26 @@ final class PeerClient {
     private final HttpClient http;
     private final Duration timeout;
 
+    private final String scheme;
+
     PeerClient(Duration timeout) {
+        this(timeout, null);
+    }
+
+    /** @param tls the context to call peers over HTTPS with, or {@code null} for plain HTTP */
+    PeerClient(Duration timeout, SSLContext tls) {
         this.timeout = timeout;
-        this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(timeout);
+        if (tls != null) {
+            builder.sslContext(tls);
+        }
+        this.http = builder.build();
+        this.scheme = tls == null ? "http://" : "https://";
     }
 
     /** Whether the peer's process answers its {@code /healthz} within a second (a killed one does not). */
     boolean answers(HostInfo peer) {
-        URI uri = URI.create("http://" + peer.host() + ":" + peer.port() + "/healthz");
+        URI uri = URI.create(scheme + peer.host() + ":" + peer.port() + "/healthz");
         HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(1)).GET().build();
         try {
             return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
@@ -90,7 +103,7 @@ final class PeerClient {
     private <T> Optional<T> get(HostInfo peer, String path, Map<String, String> query, Class<T> type) {
         StringJoiner q = new StringJoiner("&", "?", "").setEmptyValue("");
         query.forEach((k, v) -> q.add(k + "=" + URLEncoder.encode(v, StandardCharsets.UTF_8)));
-        URI uri = URI.create("http://" + peer.host() + ":" + peer.port() + path + q);
+        URI uri = URI.create(scheme + peer.host() + ":" + peer.port() + path + q);
         HttpRequest.Builder builder = HttpRequest.newBuilder(uri).timeout(timeout).header(SCOPE_HEADER, LOCAL)
                 .header("Accept", "application/json");
         String authorization = CALLER.get();

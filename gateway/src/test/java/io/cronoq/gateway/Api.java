@@ -16,22 +16,29 @@ final class Api {
 
     static final ObjectMapper JSON = new ObjectMapper();
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http;
     private final String base;
     private final String authorization;
 
     Api(String base) {
-        this(base, null);
+        this(base, null, HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build());
     }
 
-    private Api(String base, String authorization) {
+    private Api(String base, String authorization, HttpClient http) {
         this.base = base;
         this.authorization = authorization;
+        this.http = http;
+    }
+
+    /** An HTTPS gateway whose certificate {@code trust} accepts. */
+    static Api overTls(String base, javax.net.ssl.SSLContext trust) {
+        return new Api(base, null, HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).sslContext(trust)
+                .build());
     }
 
     /** The same gateway, called with {@code Authorization: Bearer <secret>}. */
     Api withToken(String secret) {
-        return new Api(base, "Bearer " + secret);
+        return new Api(base, "Bearer " + secret, http);
     }
 
     /** One answer: status, headers, body text and (when JSON) the body parsed. */

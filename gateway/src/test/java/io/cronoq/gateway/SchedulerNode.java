@@ -34,9 +34,16 @@ final class SchedulerNode implements AutoCloseable {
     /** As above, with {@code credentials} guarding the gateway and worker registrations. */
     static SchedulerNode start(KafkaBroker broker, String prefix, String applicationId, int partitions,
                                Credentials credentials) {
+        return start(broker, prefix, applicationId, partitions, credentials, Map.of());
+    }
+
+    /** As above, with more scheduler settings (e.g. TLS for the gateway). */
+    static SchedulerNode start(KafkaBroker broker, String prefix, String applicationId, int partitions,
+                               Credentials credentials, Map<String, String> settings) {
         int port = freePort();
         try {
-            SchedulerConfig config = SchedulerConfig.of(Map.of(
+            Map<String, String> all = new java.util.HashMap<>(settings);
+            all.putAll(Map.of(
                     SchedulerConfig.BOOTSTRAP_SERVERS.name(), broker.bootstrapServers(),
                     SchedulerConfig.TOPIC_PREFIX.name(), prefix,
                     SchedulerConfig.APPLICATION_ID.name(), applicationId,
@@ -45,6 +52,7 @@ final class SchedulerNode implements AutoCloseable {
                     SchedulerConfig.PARTITIONS.name(), Integer.toString(partitions),
                     // Its simulated workers never heartbeat: no eviction during the test.
                     SchedulerConfig.HEARTBEAT_TIMEOUT_MS.name(), "86400000"));
+            SchedulerConfig config = SchedulerConfig.of(all);
             SchedulerApp app = SchedulerApp.start(config, credentials);
             return new SchedulerNode(app, GatewayServer.start(app, port));
         } catch (IOException e) {

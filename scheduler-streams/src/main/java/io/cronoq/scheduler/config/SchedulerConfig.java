@@ -44,6 +44,14 @@ public final class SchedulerConfig {
             "host:port at which this instance's gateway answers, so other instances can forward queries to it.");
     public static final Key HTTP_BIND = new Key("cronoq.http.bind", "0.0.0.0",
             "Address the gateway listens on: 0.0.0.0 (every interface, as in a pod), 127.0.0.1 (this machine only) or one interface's address.");
+    public static final Key HTTP_TLS_KEYSTORE = new Key("cronoq.http.tls.keystore", "",
+            "A PKCS12 or JKS keystore with the gateway's certificate and key: the gateway then answers HTTPS only and calls the other instances over HTTPS. Empty: plain HTTP.");
+    public static final Key HTTP_TLS_KEYSTORE_PASSWORD_ENV = new Key("cronoq.http.tls.keystore.password.env",
+            "CRONOQ_TLS_KEYSTORE_PASSWORD", "The environment variable that holds the keystore's password (never the password itself).");
+    public static final Key HTTP_TLS_TRUSTSTORE = new Key("cronoq.http.tls.truststore", "",
+            "The certificates the gateway trusts when it calls the other instances; empty: the keystore's own (instances sharing one certificate).");
+    public static final Key HTTP_TLS_TRUSTSTORE_PASSWORD_ENV = new Key("cronoq.http.tls.truststore.password.env",
+            "CRONOQ_TLS_TRUSTSTORE_PASSWORD", "The environment variable that holds the truststore's password.");
     public static final Key PARTITIONS = new Key("cronoq.topic.partitions", "6",
             "Partitions of the input topics when cronoq creates them (all inputs must have the same count).");
 
@@ -68,7 +76,8 @@ public final class SchedulerConfig {
 
     public static final List<Key> KEYS = List.of(BOOTSTRAP_SERVERS, TOPIC_PREFIX, APPLICATION_ID,
             PROCESSING_GUARANTEE, COMMIT_INTERVAL_MS, STATE_DIR, STANDBY_REPLICAS, STREAM_THREADS,
-            SCHEMA_REGISTRY_URL, APPLICATION_SERVER, HTTP_BIND, PARTITIONS, AUTH_SIGNATURE_MAX_AGE_MS, TICK_INTERVAL_MS,
+            SCHEMA_REGISTRY_URL, APPLICATION_SERVER, HTTP_BIND, HTTP_TLS_KEYSTORE, HTTP_TLS_KEYSTORE_PASSWORD_ENV,
+            HTTP_TLS_TRUSTSTORE, HTTP_TLS_TRUSTSTORE_PASSWORD_ENV, PARTITIONS, AUTH_SIGNATURE_MAX_AGE_MS, TICK_INTERVAL_MS,
             HEARTBEAT_TIMEOUT_MS, RESERVATION_LEAD_MS, DEADLINE_LEAD_MS, PRIORITY_STEP_MS, START_TOLERANCE_MS,
             TASK_RETENTION_MS);
 
