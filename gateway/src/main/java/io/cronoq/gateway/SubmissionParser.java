@@ -1,12 +1,6 @@
 package io.cronoq.gateway;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonStreamContext;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectReader;
 import io.cronoq.events.Preference;
 import io.cronoq.events.Priority;
 import io.cronoq.events.ResourceRequest;
@@ -16,21 +10,14 @@ import io.cronoq.schemas.rules.InvalidInputException;
 import io.cronoq.schemas.rules.Quantities;
 import io.cronoq.schemas.rules.Rules;
 import io.cronoq.schemas.rules.Violation;
-import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CoderResult;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Deque;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,16 +34,13 @@ import org.slf4j.LoggerFactory;
  * Reads the JSON body of {@code POST /v1/tasks} into a {@link TaskSubmitted}: shapes and formats
  * (ISO-8601 times, Kubernetes quantities) are checked here, every other rule by {@link Rules} — the
  * rules the scheduler applies — and any failure is a 400 naming the field as the body spells it.
- * The body is exactly one JSON object of UTF-8 text: bytes that are not UTF-8 are refused, never
- * replaced, and so is anything after the object. Numbers are read exactly (never as a double that
- * may be infinite), and no input, however hostile, is a 500: what the parser did not foresee is a
- * 400 for the field it was reading.
+ * The body is read exactly by {@link JsonBody} (UTF-8 only, nothing after the object, exact
+ * numbers), and no input, however hostile, is a 500: what the parser did not foresee is a 400 for
+ * the field it was reading.
  */
 final class SubmissionParser {
 
     private static final Logger log = LoggerFactory.getLogger(SubmissionParser.class);
-    private static final ObjectReader READER = Json.MAPPER.reader()
-            .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
     /** A quantity given as a JSON number is at most this large (Kubernetes' own limit is 2^63-1 milli-units). */
     private static final BigDecimal MAX_NUMBER_QUANTITY = new BigDecimal("1e18");
     /** ... and has at most this many decimals (nano-units, Kubernetes' finest). */
@@ -95,32 +79,7 @@ final class SubmissionParser {
 
     /** The task these bytes of a body describe, checked against every submission rule. */
     TaskSubmitted parse(byte[] body) {
-        refuseMalformedUtf8(body);
-        JsonNode root;
-        JsonParser parser = null;
-        try {
-            parser = READER.createParser(body);
-            root = READER.readTree(parser);
-            if (root != null && !root.isMissingNode()) {
-                refuseTrailing(parser);
-            }
-        } catch (JsonProcessingException e) {
-            String field = fieldAt(parser == null ? null : parser.getParsingContext());
-            throw ApiException.invalid(field, (field.equals("body") ? "the body" : field) + " is not JSON ("
-                    + shown(e.getOriginalMessage(), 200) + "); send one JSON object such as "
-                    + "{\"pool\":\"default\",\"payload\":\"hello\"}");
-        } catch (IOException | RuntimeException e) {
-            // e.g. a number whose exponent no BigDecimal holds (1e9999999999): the parser is on its field
-            throw unforeseen(fieldAt(parser == null ? null : parser.getParsingContext()), e);
-        } finally {
-            if (parser != null) {
-                try {
-                    parser.close();
-                } catch (IOException ignored) {
-                    // a parser over a byte array holds nothing to release
-                }
-            }
-        }
+        JsonNode root = JsonBody.read(body);
         if (root == null || !root.isObject()) {
             throw ApiException.invalid("body", "the body must be a JSON object with at least \"pool\"");
         }
@@ -196,24 +155,6 @@ final class SubmissionParser {
         return BODY_NAMES.getOrDefault(field, field);
     }
 
-    /**
-     * Refuses anything but whitespace after the body's object ({@code {"pool":"a"} {"pool":"b"}} is
-     * not pool a): what {@code FAIL_ON_TRAILING_TOKENS} checks, done here on the parser the tree
-     * was read from so that a failure inside the object keeps the parser's place for its field.
-     */
-    private static void refuseTrailing(JsonParser parser) {
-        boolean more;
-        try {
-            more = parser.nextToken() != null;
-        } catch (IOException | RuntimeException e) {
-            more = true;
-        }
-        if (more) {
-            throw ApiException.invalid("body", "the body goes on after its JSON object; send one JSON object and "
-                    + "nothing after it");
-        }
-    }
-
     /** What {@code reader} makes of {@code field}; anything it did not foresee is a 400 for the field, not a 500. */
     private static <T> T read(String field, Supplier<T> reader) {
         try {
@@ -225,104 +166,11 @@ final class SubmissionParser {
         }
     }
 
-    private static ApiException unforeseen(String field, Exception e) {
+    static ApiException unforeseen(String field, Exception e) {
         log.debug("A submission's {} could not be read", field, e);
         return ApiException.invalid(field, (field.equals("body") ? "the body" : field) + " could not be read ("
-                + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + shown(e.getMessage(), 120))
+                + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + JsonBody.shown(e.getMessage(), 120))
                 + "); see /openapi.json for what a submission holds");
-    }
-
-    /**
-     * Refuses a body that is not UTF-8, naming the field whose text holds the first bad byte
-     * ({@code payload}: send such bytes as {@code payloadBase64}), or the body when no field does.
-     */
-    private static void refuseMalformedUtf8(byte[] body) {
-        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT);
-        ByteBuffer in = ByteBuffer.wrap(body);
-        CharBuffer out = CharBuffer.allocate(Math.min(body.length, 8192) + 1);
-        while (true) {
-            CoderResult result = decoder.decode(in, out, true);
-            if (result.isError()) {
-                throw notUtf8(in.position(), fieldHolding(body, in.position()));
-            }
-            if (result.isUnderflow()) {
-                result = decoder.flush(out);
-                if (result.isError()) {
-                    throw notUtf8(in.position(), fieldHolding(body, in.position()));
-                }
-                return;
-            }
-            out.clear();
-        }
-    }
-
-    private static ApiException notUtf8(long offset, String field) {
-        if (field.equals("payload")) {
-            return ApiException.invalid("payload", "payload is not UTF-8 text (byte " + offset + " of the body is not "
-                    + "UTF-8); payload carries text only: send bytes base64-encoded as payloadBase64");
-        }
-        return ApiException.invalid(field, (field.equals("body") ? "the body" : field) + " is not UTF-8 (byte " + offset
-                + " of the body is not); a JSON body is UTF-8 text");
-    }
-
-    /** The field whose name or text spans {@code offset} in the body, or {@code "body"}. */
-    private static String fieldHolding(byte[] body, long offset) {
-        try (JsonParser parser = Json.MAPPER.getFactory().createParser(body)) {
-            while (true) {
-                JsonToken token;
-                try {
-                    token = parser.nextToken();
-                } catch (IOException | RuntimeException e) {
-                    // Bad bytes between tokens or in a field's name: they belong to the enclosing object or list.
-                    return fieldAt(parser.getParsingContext().getParent());
-                }
-                if (token == null) {
-                    return "body";
-                }
-                long start = parser.currentTokenLocation().getByteOffset();
-                if (token == JsonToken.VALUE_STRING) {
-                    try {
-                        parser.getText();
-                    } catch (IOException | RuntimeException e) {
-                        return fieldAt(parser.getParsingContext());
-                    }
-                }
-                long end = parser.currentLocation().getByteOffset();
-                if (start <= offset && offset < end) {
-                    JsonStreamContext context = parser.getParsingContext();
-                    return token == JsonToken.FIELD_NAME ? fieldAt(context.getParent()) : fieldAt(context);
-                }
-                if (start > offset) {
-                    return "body";
-                }
-            }
-        } catch (IOException e) {
-            return "body";
-        }
-    }
-
-    /** A parser's place as the body spells a field ({@code prefer[0].labels.zone}), or {@code "body"} at the top. */
-    private static String fieldAt(JsonStreamContext context) {
-        Deque<String> parts = new ArrayDeque<>();
-        for (JsonStreamContext c = context; c != null && !c.inRoot(); c = c.getParent()) {
-            if (c.inObject() && c.getCurrentName() != null) {
-                parts.push("." + c.getCurrentName());
-            } else if (c.inArray()) {
-                parts.push("[" + Math.max(c.getCurrentIndex(), 0) + "]");
-            }
-        }
-        String path = String.join("", parts);
-        path = path.startsWith(".") ? path.substring(1) : path;
-        return path.isEmpty() ? "body" : shown(path, 200);
-    }
-
-    private static String shown(String text, int max) {
-        if (text == null) {
-            return "";
-        }
-        return text.length() > max ? text.substring(0, max) + "..." : text;
     }
 
     private static void closed(JsonNode object, String prefix, List<String> allowed) {
@@ -420,8 +268,8 @@ final class SubmissionParser {
             BigDecimal number = node.decimalValue();
             BigDecimal exact = number.stripTrailingZeros();
             if (number.abs().compareTo(MAX_NUMBER_QUANTITY) > 0 || exact.scale() > MAX_NUMBER_QUANTITY_DECIMALS) {
-                throw ApiException.invalid("resources." + name, "resources." + name + " is " + shown(node.asText(), 40)
-                        + "; as a JSON number a quantity is at most 1e18 with at most " + MAX_NUMBER_QUANTITY_DECIMALS
+                throw ApiException.invalid("resources." + name, "resources." + name + " is "
+                        + JsonBody.shown(node.asText(), 40) + "; as a JSON number a quantity is at most 1e18 with at most " + MAX_NUMBER_QUANTITY_DECIMALS
                         + " decimals: write it as a string such as " + example);
             }
             return Optional.of(exact.toPlainString());
