@@ -22,7 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Embedded mode (the seeds' {@code set_group_capacity(pool, labels, n)}): an application that runs tasks on its
+ * Embedded mode ({@code setGroupCapacity(pool, labels, n)}): an application that runs tasks on its
  * own executors reports the capacity of each group it serves and receives the attempts of those groups. Each
  * (pool, labels) is one worker identity ({@code <name>.<pool>.<labels hash>}) with {@code n} slots whose attempts
  * go to that group's handler and executor; {@code ctx.group()} is the group's labels.
@@ -50,7 +50,7 @@ public final class EmbeddedExecutors implements AutoCloseable {
         return new Builder();
     }
 
-    /** Sets the capacity of the unlabeled group of a pool (the seeds' {@code set_capacity}). */
+    /** Sets the capacity of the unlabeled group of a pool (a pool without labels has just this one). */
     public void setCapacity(String pool, int n) {
         setGroupCapacity(pool, Map.of(), n);
     }

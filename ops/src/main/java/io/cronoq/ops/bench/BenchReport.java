@@ -9,7 +9,7 @@ import java.util.Map;
 
 /**
  * The figures of one bench run, each next to its ratio to the Kafka Streams baseline of the same run,
- * and the targets of issue 10 with whether they were met (reported, never asserted). Printed as text
+ * and the throughput and latency targets with whether they were met (reported, never asserted). Printed as text
  * or as one JSON line.
  *
  * @param settings        what was run

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The live workers of one pool that carry exactly the same labels: the seed's group, what a
+ * The live workers of one pool that carry exactly the same labels: a group, what a
  * snapshot reports and what the placement order ranks by specialization. Its workers are split
  * into {@link Profile}s by the resources they published; the group's figures are sums over them.
  */

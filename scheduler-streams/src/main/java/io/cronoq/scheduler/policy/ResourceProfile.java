@@ -13,7 +13,7 @@ import java.util.TreeSet;
  * What a worker published at registration, reduced to what matching reads: cpu, memory, disk, the
  * number of GPUs with free memory, and the installed packages. Workers with the same labels and
  * the same profile serve exactly the same requirement classes, so they share one {@link Profile}.
- * Matching is the seed's threshold model: every needed dimension ≥ the need; a worker that
+ * Matching is a threshold model: every needed dimension ≥ the need; a worker that
  * published nothing satisfies no need at all (it said nothing about what it has).
  */
 record ResourceProfile(boolean published, long cpuMillis, long memoryBytes, long diskBytes, int gpus,

@@ -64,7 +64,7 @@ final class WaitClass {
      * <ol>
      *   <li>the highest preference score of the group ({@link Preferences}): soft routing first,
      *       among workers that all satisfy the hard constraints;</li>
-     *   <li>the group order of the seed ({@link Ordering#GROUPS}): fewest labels, so workers with rare
+     *   <li>the group order ({@link Ordering#GROUPS}): fewest labels, so workers with rare
      *       labels stay free for the tasks that need them; then the most free slots this task could
      *       use; then the label key;</li>
      *   <li>inside the group, the profile with the fewest GPUs (a GPU stays free for a task that

@@ -46,7 +46,7 @@ public final class ClassKeys {
         return Collections.unmodifiableSortedMap(labels);
     }
 
-    /** Whether a group carrying {@code groupLabels} carries every pair of {@code required} (the seed's group rule). */
+    /** Whether a group carrying {@code groupLabels} carries every pair of {@code required} (the group rule: a group serves a task whose every required label it carries). */
     public static boolean includes(Map<String, String> groupLabels, Map<String, String> required) {
         for (Map.Entry<String, String> r : required.entrySet()) {
             if (!r.getValue().equals(groupLabels.get(r.getKey()))) {

@@ -259,7 +259,7 @@ class PoolSchedulerPropertyTest {
 
         /**
          * Whether a worker satisfies a task's full requirement, worked out here from the raw events
-         * (not by the scheduler's matching code), as the seed states the rule: every required label,
+         * (not by the scheduler's matching code), as cronoq states the rule: every required label,
          * then every requested dimension a threshold on what the worker published.
          */
         private static boolean satisfies(WorkerRecord w, TaskSubmitted task) {

@@ -22,7 +22,7 @@ import org.apache.kafka.streams.KeyValue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Each placement rule of the seed, through the whole topology under TopologyTestDriver. */
+/** Each placement rule, through the whole topology under TopologyTestDriver. */
 class PlacementRulesTopologyTest {
 
     private static final String POOL = "inference";
