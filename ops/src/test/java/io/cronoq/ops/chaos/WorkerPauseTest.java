@@ -161,6 +161,11 @@ class WorkerPauseTest {
                         fmt(evictedAfter), HEARTBEAT_TIMEOUT_MS / 1000, fmt(reassignedAfter), fmt(abortedAfter),
                         again.getGeneration(), generationA, fmt(backAfter), refused.size(),
                         refused.stream().map(r -> r.getInputType() + " " + r.getCode()).toList(), fences.size());
+                long staleFences = fences.stream().filter(f -> f.getStaleGeneration() == generationA).count();
+                log.info("Fences of A's generation {}: {} (its eviction, and one per input it sent under it)",
+                        generationA, staleFences);
+                assertThat(staleFences).as("a resumed agent sends one stale heartbeat, not one per interval it missed")
+                        .isLessThanOrEqualTo(5);
                 assertThat(evictedAfter).as("eviction after the pause, s").isBetween(HEARTBEAT_TIMEOUT_MS / 1000.0 - 1, 45.0);
                 // Give a stale report of A's, if it sent one, the time to be read and refused before the verdict.
                 Thread.sleep(3000);
