@@ -57,7 +57,16 @@ final class SchedulerCommand implements Callable<Integer> {
             app.close();
             stopped.countDown();
         }, "cronoq-scheduler-shutdown"));
-        stopped.await();
+        // A stream thread failure that stops the client (a full state directory) leaves Kafka Streams in ERROR:
+        // then this process ends non-zero instead of serving nothing.
+        while (!stopped.await(1, java.util.concurrent.TimeUnit.SECONDS)) {
+            if (app.streams().state() == org.apache.kafka.streams.KafkaStreams.State.ERROR) {
+                System.err.println("cronoq scheduler stopped: Kafka Streams failed (see the ERROR above)");
+                gateway.close();
+                app.close();
+                return 1;
+            }
+        }
         return 0;
     }
 }

@@ -334,7 +334,9 @@ public final class CronoqWorker implements AutoCloseable {
         }
 
         void startHeartbeats(WorkerCore core, Duration interval) {
-            heartbeats.scheduleAtFixedRate(() -> {
+            // With a fixed delay, not a fixed rate: a process paused (SIGSTOP, a long GC, a frozen VM) sends one
+            // heartbeat when it resumes, not one per interval it missed back to back, each of them fenced.
+            heartbeats.scheduleWithFixedDelay(() -> {
                 try {
                     core.heartbeat();
                 } catch (RuntimeException e) {

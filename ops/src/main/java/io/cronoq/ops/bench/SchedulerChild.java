@@ -18,12 +18,16 @@ import org.slf4j.LoggerFactory;
  * {@link SchedulerApp} from {@code key=value} arguments ({@code cronoq.*} settings and Kafka
  * pass-through keys such as {@code session.timeout.ms}), reports its Kafka Streams state on stdout as
  * {@code @cronoq state <STATE>}, answers {@code heap} on stdin with {@code @cronoq heap <bytes>} (heap
- * used after a full GC), and stops cleanly on {@code stop} or when stdin closes (the parent died).
+ * used after a full GC), stops cleanly on {@code stop} or when stdin closes (the parent died), and exits with
+ * {@link #EXIT_FAILED} when Kafka Streams fails (state ERROR).
  */
 public final class SchedulerChild {
 
     /** Prefix of every line of the protocol on stdout; everything else there is log. */
     public static final String PROTOCOL = "@cronoq ";
+
+    /** The exit code when Kafka Streams failed (its state went to ERROR). */
+    public static final int EXIT_FAILED = 3;
 
     private static final Logger log = LoggerFactory.getLogger(SchedulerChild.class);
 
@@ -63,6 +67,12 @@ public final class SchedulerChild {
             if (state != last) {
                 reply(out, "state " + state);
                 last = state;
+            }
+            if (state == KafkaStreams.State.ERROR) {
+                // The client was shut down by its exception handler (e.g. a full state directory): end non-zero.
+                log.error("Kafka Streams failed; the child scheduler exits");
+                streams.close(java.time.Duration.ofSeconds(10));
+                System.exit(EXIT_FAILED);
             }
             try {
                 Thread.sleep(20);

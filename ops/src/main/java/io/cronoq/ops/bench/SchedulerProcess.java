@@ -107,6 +107,16 @@ public final class SchedulerProcess implements AutoCloseable {
         return process.pid();
     }
 
+    /** Its exit code once it has ended, else empty. */
+    public java.util.OptionalInt exitCode() {
+        return process.isAlive() ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(process.exitValue());
+    }
+
+    /** Where its output goes. */
+    public Path logFile() {
+        return logFile;
+    }
+
     public boolean alive() {
         return process.isAlive();
     }

@@ -39,17 +39,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -263,58 +257,5 @@ class WorkerKillTest {
                                                          org.apache.kafka.common.serialization.Serializer<V> values) {
         return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.ACKS_CONFIG, "all"), new org.apache.kafka.common.serialization.StringSerializer(), values);
-    }
-
-    /** Follows the committed journal from its start on a thread of its own; the test looks for entries in it. */
-    private static final class JournalTail implements AutoCloseable {
-        private final KafkaConsumer<String, JournalEntry> consumer;
-        private final List<JournalEntry> entries = new CopyOnWriteArrayList<>();
-        private final Thread thread;
-
-        private JournalTail(String bootstrap, Topics topics) {
-            Map<String, Object> props = new HashMap<>();
-            props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-            props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-            props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-            consumer = new KafkaConsumer<>(props, topics.journal().keySerde().deserializer(),
-                    topics.journal().valueSerde().deserializer());
-            String topic = topics.journal().name();
-            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            thread = new Thread(this::follow, "journal-tail");
-            thread.setDaemon(true);
-        }
-
-        static JournalTail start(String bootstrap, Topics topics) {
-            JournalTail tail = new JournalTail(bootstrap, topics);
-            tail.thread.start();
-            return tail;
-        }
-
-        private void follow() {
-            try {
-                while (true) {
-                    consumer.poll(Duration.ofMillis(200)).forEach(r -> entries.add(r.value()));
-                }
-            } catch (WakeupException e) {
-                // closing
-            } finally {
-                consumer.close();
-            }
-        }
-
-        /** The first journaled event of this type that matches. */
-        <T> Optional<T> find(Class<T> type, Predicate<T> which) {
-            return entries.stream().map(JournalEntry::getEvent).filter(type::isInstance).map(type::cast)
-                    .filter(which).findFirst();
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            consumer.wakeup();
-            thread.join(10_000);
-        }
     }
 }

@@ -15,7 +15,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,11 +60,7 @@ public final class SchedulerApp implements AutoCloseable {
                 new RegistrationGuard(credentials, config.getInt(SchedulerConfig.AUTH_SIGNATURE_MAX_AGE_MS)),
                 config.timeRules(), config.tickInterval()),
                 streamsProperties(config));
-        streams.setUncaughtExceptionHandler(error -> {
-            // Bad input never gets here (it is dead-lettered); this is an infrastructure failure.
-            log.error("Stream thread failed; replacing it", error);
-            return StreamThreadExceptionResponse.REPLACE_THREAD;
-        });
+        streams.setUncaughtExceptionHandler(new StreamThreadFailures(config.get(SchedulerConfig.STATE_DIR)));
         streams.start();
         log.info("Scheduler '{}' started against {} (topics prefixed '{}')", config.get(SchedulerConfig.APPLICATION_ID),
                 config.get(SchedulerConfig.BOOTSTRAP_SERVERS), config.get(SchedulerConfig.TOPIC_PREFIX));
