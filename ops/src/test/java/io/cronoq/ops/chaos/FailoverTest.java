@@ -26,11 +26,17 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListTransactionsOptions;
+import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.Tag;
@@ -58,6 +64,7 @@ import org.slf4j.LoggerFactory;
 class FailoverTest {
 
     private static final Logger log = LoggerFactory.getLogger(FailoverTest.class);
+    private static volatile Map<String, String> extra;
     private static final int PARTITIONS = 4;
     private static final Duration PROGRESS = Duration.ofSeconds(60);
     /** The assignment gap that marks the outage: at 5 tasks/s per pool a pool is assigned to every ~200 ms. */
@@ -98,6 +105,7 @@ class FailoverTest {
         try (SimulatedWorkers workers = SimulatedWorkers.start(bootstrap, topics, 200);
              JournalWatcher journal = JournalWatcher.start(bootstrap, topics.journal(), registry)) {
             workers.onAssigned(this::record);
+            boolean standbys = !extraSettings().getOrDefault(SchedulerConfig.STANDBY_REPLICAS.name(), "1").equals("0");
             SchedulerProcess a = child(config, "A", children);
             SchedulerProcess b = child(config, "B", children);
             a.awaitRunning(PROGRESS);
@@ -106,7 +114,7 @@ class FailoverTest {
             await("the fleet is accepted").atMost(PROGRESS)
                     .until(() -> workers.accepted(fleet.stream().map(WorkerRegistered::getWorkerId).toList()));
             await("both instances own pools and keep a standby of the other's").atMost(PROGRESS)
-                    .until(() -> settled(a, b) && settled(b, a));
+                    .until(() -> settled(a, b, standbys) && settled(b, a, standbys));
 
             try (SteadyLoad load = SteadyLoad.start(bootstrap, topics, run, pools, 50)) {
                 progress(journal, 150, "before the kill");
@@ -117,10 +125,18 @@ class FailoverTest {
                 List<String> survivorPools = pools.stream().filter(p -> survivor.activeTasks().contains(taskOf(p))).toList();
                 log.info("Pool {} (task {}) is owned by child {}; the survivor {} owns {} and keeps standbys {}", pool,
                         task, owner.pid(), survivor.pid(), survivorPools, survivor.standbyTasks());
-                assertThat(survivor.standbyTasks()).as("the survivor keeps a warm standby of the pool").contains(task);
+                if (standbys) {
+                    assertThat(survivor.standbyTasks()).as("the survivor keeps a warm standby of the pool").contains(task);
+                }
 
-                long killed = System.nanoTime();
-                owner.kill();
+                long killed;
+                long aborted;
+                try (Admin admin = admin(bootstrap)) {
+                    admin.listTransactions().all().get(); // connected before the kill
+                    killed = System.nanoTime();
+                    owner.kill();
+                    aborted = openTransactionEnds(admin, run, killed);
+                }
                 await("the survivor owns every pool").atMost(PROGRESS)
                         .until(() -> survivor.activeTasks().size() == PARTITIONS);
                 long tookOver = System.nanoTime();
@@ -130,8 +146,9 @@ class FailoverTest {
                 long resumeMs = ms(resumed - killed);
                 long othersMs = survivorPools.stream().mapToLong(p -> ms(longestGap(p, killed, resumed))).max().orElse(-1);
                 report("failover: owner killed, scheduling resumed after %d ms (the survivor owned every pool after %d ms;"
-                        + " its own pools %s went at most %d ms without an assignment)", resumeMs, ms(tookOver - killed),
-                        survivorPools, othersMs);
+                        + " the killed instance's open transaction was aborted after %s; the survivor's own pools %s went"
+                        + " at most %d ms without an assignment)", resumeMs, ms(tookOver - killed),
+                        aborted < 0 ? "- (none was open)" : ms(aborted - killed) + " ms", survivorPools, othersMs);
 
                 long restarted = System.nanoTime();
                 SchedulerProcess again = child(config, owner == a ? "A" : "B", children);
@@ -161,6 +178,36 @@ class FailoverTest {
             children.forEach(SchedulerProcess::kill);
             registry.close();
         }
+    }
+
+    /**
+     * When the transaction the killed instance left open is aborted: the time no transaction of this application
+     * has been open for over a second any more (a live instance commits every few tens of ms), or -1 if none was.
+     */
+    private static long openTransactionEnds(Admin admin, String applicationId, long killed) throws Exception {
+        {
+            ListTransactionsOptions stale = new ListTransactionsOptions().filterStates(List.of(TransactionState.ONGOING))
+                    .filterOnDuration(1000).filterOnTransactionalIdPattern(Pattern.quote(applicationId) + "-.*");
+            boolean seen = false;
+            while (System.nanoTime() - killed < TimeUnit.SECONDS.toNanos(60)) {
+                boolean open = !admin.listTransactions(stale).all().get().isEmpty();
+                if (open) {
+                    seen = true;
+                } else if (seen) {
+                    return System.nanoTime();
+                } else if (System.nanoTime() - killed > TimeUnit.MILLISECONDS.toNanos(3000)) {
+                    return -1;
+                }
+                Thread.sleep(50);
+            }
+            throw new AssertionError("the killed instance's transaction was not aborted within 60 s");
+        }
+    }
+
+    private static Admin admin(String bootstrap) {
+        Properties props = new Properties();
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        return Admin.create(props);
     }
 
     private void verify(String bootstrap, Topics topics, List<String> submitted) {
@@ -245,29 +292,41 @@ class FailoverTest {
         return "0_" + partitionOf(pool);
     }
 
-    private static boolean settled(SchedulerProcess one, SchedulerProcess other) {
+    private static boolean settled(SchedulerProcess one, SchedulerProcess other, boolean standbys) {
         return one.state().equals("RUNNING") && !one.activeTasks().isEmpty()
-                && one.standbyTasks().containsAll(other.activeTasks());
+                && (!standbys || one.standbyTasks().containsAll(other.activeTasks()));
     }
 
     private SchedulerProcess child(SchedulerConfig config, String name, List<SchedulerProcess> children) throws Exception {
         Map<String, String> settings = new HashMap<>(config.asMap());
         settings.put(SchedulerConfig.STATE_DIR.name(), dir.resolve("state-" + name).toString());
         settings.put(SchedulerConfig.STANDBY_REPLICAS.name(), "1");
-        // For measuring other settings: -Dcronoq.failover.settings=key=value,key=value
-        String extra = System.getProperty("cronoq.failover.settings", "");
-        for (String kv : extra.split(",")) {
-            int eq = kv.indexOf('=');
-            if (eq > 0) {
-                settings.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
-            }
-        }
+        settings.putAll(extraSettings());
         Path logs = Files.createDirectories(Path.of("target", "chaos-logs"));
         SchedulerProcess process = SchedulerProcess.start(settings,
                 List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
                 logs.resolve(config.get(SchedulerConfig.APPLICATION_ID) + "-" + name + "-" + children.size() + ".log"));
         children.add(process);
         return process;
+    }
+
+    /** Settings to measure others than the defaults with: {@code -Dcronoq.failover.settings=key=value,key=value}. */
+    private static Map<String, String> extraSettings() {
+        if (extra != null) {
+            return extra;
+        }
+        Map<String, String> settings = new HashMap<>();
+        for (String kv : System.getProperty("cronoq.failover.settings", "").split(",")) {
+            int eq = kv.indexOf('=');
+            if (eq > 0) {
+                settings.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+            }
+        }
+        if (!settings.isEmpty()) {
+            report("failover: measured with %s", settings);
+        }
+        extra = settings;
+        return settings;
     }
 
     private static void progress(JournalWatcher journal, int tasks, String when) {

@@ -40,10 +40,12 @@ public final class SchedulerApp implements AutoCloseable {
     private final Topics topics;
     private final KafkaStreams streams;
     private final Credentials credentials;
+    private final StaleTransactions staleTransactions;
 
     private SchedulerApp(SchedulerConfig config, SchemaRegistry registry, Topics topics, KafkaStreams streams,
-                         Credentials credentials) {
+                         Credentials credentials, StaleTransactions staleTransactions) {
         this.config = config;
+        this.staleTransactions = staleTransactions;
         this.credentials = credentials;
         this.registry = registry;
         this.topics = topics;
@@ -74,6 +76,14 @@ public final class SchedulerApp implements AutoCloseable {
             return StreamThreadExceptionResponse.REPLACE_THREAD;
         });
         streams.start();
+        StaleTransactions stale = null;
+        if (StreamsConfig.EXACTLY_ONCE_V2.equals(config.get(SchedulerConfig.PROCESSING_GUARANTEE))) {
+            Properties admin = new Properties();
+            admin.putAll(config.kafkaOverrides());
+            admin.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.get(SchedulerConfig.BOOTSTRAP_SERVERS));
+            stale = StaleTransactions.start(admin, config.get(SchedulerConfig.APPLICATION_ID),
+                    config.getInt(SchedulerConfig.TRANSACTION_TIMEOUT_MS));
+        }
         log.info("Scheduler '{}' started against {} (topics prefixed '{}')", config.get(SchedulerConfig.APPLICATION_ID),
                 config.get(SchedulerConfig.BOOTSTRAP_SERVERS), config.get(SchedulerConfig.TOPIC_PREFIX));
         if (credentials.isEmpty()) {
@@ -81,7 +91,7 @@ public final class SchedulerApp implements AutoCloseable {
         } else {
             log.info("Worker registrations must be signed by one of {} credential(s)", credentials.all().size());
         }
-        return new SchedulerApp(config, registry, topics, streams, credentials);
+        return new SchedulerApp(config, registry, topics, streams, credentials, stale);
     }
 
     /** The schema registry of this configuration: the external one at its URL, else the embedded topic-backed one. */
@@ -114,7 +124,7 @@ public final class SchedulerApp implements AutoCloseable {
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG),
                 config.getInt(SchedulerConfig.HEARTBEAT_INTERVAL_MS));
         // The instance taking over reads the crashed one's outputs and offsets only once its open transaction is
-        // aborted, which the brokers do when it times out (Kafka Streams' default is 10 s).
+        // aborted: when it times out (Kafka Streams' default is 10 s), by the brokers' sweep or StaleTransactions.
         props.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG),
                 config.getInt(SchedulerConfig.TRANSACTION_TIMEOUT_MS));
         String server = config.get(SchedulerConfig.APPLICATION_SERVER);
@@ -199,6 +209,9 @@ public final class SchedulerApp implements AutoCloseable {
      */
     @Override
     public void close() {
+        if (staleTransactions != null) {
+            staleTransactions.close();
+        }
         streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
                 .withGroupMembershipOperation(GroupMembershipOperation.LEAVE_GROUP));
         try {
