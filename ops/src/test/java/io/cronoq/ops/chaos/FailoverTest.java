@@ -53,8 +53,9 @@ import org.slf4j.LoggerFactory;
  * commit, no leave of the group), and the test measures how long that pool goes without an assignment
  * ("time to resume": from the kill to the first assignment a worker receives after the outage), how long
  * the survivor's own pools were held up, and, once the killed instance is started again on its state
- * directory (so under its static membership id), how long until it runs and owns pools again. Nothing may
- * be lost or assigned twice, and every task must finish.
+ * directory (so under its static membership id), how long until it runs and owns pools again; last, the
+ * other instance is stopped cleanly (it leaves the group), and the test measures how long its pools went
+ * without an assignment. Nothing may be lost or assigned twice, and every task must finish.
  *
  * <p>The figures are printed as {@code failover: ...} lines. The bounds asserted are generous (a shared
  * machine is noisy); the figures measured are what to read.
@@ -163,6 +164,23 @@ class FailoverTest {
                 report("failover: killed instance restarted: RUNNING after %d ms, owning pools %s again after %d ms;"
                         + " no pool went over %d ms without an assignment meanwhile", ms(running - restarted),
                         again.activeTasks(), ms(owns - restarted), restartGap);
+
+                // A clean stop (a rolling upgrade): the instance commits and leaves the group, so its pools move
+                // at once instead of after the session timeout.
+                SchedulerProcess leaving = survivor;
+                List<String> leavingPools = pools.stream().filter(p -> leaving.activeTasks().contains(taskOf(p))).toList();
+                long stopping = System.nanoTime();
+                leaving.close();
+                long stopped = System.nanoTime();
+                await("the remaining instance owns every pool").atMost(PROGRESS)
+                        .until(() -> again.activeTasks().size() == PARTITIONS);
+                long movedAfter = System.nanoTime();
+                progress(journal, 40, "after a clean stop");
+                long stopGap = leavingPools.stream().mapToLong(p -> ms(longestGap(p, stopping, System.nanoTime())))
+                        .max().orElse(-1);
+                report("failover: clean stop took %d ms; the remaining instance owned every pool %d ms after it began;"
+                        + " the stopped instance's pools %s went at most %d ms without an assignment", ms(stopped - stopping),
+                        ms(movedAfter - stopping), leavingPools, stopGap);
 
                 load.stop();
                 List<String> submitted = load.submitted();

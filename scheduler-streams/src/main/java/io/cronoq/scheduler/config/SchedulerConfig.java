@@ -34,8 +34,8 @@ public final class SchedulerConfig {
             "How often the scheduler commits (ms); under exactly-once this is the floor of assignment latency.");
     public static final Key STATE_DIR = new Key("cronoq.state.dir", defaultStateDir(),
             "Directory of the RocksDB state stores.");
-    public static final Key STANDBY_REPLICAS = new Key("cronoq.num.standby.replicas", "0",
-            "Warm copies of each pool's state on other instances, for fast failover (use 1 in production).");
+    public static final Key STANDBY_REPLICAS = new Key("cronoq.num.standby.replicas", "1",
+            "Warm copies of each pool's state on other instances, kept up to date from the changelogs, so a failover does not wait for a restore (a lone instance has none to keep; 0 saves the changelog reads).");
     public static final Key INSTANCE_ID = new Key("cronoq.instance.id", "",
             "This instance's static group membership id (group.instance.id): a restarted instance rejoins under it without a rebalance. Empty derives one from the host name and the state directory. Two live instances must never share it: the newer one fences the older, which stops.");
     public static final Key SESSION_TIMEOUT_MS = new Key("cronoq.session.timeout.ms", "6000",
