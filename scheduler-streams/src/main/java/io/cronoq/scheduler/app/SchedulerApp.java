@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
 import java.util.zip.CRC32;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.CloseOptions;
@@ -80,7 +81,7 @@ public final class SchedulerApp implements AutoCloseable {
         if (StreamsConfig.EXACTLY_ONCE_V2.equals(config.get(SchedulerConfig.PROCESSING_GUARANTEE))) {
             Properties admin = new Properties();
             admin.putAll(config.kafkaOverrides());
-            admin.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.get(SchedulerConfig.BOOTSTRAP_SERVERS));
+            admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.get(SchedulerConfig.BOOTSTRAP_SERVERS));
             stale = StaleTransactions.start(admin, config.get(SchedulerConfig.APPLICATION_ID),
                     config.getInt(SchedulerConfig.TRANSACTION_TIMEOUT_MS));
         }
