@@ -37,7 +37,7 @@ public final class SchedulerConfig {
     public static final Key STANDBY_REPLICAS = new Key("cronoq.num.standby.replicas", "1",
             "Warm copies of each pool's state on other instances, kept up to date from the changelogs, so a failover does not wait for a restore (a lone instance has none to keep; 0 saves the changelog reads).");
     public static final Key INSTANCE_ID = new Key("cronoq.instance.id", "",
-            "This instance's static group membership id (group.instance.id): a restarted instance rejoins under it without a rebalance. Empty derives one from the host name and the state directory. Two live instances must never share it: the newer one fences the older, which stops.");
+            "This instance's static group membership id (group.instance.id): a restarted instance rejoins under it without a rebalance. Empty derives one from the host name and the state directory. Two live instances must never share it: the group fences one of them, and they keep fencing each other.");
     public static final Key SESSION_TIMEOUT_MS = new Key("cronoq.session.timeout.ms", "6000",
             "How long (ms) the group waits for a silent instance before giving its pools to another: the bound on failover after a crash. Shorter evicts a paused instance (GC, network) sooner; at least the brokers' group.min.session.timeout.ms (6000 by default).");
     public static final Key HEARTBEAT_INTERVAL_MS = new Key("cronoq.heartbeat.interval.ms", "1500",
