@@ -25,6 +25,11 @@ final class SchedulerCommand implements Callable<Integer> {
     @Option(names = "--application-id", paramLabel = "ID", description = "Instances with the same id share the pools (default: cronoq-scheduler).")
     String applicationId;
 
+    @Option(names = "--instance-id", paramLabel = "ID",
+            description = "This instance's static group membership id (default: derived from the host name and the state "
+                    + "directory). Two live instances must never share one.")
+    String instanceId;
+
     @Option(names = "--port", paramLabel = "PORT", defaultValue = "8080",
             description = "HTTP port of this instance's gateway (default: ${DEFAULT-VALUE}); other instances forward to it "
                     + "at cronoq.application.server, so set that to host:port when running several.")
@@ -47,10 +52,14 @@ final class SchedulerCommand implements Callable<Integer> {
         if (bind != null) {
             settings.put(SchedulerConfig.HTTP_BIND.name(), bind);
         }
+        if (instanceId != null) {
+            settings.put(SchedulerConfig.INSTANCE_ID.name(), instanceId);
+        }
         SchedulerConfig config = SchedulerConfig.of(settings);
         SchedulerApp app = SchedulerApp.start(config, kafka.credentials());
         GatewayServer gateway = GatewayServer.start(app, httpPort);
-        System.out.println("cronoq scheduler running; gateway at " + gateway.url() + "/ (Ctrl-C stops it)");
+        System.out.println("cronoq scheduler running as instance " + SchedulerApp.instanceId(config) + "; gateway at "
+                + gateway.url() + "/ (Ctrl-C stops it)");
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             gateway.close();

@@ -9,15 +9,18 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeSet;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.ThreadMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The main class of a scheduler in a child JVM ({@link SchedulerProcess}): starts one
  * {@link SchedulerApp} from {@code key=value} arguments ({@code cronoq.*} settings and Kafka
- * pass-through keys such as {@code session.timeout.ms}), reports its Kafka Streams state on stdout as
- * {@code @cronoq state <STATE>}, answers {@code heap} on stdin with {@code @cronoq heap <bytes>} (heap
+ * pass-through keys such as {@code linger.ms}), reports its Kafka Streams state on stdout as
+ * {@code @cronoq state <STATE>} and the tasks it holds as {@code @cronoq tasks active=0_1,0_3 standby=0_0}
+ * (each time either changes), answers {@code heap} on stdin with {@code @cronoq heap <bytes>} (heap
  * used after a full GC), stops cleanly on {@code stop} or when stdin closes (the parent died), and exits with
  * {@link #EXIT_FAILED} when Kafka Streams fails (state ERROR).
  */
@@ -62,6 +65,7 @@ public final class SchedulerChild {
 
     private static void watchState(KafkaStreams streams, PrintStream out) {
         KafkaStreams.State last = null;
+        String lastTasks = null;
         while (true) {
             KafkaStreams.State state = streams.state();
             if (state != last) {
@@ -74,6 +78,11 @@ public final class SchedulerChild {
                 streams.close(java.time.Duration.ofSeconds(10));
                 System.exit(EXIT_FAILED);
             }
+            String tasks = tasks(streams);
+            if (!tasks.equals(lastTasks)) {
+                reply(out, "tasks " + tasks);
+                lastTasks = tasks;
+            }
             try {
                 Thread.sleep(20);
             } catch (InterruptedException e) {
@@ -81,6 +90,20 @@ public final class SchedulerChild {
                 return;
             }
         }
+    }
+
+    private static String tasks(KafkaStreams streams) {
+        TreeSet<String> active = new TreeSet<>();
+        TreeSet<String> standby = new TreeSet<>();
+        try {
+            for (ThreadMetadata thread : streams.metadataForLocalThreads()) {
+                thread.activeTasks().forEach(t -> active.add(t.taskId().toString()));
+                thread.standbyTasks().forEach(t -> standby.add(t.taskId().toString()));
+            }
+        } catch (RuntimeException e) {
+            log.debug("No thread metadata yet: {}", e.toString());
+        }
+        return "active=" + String.join(",", active) + " standby=" + String.join(",", standby);
     }
 
     private static synchronized void reply(PrintStream out, String line) {

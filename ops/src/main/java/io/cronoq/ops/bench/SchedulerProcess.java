@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -35,6 +36,8 @@ public final class SchedulerProcess implements AutoCloseable {
     private final Writer stdin;
     private final BlockingQueue<String> replies = new LinkedBlockingQueue<>();
     private volatile String state = "STARTING";
+    private volatile Set<String> activeTasks = Set.of();
+    private volatile Set<String> standbyTasks = Set.of();
 
     private SchedulerProcess(Process process, Path logFile) {
         this.process = process;
@@ -93,6 +96,17 @@ public final class SchedulerProcess implements AutoCloseable {
                 file.flush();
                 if (line.startsWith(SchedulerChild.PROTOCOL + "state ")) {
                     state = line.substring((SchedulerChild.PROTOCOL + "state ").length()).trim();
+                } else if (line.startsWith(SchedulerChild.PROTOCOL + "tasks ")) {
+                    for (String part : line.substring((SchedulerChild.PROTOCOL + "tasks ").length()).trim().split(" ")) {
+                        int eq = part.indexOf('=');
+                        Set<String> ids = eq < 0 || eq == part.length() - 1 ? Set.of()
+                                : Set.of(part.substring(eq + 1).split(","));
+                        if (part.startsWith("active=")) {
+                            activeTasks = ids;
+                        } else if (part.startsWith("standby=")) {
+                            standbyTasks = ids;
+                        }
+                    }
                 } else if (line.startsWith(SchedulerChild.PROTOCOL)) {
                     replies.add(line.substring(SchedulerChild.PROTOCOL.length()));
                 }
@@ -124,6 +138,16 @@ public final class SchedulerProcess implements AutoCloseable {
     /** Its Kafka Streams state as last reported (STARTING before the first report, EXITED after the end). */
     public String state() {
         return state;
+    }
+
+    /** The ids of the active tasks it last reported (e.g. {@code 0_2}: subtopology 0, partition 2). */
+    public Set<String> activeTasks() {
+        return activeTasks;
+    }
+
+    /** The ids of the standby tasks it last reported. */
+    public Set<String> standbyTasks() {
+        return standbyTasks;
     }
 
     /** Returns once its Kafka Streams state is RUNNING. */

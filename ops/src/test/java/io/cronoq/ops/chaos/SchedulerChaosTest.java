@@ -186,9 +186,7 @@ class SchedulerChaosTest {
     private SchedulerProcess child(SchedulerConfig config, String name, List<SchedulerProcess> children) throws Exception {
         Map<String, String> settings = new HashMap<>(config.asMap());
         settings.put(SchedulerConfig.STATE_DIR.name(), dir.resolve("state-" + name).toString());
-        // A hard-killed member leaves the group only when its session times out: keep that short.
-        settings.put("session.timeout.ms", "6000");
-        settings.put("heartbeat.interval.ms", "1500");
+        // A hard-killed member leaves the group only when its session times out: cronoq.session.timeout.ms, 6 s.
         Path logs = Files.createDirectories(Path.of("target", "chaos-logs"));
         SchedulerProcess process = SchedulerProcess.start(settings,
                 List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),

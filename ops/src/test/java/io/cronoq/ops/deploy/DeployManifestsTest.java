@@ -354,6 +354,12 @@ class DeployManifestsTest {
         SchedulerConfig config = SchedulerConfig.of(settings); // unknown cronoq.* keys and bad values throw
 
         assertThat(config.getInt(SchedulerConfig.STANDBY_REPLICAS)).isEqualTo(1);
+        assertThat(config.getInt(SchedulerConfig.SESSION_TIMEOUT_MS)).as("failover after a crash within seconds")
+                .isLessThanOrEqualTo(10_000);
+        assertThat(config.getInt(SchedulerConfig.HEARTBEAT_INTERVAL_MS) * 3)
+                .isLessThanOrEqualTo(config.getInt(SchedulerConfig.SESSION_TIMEOUT_MS));
+        // Every pod reads this file: a static membership id in it would be shared by live instances.
+        assertThat(config.get(SchedulerConfig.INSTANCE_ID)).as("cronoq.instance.id in the shared ConfigMap").isEmpty();
         assertThat(config.getInt(SchedulerConfig.COMMIT_INTERVAL_MS)).isPositive();
         assertThat(config.get(SchedulerConfig.TOPIC_PREFIX)).isEqualTo("cronoq.");
         assertThat(config.get(SchedulerConfig.HTTP_BIND)).as("a pod's gateway listens on every interface")

@@ -8,11 +8,19 @@ import io.cronoq.scheduler.topology.SchedulerTopology;
 import io.cronoq.schemas.SchemaRegistries;
 import io.cronoq.schemas.SchemaRegistry;
 import io.cronoq.schemas.Topics;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
+import java.util.zip.CRC32;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.streams.CloseOptions.GroupMembershipOperation;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.slf4j.Logger;
@@ -32,10 +40,12 @@ public final class SchedulerApp implements AutoCloseable {
     private final Topics topics;
     private final KafkaStreams streams;
     private final Credentials credentials;
+    private final StaleTransactions staleTransactions;
 
     private SchedulerApp(SchedulerConfig config, SchemaRegistry registry, Topics topics, KafkaStreams streams,
-                         Credentials credentials) {
+                         Credentials credentials, StaleTransactions staleTransactions) {
         this.config = config;
+        this.staleTransactions = staleTransactions;
         this.credentials = credentials;
         this.registry = registry;
         this.topics = topics;
@@ -62,6 +72,14 @@ public final class SchedulerApp implements AutoCloseable {
                 streamsProperties(config));
         streams.setUncaughtExceptionHandler(new StreamThreadFailures(config.get(SchedulerConfig.STATE_DIR)));
         streams.start();
+        StaleTransactions stale = null;
+        if (StreamsConfig.EXACTLY_ONCE_V2.equals(config.get(SchedulerConfig.PROCESSING_GUARANTEE))) {
+            Properties admin = new Properties();
+            admin.putAll(config.kafkaOverrides());
+            admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.get(SchedulerConfig.BOOTSTRAP_SERVERS));
+            stale = StaleTransactions.start(admin, config.get(SchedulerConfig.APPLICATION_ID),
+                    config.getInt(SchedulerConfig.TRANSACTION_TIMEOUT_MS));
+        }
         log.info("Scheduler '{}' started against {} (topics prefixed '{}')", config.get(SchedulerConfig.APPLICATION_ID),
                 config.get(SchedulerConfig.BOOTSTRAP_SERVERS), config.get(SchedulerConfig.TOPIC_PREFIX));
         if (credentials.isEmpty()) {
@@ -69,7 +87,7 @@ public final class SchedulerApp implements AutoCloseable {
         } else {
             log.info("Worker registrations must be signed by one of {} credential(s)", credentials.all().size());
         }
-        return new SchedulerApp(config, registry, topics, streams, credentials);
+        return new SchedulerApp(config, registry, topics, streams, credentials, stale);
     }
 
     /** The schema registry of this configuration: the external one at its URL, else the embedded topic-backed one. */
@@ -93,6 +111,18 @@ public final class SchedulerApp implements AutoCloseable {
         props.put(StreamsConfig.STATE_DIR_CONFIG, config.get(SchedulerConfig.STATE_DIR));
         props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, config.getInt(SchedulerConfig.STANDBY_REPLICAS));
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.getInt(SchedulerConfig.STREAM_THREADS));
+        // Failover. A crashed instance is noticed when its session times out: only then do its pools move to
+        // another instance (a standby replica there has their state warm). Static membership lets a restarted
+        // instance rejoin under its old id and get its pools back without a rebalance of the others.
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), instanceId(config));
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG),
+                config.getInt(SchedulerConfig.SESSION_TIMEOUT_MS));
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG),
+                config.getInt(SchedulerConfig.HEARTBEAT_INTERVAL_MS));
+        // The instance taking over reads the crashed one's outputs and offsets only once its open transaction is
+        // aborted: when it times out (Kafka Streams' default is 10 s), by the brokers' sweep or StaleTransactions.
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG),
+                config.getInt(SchedulerConfig.TRANSACTION_TIMEOUT_MS));
         String server = config.get(SchedulerConfig.APPLICATION_SERVER);
         if (!server.isBlank()) {
             props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, server);
@@ -108,6 +138,35 @@ public final class SchedulerApp implements AutoCloseable {
         // data" messages eagerly while an input partition is empty (16-19% of the thread in profiled drains).
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         return props;
+    }
+
+    /**
+     * This instance's static membership id: {@link SchedulerConfig#INSTANCE_ID} when set, else the host name
+     * and a digest of the absolute state directory, the same on every start of this instance on this host
+     * (and distinct for two instances of one host, which cannot share a state directory).
+     */
+    public static String instanceId(SchedulerConfig config) {
+        String configured = config.get(SchedulerConfig.INSTANCE_ID).trim();
+        if (!configured.isEmpty()) {
+            return configured;
+        }
+        String stateDir = Path.of(config.get(SchedulerConfig.STATE_DIR)).toAbsolutePath().normalize()
+                .toString();
+        CRC32 crc = new CRC32();
+        crc.update(stateDir.getBytes(StandardCharsets.UTF_8));
+        return hostName() + "-" + String.format("%08x", crc.getValue());
+    }
+
+    private static String hostName() {
+        String env = System.getenv("HOSTNAME");
+        if (env != null && !env.isBlank()) {
+            return env.trim();
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "localhost";
+        }
     }
 
     /**
@@ -140,9 +199,17 @@ public final class SchedulerApp implements AutoCloseable {
         return config;
     }
 
+    /**
+     * Stops cleanly and leaves the group at once, so another instance takes this one's pools over now rather
+     * than after the session timeout (a static member otherwise stays in the group when it closes).
+     */
     @Override
     public void close() {
-        streams.close(Duration.ofSeconds(30));
+        if (staleTransactions != null) {
+            staleTransactions.close();
+        }
+        streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
+                .withGroupMembershipOperation(GroupMembershipOperation.LEAVE_GROUP));
         try {
             registry.close();
         } catch (Exception e) {

@@ -34,8 +34,16 @@ public final class SchedulerConfig {
             "How often the scheduler commits (ms); under exactly-once this is the floor of assignment latency.");
     public static final Key STATE_DIR = new Key("cronoq.state.dir", defaultStateDir(),
             "Directory of the RocksDB state stores.");
-    public static final Key STANDBY_REPLICAS = new Key("cronoq.num.standby.replicas", "0",
-            "Warm copies of each pool's state on other instances, for fast failover (use 1 in production).");
+    public static final Key STANDBY_REPLICAS = new Key("cronoq.num.standby.replicas", "1",
+            "Warm copies of each pool's state on other instances, kept up to date from the changelogs, so a failover does not wait for a restore (a lone instance has none to keep; 0 saves the changelog reads).");
+    public static final Key INSTANCE_ID = new Key("cronoq.instance.id", "",
+            "This instance's static group membership id (group.instance.id): a restarted instance rejoins under it without a rebalance. Empty derives one from the host name and the state directory. Two live instances must never share it: the group fences one of them, and they keep fencing each other.");
+    public static final Key SESSION_TIMEOUT_MS = new Key("cronoq.session.timeout.ms", "6000",
+            "How long (ms) the group waits for a silent instance before giving its pools to another: the bound on failover after a crash. Shorter evicts a paused instance (GC, network) sooner; at least the brokers' group.min.session.timeout.ms (6000 by default).");
+    public static final Key HEARTBEAT_INTERVAL_MS = new Key("cronoq.heartbeat.interval.ms", "1500",
+            "How often (ms) an instance heartbeats to its group; under a third of cronoq.session.timeout.ms.");
+    public static final Key TRANSACTION_TIMEOUT_MS = new Key("cronoq.transaction.timeout.ms", "5000",
+            "Under exactly-once, how long (ms) the brokers let a transaction stay open before aborting it: another instance taking over a crashed one's pools waits for its open transaction to be aborted. Far above cronoq.commit.interval.ms.");
     public static final Key STREAM_THREADS = new Key("cronoq.num.stream.threads", "1",
             "Stream threads per scheduler instance; pools spread over them by partition.");
     public static final Key SCHEMA_REGISTRY_URL = new Key("cronoq.schema.registry.url", "",
@@ -75,7 +83,8 @@ public final class SchedulerConfig {
             "How long (ms) a finished task stays in the scheduler's stores, and so in GET /v1/tasks, after it finished; then it is forgotten (TaskForgotten in the journal, which keeps its history) and its id may be submitted again. 0 keeps finished tasks forever. Default 7 days.");
 
     public static final List<Key> KEYS = List.of(BOOTSTRAP_SERVERS, TOPIC_PREFIX, APPLICATION_ID,
-            PROCESSING_GUARANTEE, COMMIT_INTERVAL_MS, STATE_DIR, STANDBY_REPLICAS, STREAM_THREADS,
+            PROCESSING_GUARANTEE, COMMIT_INTERVAL_MS, STATE_DIR, STANDBY_REPLICAS, INSTANCE_ID, SESSION_TIMEOUT_MS,
+            HEARTBEAT_INTERVAL_MS, TRANSACTION_TIMEOUT_MS, STREAM_THREADS,
             SCHEMA_REGISTRY_URL, APPLICATION_SERVER, HTTP_BIND, HTTP_TLS_KEYSTORE, HTTP_TLS_KEYSTORE_PASSWORD_ENV,
             HTTP_TLS_TRUSTSTORE, HTTP_TLS_TRUSTSTORE_PASSWORD_ENV, PARTITIONS, AUTH_SIGNATURE_MAX_AGE_MS, TICK_INTERVAL_MS,
             HEARTBEAT_TIMEOUT_MS, RESERVATION_LEAD_MS, DEADLINE_LEAD_MS, PRIORITY_STEP_MS, START_TOLERANCE_MS,
@@ -112,6 +121,27 @@ public final class SchedulerConfig {
     private void validate() {
         intAtLeast(COMMIT_INTERVAL_MS, 1);
         intAtLeast(STANDBY_REPLICAS, 0);
+        int session = intAtLeast(SESSION_TIMEOUT_MS, 1);
+        int heartbeat = intAtLeast(HEARTBEAT_INTERVAL_MS, 1);
+        if (heartbeat >= session) {
+            throw new IllegalArgumentException(HEARTBEAT_INTERVAL_MS.name() + " is " + heartbeat + "; it must be below "
+                    + SESSION_TIMEOUT_MS.name() + " (" + session + "), a third of it or less");
+        }
+        int transaction = intAtLeast(TRANSACTION_TIMEOUT_MS, 1);
+        if (transaction <= getInt(COMMIT_INTERVAL_MS)) {
+            throw new IllegalArgumentException(TRANSACTION_TIMEOUT_MS.name() + " is " + transaction
+                    + "; it must be far above " + COMMIT_INTERVAL_MS.name() + " (" + getInt(COMMIT_INTERVAL_MS) + ")");
+        }
+        for (String kafkaKey : List.of("group.instance.id", "session.timeout.ms", "heartbeat.interval.ms",
+                "transaction.timeout.ms")) {
+            for (String form : List.of(kafkaKey, "consumer." + kafkaKey, "main.consumer." + kafkaKey,
+                    "producer." + kafkaKey)) {
+                if (values.containsKey(form)) {
+                    throw new IllegalArgumentException("'" + form + "' is set by cronoq; use "
+                            + cronoqKeyFor(kafkaKey).name() + " instead");
+                }
+            }
+        }
         intAtLeast(STREAM_THREADS, 1);
         intAtLeast(PARTITIONS, 1);
         intAtLeast(AUTH_SIGNATURE_MAX_AGE_MS, 1);
@@ -131,6 +161,15 @@ public final class SchedulerConfig {
             throw new IllegalArgumentException(PROCESSING_GUARANTEE.name() + " is '" + guarantee
                     + "'; use exactly_once_v2 or at_least_once");
         }
+    }
+
+    private static Key cronoqKeyFor(String kafkaKey) {
+        return switch (kafkaKey) {
+            case "group.instance.id" -> INSTANCE_ID;
+            case "session.timeout.ms" -> SESSION_TIMEOUT_MS;
+            case "heartbeat.interval.ms" -> HEARTBEAT_INTERVAL_MS;
+            default -> TRANSACTION_TIMEOUT_MS;
+        };
     }
 
     public String get(Key key) {

@@ -1,14 +1,18 @@
 package io.cronoq.scheduler.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cronoq.scheduler.config.SchedulerConfig;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The Kafka Streams settings a scheduler runs with, and which of them a configuration may override. */
 class StreamsPropertiesTest {
@@ -43,6 +47,55 @@ class StreamsPropertiesTest {
         assertThat(unprefixed).doesNotContainKey(PRODUCER_LINGER);
         assertThat(unprefixed.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo("0");
         assertThat(prefixed.get(PRODUCER_LINGER)).isEqualTo("7");
+    }
+
+    @Test
+    void failoverSettingsReachTheStreamThreadsClients() {
+        Properties props = SchedulerApp.streamsProperties(config(Map.of(SchedulerConfig.INSTANCE_ID.name(), "sched-0")));
+
+        assertThat(props.get(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG))).isEqualTo("sched-0");
+        assertThat(props.get(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG))).isEqualTo(6000);
+        assertThat(props.get(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG))).isEqualTo(1500);
+        assertThat(props.get(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG))).isEqualTo(5000);
+        assertThat(props.get(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG)).isEqualTo(1);
+    }
+
+    @Test
+    void theDefaultInstanceIdIsStablePerHostAndStateDirectoryAndDistinctAcrossStateDirectories(@TempDir Path dir) {
+        SchedulerConfig one = config(Map.of(SchedulerConfig.STATE_DIR.name(), dir.resolve("one").toString()));
+        SchedulerConfig again = config(Map.of(SchedulerConfig.STATE_DIR.name(), dir.resolve("x/../one").toString()));
+        SchedulerConfig two = config(Map.of(SchedulerConfig.STATE_DIR.name(), dir.resolve("two").toString()));
+
+        assertThat(SchedulerApp.instanceId(one)).isEqualTo(SchedulerApp.instanceId(again)).matches(".+-[0-9a-f]{8}");
+        assertThat(SchedulerApp.instanceId(two)).isNotEqualTo(SchedulerApp.instanceId(one));
+        assertThat(SchedulerApp.instanceId(config(Map.of(SchedulerConfig.INSTANCE_ID.name(), " sched-1 "))))
+                .isEqualTo("sched-1");
+    }
+
+    @Test
+    void theKafkaFormsOfTheFailoverSettingsAreRefusedNamingCronoqsKey() {
+        assertThatThrownBy(() -> config(Map.of("session.timeout.ms", "10000")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("'session.timeout.ms' is set by cronoq; use cronoq.session.timeout.ms instead");
+        assertThatThrownBy(() -> config(Map.of("producer.transaction.timeout.ms", "10000")))
+                .hasMessage("'producer.transaction.timeout.ms' is set by cronoq; use cronoq.transaction.timeout.ms instead");
+        assertThatThrownBy(() -> config(Map.of("main.consumer.group.instance.id", "x")))
+                .hasMessage("'main.consumer.group.instance.id' is set by cronoq; use cronoq.instance.id instead");
+        assertThatThrownBy(() -> config(Map.of(SchedulerConfig.HEARTBEAT_INTERVAL_MS.name(), "6000")))
+                .hasMessageStartingWith("cronoq.heartbeat.interval.ms is 6000; it must be below cronoq.session.timeout.ms");
+        assertThatThrownBy(() -> config(Map.of(SchedulerConfig.TRANSACTION_TIMEOUT_MS.name(), "20")))
+                .hasMessageStartingWith("cronoq.transaction.timeout.ms is 20; it must be far above");
+    }
+
+    @Test
+    void onlyThisApplicationsExactlyOnceTransactionalIdsAreEverAborted() {
+        var ours = StaleTransactions.pattern("cronoq-scheduler");
+        assertThat(ours.matcher("cronoq-scheduler-3f5da81d-dee4-489f-a09f-b9a59208126b-1").matches()).isTrue();
+        assertThat(ours.matcher("cronoq-scheduler-2-3f5da81d-dee4-489f-a09f-b9a59208126b-1").matches())
+                .as("another application whose id starts alike").isFalse();
+        assertThat(ours.matcher("cronoq-scheduler-3f5da81d-dee4-489f-a09f-b9a59208126b-1-x").matches()).isFalse();
+        assertThat(StaleTransactions.pattern("a.b").matcher("aXb-3f5da81d-dee4-489f-a09f-b9a59208126b-1").matches())
+                .as("the application id is literal").isFalse();
     }
 
     private static SchedulerConfig config(Map<String, String> overrides) {
