@@ -367,6 +367,7 @@ public final class PoolScheduler {
         if (admission.refused("WorkerLeft", Rules.check(in), in.getPool(), null, in.getWorkerId(), out)) {
             return out;
         }
+        in.setReason(Rules.shortened(in.getReason(), Rules.MAX_LEAVE_REASON_LENGTH));
         Worker w = admission.liveWorker("WorkerLeft", in.getWorkerId(), in.getGeneration(), in.getAt(), out);
         if (w == null) {
             return out;
@@ -449,6 +450,7 @@ public final class PoolScheduler {
         if (admission.refused("AttemptFailed", Rules.check(in), in.getPool(), in.getTaskId(), in.getWorkerId(), out)) {
             return out;
         }
+        in.setError(Rules.shortened(in.getError(), Rules.MAX_ERROR_LENGTH)); // bounded as journaled and stored
         TaskRecord task = admission.current("AttemptFailed", in.getTaskId(), in.getAttempt(), in.getWorkerId(),
                 in.getGeneration(), in.getAt(), out);
         if (task == null) {

@@ -354,6 +354,24 @@ class PoolSchedulerTest {
     }
 
     @Test
+    void aHugeErrorTextIsShortenedAsJournaledAndStoredNeverRefused() {
+        scheduler.register(worker("w1", 1));
+        AttemptAssigned first = assigned(scheduler.submit(task("t1")));
+        String huge = "x".repeat(900_000);
+
+        List<Decision> out = scheduler.failed(failed(first, huge, false));
+
+        assertThat(types(out)).containsExactly("AttemptFailed", "TaskFinished");
+        String journaled = only(out, io.cronoq.events.AttemptFailed.class).getError();
+        assertThat(journaled).hasSize(Rules.MAX_ERROR_LENGTH).endsWith("… (" + (900_000 - Rules.MAX_ERROR_LENGTH)
+                + " more characters cut)");
+        assertThat(only(out, TaskFinished.class).getError()).isEqualTo(journaled);
+        assertThat(store.task("t1").getAttempts().get(0).getError()).isEqualTo(journaled);
+        assertThat(Rules.shortened("short", Rules.MAX_ERROR_LENGTH)).isEqualTo("short");
+        assertThat(Rules.shortened(null, 10)).isNull();
+    }
+
+    @Test
     void retryableFailureWithoutBackoffRequeuesAtOnceUntilMaxAttempts() {
         scheduler.register(worker("w1", 1));
         AttemptAssigned first = assigned(scheduler.submit(task("t1", new RetryPolicy(3, 0L, 0L, 2.0))));

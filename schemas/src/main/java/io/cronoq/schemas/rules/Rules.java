@@ -59,6 +59,14 @@ public final class Rules {
     public static final int MAX_PACKAGE_LENGTH = 256;
     /** The longest free text an input carries for people to read, such as a cancel's reason: 1024 characters. */
     public static final int MAX_REASON_LENGTH = 1024;
+    /**
+     * The longest error text an attempt's failure keeps: 8192 characters (the agent sends at most
+     * the last 4 KiB of a child's stderr). Longer text is shortened, never refused: refusing a
+     * worker's report would leave its attempt running in the scheduler's eyes until its lease ends.
+     */
+    public static final int MAX_ERROR_LENGTH = 8192;
+    /** The longest reason a worker gives for leaving: 1024 characters, shortened beyond (see {@link #shortened}). */
+    public static final int MAX_LEAVE_REASON_LENGTH = 1024;
     /** The longest submitter name (the credential or person a task is journaled as submitted by): 255 characters. */
     public static final int MAX_SUBMITTER_LENGTH = 255;
     /** The most GPUs a worker may publish: 64. */
@@ -297,6 +305,23 @@ public final class Rules {
     public static Optional<Violation> check(WorkerRegistered e) {
         return first(pool(e.getPool()), workerId(e.getWorkerId()), slots(e.getSlots()), labels(e.getLabels()),
                 published(e.getResources()));
+    }
+
+    /**
+     * {@code text} kept to {@code max} characters: its first characters and a note of how many were
+     * cut ({@code … (12345 more characters cut)}), so a report's text stays bounded in the stores and
+     * the journal; {@code null} and text within the bound are returned as they are.
+     */
+    public static String shortened(String text, int max) {
+        if (text == null || text.length() <= max) {
+            return text;
+        }
+        String note = "… (" + (text.length() - max) + " more characters cut)";
+        int keep = Math.max(0, max - note.length());
+        if (keep > 0 && Character.isHighSurrogate(text.charAt(keep - 1))) {
+            keep--; // never split a character in two
+        }
+        return text.substring(0, keep) + note;
     }
 
     /** Free text of at most {@code max} characters; null (none) is valid. */
