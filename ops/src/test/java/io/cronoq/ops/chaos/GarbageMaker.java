@@ -26,7 +26,7 @@ import java.util.Random;
  * Makes the fuzz test's bad inputs for each input topic: random bytes, a wrong magic byte, an unknown
  * schema id, a truncated body, an empty value, a tombstone, valid Avro of another topic's type, and
  * absurd values (10,000 labels, negative and huge slots, empty pools, a 10,000-character id, extreme
- * times, a negative lease, unknown attempts). Deterministic for a seed.
+ * times, a negative lease, unknown attempts). Deterministic for a variant.
  */
 final class GarbageMaker {
 
@@ -35,11 +35,11 @@ final class GarbageMaker {
     private final String prefix;
     private final Random random;
 
-    GarbageMaker(Topics topics, String pool, String prefix, long seed) {
+    GarbageMaker(Topics topics, String pool, String prefix, long variant) {
         this.topics = topics;
         this.pool = pool;
         this.prefix = prefix;
-        this.random = new Random(seed);
+        this.random = new Random(variant);
     }
 
     /** Every bad input, for all three input topics. */

@@ -38,7 +38,7 @@ import org.apache.avro.specific.SpecificRecord;
  * does (each accepted input and decision becomes a {@link JournalEntry} stamped with the input's
  * record time), with workers that run what they are given: each attempt starts after a delay (from
  * its fixed start, if it has one) and reports success or failure after its run time, scripted per
- * task or drawn from a seeded random. Some inputs can be stamped earlier than they are processed,
+ * task or drawn from a deterministic random. Some inputs can be stamped earlier than they are processed,
  * as Kafka Streams does when it takes a late record from one input topic after newer ones from
  * another.
  *
@@ -98,8 +98,8 @@ final class JournalRecorder {
     private long order;
 
     /** A recorder whose unscripted attempts fail with {@code failureRate}; {@code lateStampRate} of inputs are stamped early. */
-    JournalRecorder(long seed, double failureRate, double lateStampRate) {
-        this.random = new Random(seed);
+    JournalRecorder(long variant, double failureRate, double lateStampRate) {
+        this.random = new Random(variant);
         this.failureRate = failureRate;
         this.lateStampRate = lateStampRate;
     }
@@ -362,8 +362,8 @@ final class JournalRecorder {
      * and comes back, one drains), an etl pool with two workers; dozens of tasks, a tenth of the
      * attempts failing, a few cancels, and a fifth of the inputs stamped late.
      */
-    static List<JournalEntry> busyDay(long seed) {
-        return busyDay(seed, false);
+    static List<JournalEntry> busyDay(long variant) {
+        return busyDay(variant, false);
     }
 
     /**
@@ -371,9 +371,9 @@ final class JournalRecorder {
      * rule of time: a not-before, a fixed start, a timeout shorter than some of their runs, a
      * deadline, a higher or lower priority.
      */
-    static List<JournalEntry> busyDay(long seed, boolean withTime) {
-        JournalRecorder r = new JournalRecorder(seed, 0.12, 0.2);
-        Random random = new Random(seed);
+    static List<JournalEntry> busyDay(long variant, boolean withTime) {
+        JournalRecorder r = new JournalRecorder(variant, 0.12, 0.2);
+        Random random = new Random(variant);
         Map<String, String> none = Map.of();
         Map<String, String> gpu = Map.of("gpu", "a100");
         Map<String, String> mem = Map.of("mem", "high");

@@ -26,10 +26,10 @@ class SimulationTest {
     private static final Map<String, String> NONE = Map.of();
     private static final Map<String, String> GPU = Map.of("gpu", "a100");
 
-    @ParameterizedTest(name = "seed {0}, rules of time {1}")
+    @ParameterizedTest(name = "variant {0}, rules of time {1}")
     @CsvSource({"1, false", "7, false", "42, false", "1, true", "7, true", "42, true"})
-    void withNoChangeTheSimulationMakesEveryRecordedDecisionAgain(long seed, boolean withTime) {
-        List<JournalEntry> recorded = JournalRecorder.busyDay(seed, withTime);
+    void withNoChangeTheSimulationMakesEveryRecordedDecisionAgain(long variant, boolean withTime) {
+        List<JournalEntry> recorded = JournalRecorder.busyDay(variant, withTime);
         JournalShape.isRich(recorded);
         if (withTime) {
             JournalShape.hasTimesDecisions(recorded);

@@ -29,7 +29,8 @@ public final class SchedulerConfig {
             "exactly_once_v2 (default: a decision, its state change and the consumed offsets commit atomically) or at_least_once.");
     // Under exactly-once a read_committed worker sees an assignment only when the transaction commits,
     // so the commit interval is the floor of submission-to-assignment latency. 20 ms keeps p99 in the
-    // tens of milliseconds while costing ~25% of the throughput of the 100 ms Streams default (FACTS.md).
+    // tens of milliseconds while costing ~25% of the throughput of the 100 ms Streams default (a store-backed
+    // passthrough on a single-node broker drained ~64k records/s at a 10 ms commit, ~85k at 100 ms).
     public static final Key COMMIT_INTERVAL_MS = new Key("cronoq.commit.interval.ms", "20",
             "How often the scheduler commits (ms); under exactly-once this is the floor of assignment latency.");
     public static final Key STATE_DIR = new Key("cronoq.state.dir", defaultStateDir(),

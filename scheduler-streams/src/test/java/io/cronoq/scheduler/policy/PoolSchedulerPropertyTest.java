@@ -39,14 +39,14 @@ class PoolSchedulerPropertyTest {
     private static final int STEPS = 3_000;
     private static final int SWEEP = 50;
 
-    @ParameterizedTest(name = "seed {0}")
+    @ParameterizedTest(name = "variant {0}")
     @ValueSource(longs = {1, 42, 2026})
-    void invariantsHoldAfterEveryStep(long seed) {
+    void invariantsHoldAfterEveryStep(long variant) {
         Check check = new Check(InMemoryPoolStore.copying());
         // A worker is evicted after 5 minutes of silence (300 steps): some are, most heartbeat in time.
         PoolScheduler scheduler = new PoolScheduler(POOL, check.store,
                 new TimeRules(300_000, 30_000, 600_000, 300_000, 60_000, TimeRules.DEFAULT_RETENTION_MS));
-        RandomWorkload workload = new RandomWorkload(seed);
+        RandomWorkload workload = new RandomWorkload(variant);
         int assignments = 0;
         int constrained = 0;
         StringBuilder reasons = new StringBuilder();
@@ -58,7 +58,7 @@ class PoolSchedulerPropertyTest {
                 constrained += check.store.task(a.getTaskId()).getTask().getResources() != null ? 1 : 0;
             }
             Out.all(out, io.cronoq.events.TaskWaiting.class).forEach(w -> reasons.append(w.getReason()).append('\n'));
-            String context = "seed " + seed + " step " + step + " after " + Out.types(out);
+            String context = "variant " + variant + " step " + step + " after " + Out.types(out);
             Set<String> touched = new LinkedHashSet<>();
             for (Decision d : out) {
                 require(d.event() != null && (d.journal() || d.worker() != null), "decision goes nowhere: %s", d);
@@ -70,7 +70,7 @@ class PoolSchedulerPropertyTest {
             check.step(scheduler, workload.workerIds(), step % SWEEP == 0 ? workload.taskIds() : touched, context);
             check.preferences(scheduler, workload.workerIds(), Out.all(out, AttemptAssigned.class), context);
         }
-        check.step(scheduler, workload.workerIds(), workload.taskIds(), "seed " + seed + " at the end");
+        check.step(scheduler, workload.workerIds(), workload.taskIds(), "variant " + variant + " at the end");
 
         // The walk did reach the interesting places.
         assertThat(assignments).isGreaterThan(STEPS / 4);

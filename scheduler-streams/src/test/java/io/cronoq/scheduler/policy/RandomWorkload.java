@@ -26,13 +26,13 @@ import java.util.Random;
 import java.util.function.Supplier;
 
 /**
- * A seeded stream of inputs that reacts to the decisions it gets back: registrations (new and
+ * A deterministic stream of inputs that reacts to the decisions it gets back: registrations (new and
  * again, with changing labels and published resources, some with none), submissions (some with
  * labels or resources no worker has, some with preferences, some duplicates),
  * starts, successes, failures, stale reports, cancellations, heartbeats, drains, leaves, the odd
  * invalid input, and time: ticks (one second passes per step), tasks with priorities, deadlines,
  * delayed and fixed starts, timeouts and retry backoffs, so evictions, lease expiries and timers
- * all happen. Two instances with the same seed fed the same decisions produce the same inputs.
+ * all happen. Two instances with the same variant fed the same decisions produce the same inputs.
  */
 final class RandomWorkload {
 
@@ -79,8 +79,8 @@ final class RandomWorkload {
     private int nextWorker;
     private long second;
 
-    RandomWorkload(long seed) {
-        this.random = new Random(seed);
+    RandomWorkload(long variant) {
+        this.random = new Random(variant);
     }
 
     List<String> taskIds() {

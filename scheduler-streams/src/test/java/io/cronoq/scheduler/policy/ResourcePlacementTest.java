@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
- * Resource requests (seed 003): each dimension a threshold on what the worker published; soft
+ * Resource requests: each dimension a threshold on what the worker published; soft
  * routing by preferences; the group's usable capacity for a request; and the submission rules.
  */
 class ResourcePlacementTest {
