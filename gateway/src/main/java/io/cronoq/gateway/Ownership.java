@@ -3,7 +3,9 @@ package io.cronoq.gateway;
 import io.cronoq.scheduler.topology.StoreNames;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.IntSupplier;
@@ -71,18 +73,12 @@ final class Ownership {
         }
         Set<Integer> covered = new HashSet<>();
         List<HostInfo> peers = new ArrayList<>();
-        for (StreamsMetadata m : streams.metadataForAllStreamsClients()) {
-            boolean owns = false;
-            for (TopicPartition tp : m.topicPartitions()) {
-                if (tp.topic().equals(inputTopic)) {
-                    covered.add(tp.partition());
-                    owns = true;
-                }
+        inputOwners().forEach((host, owned) -> {
+            covered.addAll(owned);
+            if (!host.equals(self)) {
+                peers.add(host);
             }
-            if (owns && !m.hostInfo().equals(self)) {
-                peers.add(m.hostInfo());
-            }
-        }
+        });
         int partitions = partitionCount.getAsInt();
         if (covered.size() < partitions) {
             throw ApiException.unavailable(covered.size() + " of the " + partitions + " input partitions have an "
@@ -94,8 +90,7 @@ final class Ownership {
     /**
      * The input partitions whose pools this instance cannot serve now: those with no active owner
      * (the instances are rebalancing), an owner that does not answer (it died and its session has not
-     * expired yet), or, without
-     * forwarding, those another instance owns. While this is not 0 some pools are neither scheduled
+     * expired yet), or, without forwarding, those another instance owns. While this is not 0 some pools are neither scheduled
      * nor answered here.
      */
     int unservedPartitions(Predicate<HostInfo> answers) {
@@ -104,21 +99,29 @@ final class Ownership {
             return Math.max(0, partitions - local.ownedPartitions().size());
         }
         Set<Integer> covered = new HashSet<>();
+        inputOwners().forEach((host, owned) -> {
+            // A killed owner stays in the metadata until its session expires: it serves nothing meanwhile.
+            if (host.equals(self) || answers.test(host)) {
+                covered.addAll(owned);
+            }
+        });
+        return Math.max(0, partitions - covered.size());
+    }
+
+    /** Each instance (by its {@code application.server}) that owns input partitions, with those partitions. */
+    private Map<HostInfo, Set<Integer>> inputOwners() {
+        Map<HostInfo, Set<Integer>> owners = new LinkedHashMap<>();
         for (StreamsMetadata m : streams.metadataForAllStreamsClients()) {
             if (m.hostInfo() == null || m.hostInfo().port() < 0) {
                 continue;
             }
-            // A killed owner stays in the metadata until its session expires: it serves nothing meanwhile.
-            if (!m.hostInfo().equals(self) && !answers.test(m.hostInfo())) {
-                continue;
-            }
             for (TopicPartition tp : m.topicPartitions()) {
                 if (tp.topic().equals(inputTopic)) {
-                    covered.add(tp.partition());
+                    owners.computeIfAbsent(m.hostInfo(), h -> new HashSet<>()).add(tp.partition());
                 }
             }
         }
-        return Math.max(0, partitions - covered.size());
+        return owners;
     }
 
     /** Without {@code application.server} nothing can be forwarded: this instance must own every partition. */

@@ -51,8 +51,28 @@ final class PeerClient {
         this.scheme = tls == null ? "http://" : "https://";
     }
 
-    /** Whether the peer's process answers its {@code /healthz} within a second (a killed one does not). */
+    /** A peer's last liveness answer and when it was had: readiness and the metrics scrape share it. */
+    private record Liveness(boolean answers, long checkedAtNanos) {}
+
+    private static final long LIVENESS_TTL_NANOS = Duration.ofSeconds(1).toNanos();
+    private final Map<HostInfo, Liveness> liveness = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * Whether the peer's process answers its {@code /healthz} within a second (a killed one does
+     * not); an answer is reused for a second, so probes and scrapes in a burst ask once.
+     */
     boolean answers(HostInfo peer) {
+        Liveness last = liveness.get(peer);
+        long now = System.nanoTime();
+        if (last != null && now - last.checkedAtNanos() < LIVENESS_TTL_NANOS) {
+            return last.answers();
+        }
+        boolean answers = probe(peer);
+        liveness.put(peer, new Liveness(answers, System.nanoTime()));
+        return answers;
+    }
+
+    private boolean probe(HostInfo peer) {
         URI uri = URI.create(scheme + peer.host() + ":" + peer.port() + "/healthz");
         HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(1)).GET().build();
         try {

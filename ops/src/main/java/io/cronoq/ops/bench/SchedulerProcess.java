@@ -56,28 +56,10 @@ public final class SchedulerProcess implements AutoCloseable {
      * @param logFile    where its output goes (appended)
      */
     public static SchedulerProcess start(Map<String, String> settings, List<String> jvmOptions, Path logFile) {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(jvmOptions);
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(SchedulerChild.class.getName());
-        settings.forEach((k, v) -> command.add(k + "=" + v));
+        List<String> args = new ArrayList<>();
+        settings.forEach((k, v) -> args.add(k + "=" + v));
         try {
-            Files.createDirectories(logFile.toAbsolutePath().getParent());
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            // If this JVM ends without closing it, the child would keep running against a broker that may be
-            // gone; a shutdown hook kills it (a SIGKILL of this JVM still orphans it: then its stdin closes
-            // and it stops itself, as far as its Kafka clients let it).
-            Thread reaper = new Thread(process::destroyForcibly, "child-" + process.pid() + "-reaper");
-            Runtime.getRuntime().addShutdownHook(reaper);
-            process.onExit().thenRun(() -> {
-                try {
-                    Runtime.getRuntime().removeShutdownHook(reaper);
-                } catch (IllegalStateException e) {
-                    log.debug("Already shutting down: {}", e.toString());
-                }
-            });
+            Process process = ChildJvm.start(SchedulerChild.class, jvmOptions, args, logFile);
             log.info("Started a scheduler in child JVM {} (log: {})", process.pid(), logFile);
             return new SchedulerProcess(process, logFile);
         } catch (IOException e) {

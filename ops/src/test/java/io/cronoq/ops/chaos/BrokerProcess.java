@@ -1,5 +1,6 @@
 package io.cronoq.ops.chaos;
 
+import io.cronoq.ops.bench.ChildJvm;
 import io.cronoq.kafka.LocalKafka;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -42,21 +43,9 @@ public final class BrokerProcess implements AutoCloseable {
 
     /** Starts a broker child with its data in {@code dataDir} on 127.0.0.1:{@code port}; returns once it serves. */
     static BrokerProcess start(Path dataDir, int port, int controllerPort, Path logFile, Duration timeout) {
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-                BrokerProcess.class.getName(), dataDir.toString(), String.valueOf(port), String.valueOf(controllerPort));
         try {
-            Files.createDirectories(logFile.toAbsolutePath().getParent());
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            Thread reaper = new Thread(process::destroyForcibly, "broker-" + process.pid() + "-reaper");
-            Runtime.getRuntime().addShutdownHook(reaper);
-            process.onExit().thenRun(() -> {
-                try {
-                    Runtime.getRuntime().removeShutdownHook(reaper);
-                } catch (IllegalStateException e) {
-                    log.debug("Already shutting down: {}", e.toString());
-                }
-            });
+            Process process = ChildJvm.start(BrokerProcess.class, List.of("-Xmx512m", "-XX:+UseSerialGC"),
+                    List.of(dataDir.toString(), String.valueOf(port), String.valueOf(controllerPort)), logFile);
             BrokerProcess broker = new BrokerProcess(process, logFile);
             log.info("Started a broker in child JVM {} on port {} (log: {})", process.pid(), port, logFile);
             if (!broker.up.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {

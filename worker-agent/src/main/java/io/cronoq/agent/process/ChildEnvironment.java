@@ -1,6 +1,5 @@
 package io.cronoq.agent.process;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -80,16 +79,6 @@ public final class ChildEnvironment {
         });
         out.putAll(attempt);
         return out;
-    }
-
-    /** The patterns of pass-only mode (baseline first), or empty when the agent's environment is inherited. */
-    public List<String> passed() {
-        if (passOnly == null) {
-            return List.of();
-        }
-        List<String> all = new ArrayList<>(BASELINE);
-        all.addAll(passOnly);
-        return all;
     }
 
     private boolean passes(String name) {

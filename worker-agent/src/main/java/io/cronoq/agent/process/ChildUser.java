@@ -60,11 +60,6 @@ public final class ChildUser {
         return new ChildUser(user, group);
     }
 
-    /** The user children run as, or {@code null} for the agent's own. */
-    public String user() {
-        return user;
-    }
-
     /** {@code command} started as this user (unchanged for the agent's own user). */
     public List<String> wrap(List<String> command) {
         if (user == null) {
