@@ -13,29 +13,22 @@ import io.cronoq.events.CompletionEvent;
 import io.cronoq.events.InputRejected;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.RejectionCode;
-import io.cronoq.events.SubmissionEvent;
 import io.cronoq.events.TaskFinished;
 import io.cronoq.events.TaskState;
-import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.WorkerAccepted;
 import io.cronoq.events.WorkerFenced;
 import io.cronoq.events.WorkerRemoved;
 import io.cronoq.events.WorkerState;
-import io.cronoq.ops.Cronoq;
 import io.cronoq.scheduler.app.SchedulerApp;
 import io.cronoq.scheduler.config.SchedulerConfig;
 import io.cronoq.scheduler.replay.JournalFold;
 import io.cronoq.schemas.Topics;
 import io.cronoq.testkit.KafkaBroker;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -99,10 +92,11 @@ class WorkerKillTest {
             long generationA;
             try (JournalTail journal = JournalTail.start(bootstrap, topics)) {
                 // Given worker A, a process of its own, alone in the group: it takes the task and runs it.
-                processA = startWorkerProcess(bootstrap, run + ".", workerA, pool);
+                processA = AgentProcesses.start(bootstrap, run + ".", workerA, pool, LABELS,
+                        Path.of("target", "chaos-logs").resolve(workerA + ".log"));
                 await("worker A is accepted").atMost(PROGRESS)
                         .until(() -> journal.find(WorkerAccepted.class, w -> w.getWorkerId().equals(workerA)).isPresent());
-                submit(bootstrap, topics, pool, taskId);
+                AgentProcesses.submitLongTask(bootstrap, topics, pool, taskId, LABELS);
                 AttemptAssigned first = await("attempt 1 is assigned to A").atMost(PROGRESS).until(() -> journal.find(
                         AttemptAssigned.class, a -> a.getTaskId().equals(taskId)), Optional::isPresent).get();
                 assertThat(first.getWorkerId()).isEqualTo(workerA);
@@ -216,34 +210,6 @@ class WorkerKillTest {
      * Starts {@code cronoq worker} in a child JVM on this JVM's class path. Its command reads the payload and then
      * runs until the worker JVM is gone (at most two minutes), so the attempt is long and leaves nothing behind.
      */
-    private Process startWorkerProcess(String bootstrap, String prefix, String id, String pool) throws IOException {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), Cronoq.class.getName(), "worker",
-                "--bootstrap", bootstrap, "--topic-prefix", prefix, "--id", id, "--pool", pool, "--slots", "1",
-                "--heartbeat-interval", "500ms"));
-        LABELS.forEach((k, v) -> command.addAll(List.of("--label", k + "=" + v)));
-        command.addAll(List.of("--", "sh", "-c",
-                "cat >/dev/null; i=0; while [ $i -lt 600 ] && kill -0 $PPID 2>/dev/null; do sleep 0.2; i=$((i+1)); done"));
-        Path logs = Files.createDirectories(Path.of("target", "chaos-logs"));
-        Path logFile = logs.resolve(id + ".log");
-        Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile())).start();
-        log.info("Started worker {} in child JVM {} (log: {})", id, process.pid(), logFile);
-        return process;
-    }
-
-    private static void submit(String bootstrap, Topics topics, String pool, String taskId) throws Exception {
-        TaskSubmitted task = TaskSubmitted.newBuilder().setTaskId(taskId).setPool(pool).setLabels(new HashMap<>(LABELS))
-                .setPayload(ByteBuffer.wrap("a long task".getBytes(StandardCharsets.UTF_8)))
-                .setSubmittedAt(Instant.now()).build();
-        try (KafkaProducer<String, SubmissionEvent> producer = producer(bootstrap, topics.submissions().valueSerde()
-                .serializer())) {
-            producer.send(new ProducerRecord<>(topics.submissions().name(), pool, new SubmissionEvent(task))).get();
-        }
-    }
-
     /** A completion written as a worker would, by a plain producer: keyed by pool on the completions topic. */
     private static void lateSuccess(String bootstrap, Topics topics, AttemptSucceeded late) throws Exception {
         try (KafkaProducer<String, CompletionEvent> producer = producer(bootstrap, topics.completions().valueSerde()

@@ -10,37 +10,27 @@ import io.cronoq.events.AttemptOutcome;
 import io.cronoq.events.AttemptStarted;
 import io.cronoq.events.InputRejected;
 import io.cronoq.events.JournalEntry;
-import io.cronoq.events.SubmissionEvent;
 import io.cronoq.events.TaskFinished;
 import io.cronoq.events.TaskState;
-import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.WorkerAccepted;
 import io.cronoq.events.WorkerFenced;
 import io.cronoq.events.WorkerRemoved;
 import io.cronoq.events.WorkerState;
-import io.cronoq.ops.Cronoq;
 import io.cronoq.scheduler.app.SchedulerApp;
 import io.cronoq.scheduler.config.SchedulerConfig;
 import io.cronoq.scheduler.replay.JournalFold;
 import io.cronoq.schemas.Topics;
 import io.cronoq.testkit.KafkaBroker;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -98,10 +88,11 @@ class WorkerPauseTest {
             long generationA;
             try (JournalTail journal = JournalTail.start(bootstrap, topics)) {
                 // Given worker A, an agent process alone in its group, running the task.
-                processA = startWorkerProcess(bootstrap, run + ".", workerA, pool, logFile);
+                Files.deleteIfExists(logFile);
+                processA = AgentProcesses.start(bootstrap, run + ".", workerA, pool, LABELS, logFile);
                 await("worker A is accepted").atMost(PROGRESS)
                         .until(() -> journal.find(WorkerAccepted.class, w -> w.getWorkerId().equals(workerA)).isPresent());
-                submit(bootstrap, topics, pool, taskId);
+                AgentProcesses.submitLongTask(bootstrap, topics, pool, taskId, LABELS);
                 AttemptAssigned first = await("attempt 1 is assigned to A").atMost(PROGRESS).until(() -> journal.find(
                         AttemptAssigned.class, a -> a.getTaskId().equals(taskId)), Optional::isPresent).get();
                 assertThat(first.getWorkerId()).isEqualTo(workerA);
@@ -220,39 +211,6 @@ class WorkerPauseTest {
         Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(pid)).inheritIO().start();
         if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
             log.warn("kill -{} {} did not succeed", name, pid);
-        }
-    }
-
-    /**
-     * Starts {@code cronoq worker} in a child JVM on this JVM's class path, its output in {@code logFile}. Its command
-     * reads the payload and then runs until the worker JVM is gone (at most two minutes).
-     */
-    private static Process startWorkerProcess(String bootstrap, String prefix, String id, String pool, Path logFile)
-            throws IOException {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), Cronoq.class.getName(), "worker",
-                "--bootstrap", bootstrap, "--topic-prefix", prefix, "--id", id, "--pool", pool, "--slots", "1",
-                "--heartbeat-interval", "500ms"));
-        LABELS.forEach((k, v) -> command.addAll(List.of("--label", k + "=" + v)));
-        command.addAll(List.of("--", "sh", "-c",
-                "cat >/dev/null; i=0; while [ $i -lt 600 ] && kill -0 $PPID 2>/dev/null; do sleep 0.2; i=$((i+1)); done"));
-        Files.deleteIfExists(logFile);
-        Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile())).start();
-        log.info("Started worker {} in child JVM {} (log: {})", id, process.pid(), logFile);
-        return process;
-    }
-
-    private static void submit(String bootstrap, Topics topics, String pool, String taskId) throws Exception {
-        TaskSubmitted task = TaskSubmitted.newBuilder().setTaskId(taskId).setPool(pool).setLabels(new HashMap<>(LABELS))
-                .setPayload(ByteBuffer.wrap("a long task".getBytes(StandardCharsets.UTF_8)))
-                .setSubmittedAt(java.time.Instant.now()).build();
-        try (KafkaProducer<String, SubmissionEvent> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
-                new StringSerializer(), topics.submissions().valueSerde().serializer())) {
-            producer.send(new ProducerRecord<>(topics.submissions().name(), pool, new SubmissionEvent(task))).get();
         }
     }
 
