@@ -2,6 +2,7 @@ package io.cronoq.client;
 
 import io.cronoq.events.SubmissionEvent;
 import io.cronoq.events.TaskCancelRequested;
+import io.cronoq.schemas.KafkaClients;
 import io.cronoq.schemas.SchemaRegistries;
 import io.cronoq.schemas.SchemaRegistry;
 import io.cronoq.schemas.Topic;
@@ -94,7 +95,7 @@ public final class CronoqClient implements AutoCloseable {
         Map<String, Object> common = new HashMap<>(b.kafka);
         common.put("bootstrap.servers", b.bootstrapServers);
         // Checked before anything connects, so a wrong setting fails fast.
-        Map<String, Object> producerConfig = producerConfig(common, clientId);
+        Map<String, Object> producerConfig = KafkaClients.durableProducer(common, clientId);
         Map<String, Object> registryConfig = new HashMap<>(common);
         registryConfig.put(Topics.PREFIX_CONFIG, b.topicPrefix);
         if (b.schemaRegistryUrl != null) {
@@ -128,7 +129,7 @@ public final class CronoqClient implements AutoCloseable {
             throw e;
         }
         this.admin = createdAdmin;
-        this.follower = new JournalFollower(consumerConfig(common, clientId), topics.journal(), callbacks,
+        this.follower = new JournalFollower(KafkaClients.logReader(common, clientId + "-journal"), topics.journal(), callbacks,
                 b.recentOutcomes, b.recentResultBytes, clientId + "-journal");
         if (submissionsTopicMissing()) {
             log.warn("cronoq client {}: the topic {} does not exist yet; submissions fail until the scheduler creates it",
@@ -315,44 +316,6 @@ public final class CronoqClient implements AutoCloseable {
             }
         });
         config.put(AdminClientConfig.CLIENT_ID_CONFIG, clientId + "-admin");
-        return config;
-    }
-
-    private static Map<String, Object> producerConfig(Map<String, Object> common, String clientId) {
-        Map<String, Object> config = new HashMap<>();
-        config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-        config.put(ProducerConfig.BATCH_SIZE_CONFIG, 64 * 1024);
-        config.putAll(common);
-        Object acks = config.get(ProducerConfig.ACKS_CONFIG);
-        if (acks != null && !acks.toString().equals("all") && !acks.toString().equals("-1")) {
-            throw new IllegalArgumentException("acks=" + acks + " would let a submission be lost after its future "
-                    + "completed; the cronoq client always uses acks=all, remove the setting");
-        }
-        Object idempotence = config.get(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG);
-        if (idempotence != null && !Boolean.parseBoolean(idempotence.toString())) {
-            throw new IllegalArgumentException("enable.idempotence=false would let a retried send write a submission "
-                    + "twice; the cronoq client always enables it, remove the setting");
-        }
-        config.put(ProducerConfig.ACKS_CONFIG, "all");
-        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        config.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
-        return config;
-    }
-
-    private static Map<String, Object> consumerConfig(Map<String, Object> common, String clientId) {
-        Map<String, Object> config = new HashMap<>();
-        // Only the settings a consumer knows: producer tuning in the shared map would be logged as unused.
-        common.forEach((k, v) -> {
-            if (ConsumerConfig.configNames().contains(k)) {
-                config.put(k, v);
-            }
-        });
-        config.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId + "-journal");
-        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
         return config;
     }
 

@@ -1,5 +1,6 @@
 package io.cronoq.client;
 
+import io.cronoq.schemas.KeyPartitions;
 import io.cronoq.events.AttemptSucceeded;
 import io.cronoq.events.InputRejected;
 import io.cronoq.events.JournalEntry;
@@ -10,7 +11,6 @@ import io.cronoq.schemas.Topic;
 import io.cronoq.schemas.rules.InvalidInputException;
 import io.cronoq.schemas.rules.Violation;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,7 +30,6 @@ import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RecordDeserializationException;
-import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -198,7 +197,7 @@ final class JournalFollower implements AutoCloseable {
             complete(r, known);
             return;
         }
-        int p = Utils.toPositive(Utils.murmur2(r.pool.getBytes(StandardCharsets.UTF_8))) % partitions;
+        int p = KeyPartitions.of(r.pool, partitions);
         TopicPartition tp = new TopicPartition(journal.name(), p);
         Coverage covered = coverage.get(p);
         if (covered == null) {

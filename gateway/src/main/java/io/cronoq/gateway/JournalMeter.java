@@ -1,5 +1,6 @@
 package io.cronoq.gateway;
 
+import io.cronoq.schemas.KeyPartitions;
 import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.InputRejected;
 import io.cronoq.events.JournalEntry;
@@ -13,7 +14,6 @@ import io.cronoq.schemas.Topics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,7 +28,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -124,7 +123,7 @@ final class JournalMeter implements AutoCloseable {
 
     /** The input partition of a pool: what Kafka's default partitioner gives its key. */
     private int partitionOf(String pool) {
-        return Utils.toPositive(Utils.murmur2(pool.getBytes(StandardCharsets.UTF_8))) % inputPartitions.getAsInt();
+        return KeyPartitions.of(pool, inputPartitions.getAsInt());
     }
 
     private void count(ConsumerRecord<String, byte[]> record) {

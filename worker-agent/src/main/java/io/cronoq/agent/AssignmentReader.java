@@ -1,5 +1,6 @@
 package io.cronoq.agent;
 
+import io.cronoq.schemas.KeyPartitions;
 import io.cronoq.events.AssignmentEvent;
 import java.time.Duration;
 import java.util.HashMap;
@@ -91,7 +92,7 @@ final class AssignmentReader implements Runnable {
             try {
                 List<PartitionInfo> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(5));
                 if (partitions != null && !partitions.isEmpty()) {
-                    return new TopicPartition(topic, AssignmentPartitioner.partitionOf(workerId, partitions.size()));
+                    return new TopicPartition(topic, KeyPartitions.of(workerId, partitions.size()));
                 }
                 if (!warned) {
                     log.warn("Worker {} waits for the topic {} (is the scheduler set up?)", workerId, topic);

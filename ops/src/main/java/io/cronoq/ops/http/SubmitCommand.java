@@ -1,7 +1,7 @@
 package io.cronoq.ops.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.cronoq.agent.process.Durations;
+import io.cronoq.schemas.rules.Durations;
 import io.cronoq.events.RetryPolicy;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -196,7 +196,7 @@ public final class SubmitCommand implements Callable<Integer> {
             if (cap.compareTo(floor) < 0) {
                 throw new IllegalArgumentException("--max-backoff " + maxBackoff + " is shorter than the first wait ("
                         + (first != null ? "--backoff " + backoff : "--backoff defaults to "
-                        + Durations.format(DEFAULT_BACKOFF)) + "); the cap is at least the first wait");
+                        + Durations.words(DEFAULT_BACKOFF)) + "); the cap is at least the first wait");
             }
         }
         if (first != null) {

@@ -1,6 +1,6 @@
 package io.cronoq.ops.replay;
 
-import io.cronoq.agent.process.Durations;
+import io.cronoq.schemas.rules.Durations;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;

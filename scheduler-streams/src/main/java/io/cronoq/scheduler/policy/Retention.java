@@ -1,5 +1,6 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.schemas.rules.Durations;
 import io.cronoq.events.TaskForgotten;
 import io.cronoq.events.TaskRecord;
 import io.cronoq.events.TaskState;

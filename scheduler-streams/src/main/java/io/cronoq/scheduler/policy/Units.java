@@ -13,7 +13,6 @@ import java.math.RoundingMode;
 final class Units {
 
     private static final String[] BINARY = {"Ki", "Mi", "Gi", "Ti", "Pi"};
-    private static final String[] DECIMAL = {"k", "M", "G", "T", "P"};
 
     private Units() {}
 
@@ -21,34 +20,11 @@ final class Units {
         return Quantities.formatCpu(millis);
     }
 
+    /** Exactly ({@link Quantities#formatBytes}) when that is short, else rounded down to one decimal. */
     static String bytes(long bytes) {
-        if (bytes < 1000) {
-            return Long.toString(bytes);
-        }
-        String best = null;
-        for (int i = BINARY.length - 1; i >= 0; i--) {
-            long unit = 1L << (10 * (i + 1));
-            if (bytes % unit == 0) {
-                best = bytes / unit + BINARY[i];
-                break;
-            }
-        }
-        long unit = 1;
-        String decimal = null;
-        for (String suffix : DECIMAL) {
-            unit *= 1000;
-            if (bytes % unit == 0) {
-                decimal = bytes / unit + suffix;
-            }
-        }
-        if (decimal != null && (best == null || decimal.length() < best.length())) {
-            best = decimal;
-        }
-        if (best != null && best.length() <= 6) {
-            return best;
-        }
-        if (bytes < 1024) {
-            return Long.toString(bytes);
+        String exact = Quantities.formatBytes(bytes);
+        if (exact.length() <= 6 || bytes < 1024) {
+            return exact;
         }
         int i = BINARY.length - 1;
         while (i > 0 && bytes < 1L << (10 * (i + 1))) {

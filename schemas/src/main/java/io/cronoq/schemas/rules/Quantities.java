@@ -26,6 +26,7 @@ public final class Quantities {
 
     private static final BigInteger MAX_LONG = BigInteger.valueOf(Long.MAX_VALUE);
     private static final String[] BINARY = {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+    private static final String[] DECIMAL = {"k", "M", "G", "T", "P", "E"};
     private static final String DECIMAL_SUFFIXES = "numkMGTPE";
     private static final int[] DECIMAL_EXPONENTS = {-9, -6, -3, 3, 6, 9, 12, 15, 18};
     /** An exponent beyond this many digits is counted as this large: far beyond a long either way. */
@@ -61,18 +62,37 @@ public final class Quantities {
         return parse(field, quantity, true);
     }
 
-    /** A byte count in the largest binary unit that divides it exactly: {@code 8589934592} is {@code 8Gi}. */
+    /**
+     * A byte count exactly, in the unit that writes it shortest: {@code 8589934592} is {@code 8Gi},
+     * {@code 500000000} is {@code 500M}; below 1024, and where no unit divides it, the plain number.
+     * Every place cronoq shows a byte count (reasons, the gateway, the CLI) writes it this way.
+     */
     public static String formatBytes(long bytes) {
-        if (bytes <= 0) {
+        if (bytes < 1024) {
             return Long.toString(bytes);
         }
-        for (int i = BINARY.length - 1; i >= 0; i--) {
+        String best = null;
+        for (int i = BINARY.length - 1; i >= 0 && best == null; i--) {
             long unit = 1L << (10 * (i + 1));
             if (bytes % unit == 0) {
-                return bytes / unit + BINARY[i];
+                best = bytes / unit + BINARY[i];
             }
         }
-        return Long.toString(bytes);
+        long unit = 1;
+        String decimal = null;
+        for (String suffix : DECIMAL) {
+            if (unit > Long.MAX_VALUE / 1000) {
+                break;
+            }
+            unit *= 1000;
+            if (bytes % unit == 0) {
+                decimal = bytes / unit + suffix;
+            }
+        }
+        if (decimal != null && (best == null || decimal.length() < best.length())) {
+            best = decimal;
+        }
+        return best == null ? Long.toString(bytes) : best;
     }
 
     /** Thousandths of a core as a cpu quantity: 2000 is {@code 2}, 500 is {@code 500m}. */

@@ -1,5 +1,6 @@
 package io.cronoq.agent.process;
 
+import io.cronoq.schemas.rules.Durations;
 import io.cronoq.agent.AttemptCancelledException;
 import io.cronoq.agent.TaskContext;
 import io.cronoq.agent.TaskFailedException;
@@ -49,7 +50,7 @@ public final class ProcessTaskHandler implements TaskHandler {
         switch (outcome.ending()) {
             case CANCELLED -> throw new AttemptCancelledException(ctx.cancellation().reason().orElse("cancelled"));
             case TIMEOUT -> throw new TaskFailedException("killed: wall-clock timeout "
-                    + Durations.format(outcome.timeout()) + " exceeded" + stderr(outcome), true);
+                    + Durations.words(outcome.timeout()) + " exceeded" + stderr(outcome), true);
             case MEMORY_CEILING -> throw new TaskFailedException(memoryMessage(outcome), false);
             default -> {
                 if (outcome.succeeded()) {

@@ -1,5 +1,6 @@
 package io.cronoq.agent.process;
 
+import io.cronoq.schemas.rules.Durations;
 import io.cronoq.agent.CronoqWorker;
 import io.cronoq.agent.RegistrationRejectedException;
 import io.cronoq.agent.WorkerIds;

@@ -140,7 +140,7 @@ class ProcessAgentIntegrationTest {
         // whole partition, including the finished attempt's assignment.
         Crash.halt(first);
         TopicPartition partition = new TopicPartition(scheduler.prefix() + "assignments",
-                io.cronoq.agent.AssignmentPartitioner.partitionOf("proc-restart-1", 4));
+                io.cronoq.schemas.KeyPartitions.of("proc-restart-1", 4));
         broker.adminClient().alterConsumerGroupOffsets(CronoqWorker.groupId("proc-restart-1"),
                 Map.of(partition, new OffsetAndMetadata(0))).all().get(30, TimeUnit.SECONDS);
         Files.createFile(dir.resolve("go"));

@@ -1,4 +1,4 @@
-package io.cronoq.agent.process;
+package io.cronoq.schemas.rules;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -25,8 +25,19 @@ class DurationsTest {
 
     @Test
     void writesCompactly() {
-        assertThat(Durations.format(Duration.ofSeconds(5))).isEqualTo("5s");
-        assertThat(Durations.format(Duration.ofMillis(300))).isEqualTo("300ms");
-        assertThat(Durations.format(Duration.ofMinutes(90))).isEqualTo("1h30m");
+        assertThat(Durations.words(Duration.ofSeconds(5))).isEqualTo("5s");
+        assertThat(Durations.words(Duration.ofMillis(300))).isEqualTo("300ms");
+        assertThat(Durations.words(Duration.ofMinutes(90))).isEqualTo("1h30m");
+    }
+
+    @Test
+    void writesTheTwoLargestUnitsThatMatter() {
+        assertThat(Durations.words(250)).isEqualTo("250ms");
+        assertThat(Durations.words(1_500)).isEqualTo("1.5s");
+        assertThat(Durations.words(12_300)).isEqualTo("12s");
+        assertThat(Durations.words(125_000)).isEqualTo("2m5s");
+        assertThat(Durations.words(3_600_000 + 120_000 + 5_000)).isEqualTo("1h2m");
+        assertThat(Durations.words(3 * 86_400_000L + 4 * 3_600_000L + 60_000)).isEqualTo("3d4h");
+        assertThat(Durations.words(-1_500)).isEqualTo("-1.5s");
     }
 }

@@ -1,0 +1,101 @@
+package io.cronoq.schemas;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+
+/**
+ * The Kafka client settings cronoq's parts use, in one place. Each takes the user's common settings
+ * (bootstrap servers, security, tuning), keeps only those its kind of client knows (so a producer
+ * setting in a shared map is not logged as unused by a consumer) and adds what cronoq's guarantees
+ * rest on, refusing a common setting that would weaken them with a message that says which to remove.
+ */
+public final class KafkaClients {
+
+    private KafkaClients() {}
+
+    /**
+     * A producer whose acknowledged sends are durable and never written twice: {@code acks=all} and
+     * idempotence, batching a few milliseconds unless the common settings say otherwise.
+     *
+     * @throws IllegalArgumentException when {@code common} sets weaker acks or turns idempotence off
+     */
+    public static Map<String, Object> durableProducer(Map<String, Object> common, String clientId) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        config.put(ProducerConfig.BATCH_SIZE_CONFIG, 64 * 1024);
+        config.putAll(known(common, ProducerConfig.configNames()));
+        Object acks = config.get(ProducerConfig.ACKS_CONFIG);
+        if (acks != null && !acks.toString().equals("all") && !acks.toString().equals("-1")) {
+            throw new IllegalArgumentException("acks=" + acks + " would let an event be lost after its send "
+                    + "completed; cronoq always uses acks=all, remove the setting");
+        }
+        Object idempotence = config.get(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG);
+        if (idempotence != null && !Boolean.parseBoolean(idempotence.toString())) {
+            throw new IllegalArgumentException("enable.idempotence=false would let a retried send write an event "
+                    + "twice; cronoq always enables it, remove the setting");
+        }
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        config.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
+        return config;
+    }
+
+    /**
+     * A consumer that reads a log by position, outside any consumer group, and sees only committed
+     * records (the scheduler writes in transactions): no group, no offset commits, no topic created
+     * by reading, from the earliest record unless positioned.
+     */
+    public static Map<String, Object> logReader(Map<String, Object> common, String clientId) {
+        Map<String, Object> config = known(common, ConsumerConfig.configNames());
+        config.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+        return config;
+    }
+
+    /**
+     * A consumer in group {@code groupId} that sees only committed records and commits its own
+     * offsets; a group never seen before starts where {@code offsetReset} says.
+     */
+    public static Map<String, Object> groupReader(Map<String, Object> common, String clientId, String groupId,
+                                                  String offsetReset) {
+        Map<String, Object> config = known(common, ConsumerConfig.configNames());
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, offsetReset);
+        return config;
+    }
+
+    /** An admin client with the common settings an admin client knows. */
+    public static Map<String, Object> admin(Map<String, Object> common, String clientId) {
+        Map<String, Object> config = known(common, AdminClientConfig.configNames());
+        config.put(AdminClientConfig.CLIENT_ID_CONFIG, clientId);
+        return config;
+    }
+
+    /** Just the bootstrap servers, for a part started with nothing but an address. */
+    public static Map<String, Object> bootstrap(String servers) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, servers);
+        return config;
+    }
+
+    private static Map<String, Object> known(Map<String, Object> common, java.util.Set<String> names) {
+        Map<String, Object> config = new HashMap<>();
+        common.forEach((k, v) -> {
+            // Keys a client does not define but reads anyway (interceptor and SASL/SSL extras) are kept too.
+            if (names.contains(k) || k.startsWith("sasl.") || k.startsWith("ssl.") || k.startsWith("security.")) {
+                config.put(k, v);
+            }
+        });
+        return config;
+    }
+}

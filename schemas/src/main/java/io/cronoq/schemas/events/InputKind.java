@@ -1,0 +1,57 @@
+package io.cronoq.schemas.events;
+
+import io.cronoq.events.AttemptFailed;
+import io.cronoq.events.AttemptProgress;
+import io.cronoq.events.AttemptStarted;
+import io.cronoq.events.AttemptSucceeded;
+import io.cronoq.events.TaskCancelRequested;
+import io.cronoq.events.TaskSubmitted;
+import io.cronoq.events.WorkerDraining;
+import io.cronoq.events.WorkerHeartbeat;
+import io.cronoq.events.WorkerLeft;
+import io.cronoq.events.WorkerRegistered;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * What an input to the scheduler is: one constant per event of the three input topics' unions
+ * (submissions, workers, completions). The policy takes every input through one {@code switch}
+ * over this kind with no {@code default}, so a new input event is a compile error where it must be
+ * decided, never a silent skip.
+ */
+public enum InputKind {
+    TASK_SUBMITTED(TaskSubmitted.class),
+    TASK_CANCEL_REQUESTED(TaskCancelRequested.class),
+    WORKER_REGISTERED(WorkerRegistered.class),
+    WORKER_HEARTBEAT(WorkerHeartbeat.class),
+    WORKER_DRAINING(WorkerDraining.class),
+    WORKER_LEFT(WorkerLeft.class),
+    ATTEMPT_STARTED(AttemptStarted.class),
+    ATTEMPT_PROGRESS(AttemptProgress.class),
+    ATTEMPT_SUCCEEDED(AttemptSucceeded.class),
+    ATTEMPT_FAILED(AttemptFailed.class);
+
+    private static final Map<Class<?>, InputKind> BY_CLASS = new HashMap<>();
+
+    static {
+        for (InputKind kind : values()) {
+            BY_CLASS.put(kind.type, kind);
+        }
+    }
+
+    private final Class<?> type;
+
+    InputKind(Class<?> type) {
+        this.type = type;
+    }
+
+    /** The Avro class of this kind's event. */
+    public Class<?> type() {
+        return type;
+    }
+
+    /** The kind of an input event, or empty for an object no input topic's union holds. */
+    public static java.util.Optional<InputKind> of(Object event) {
+        return java.util.Optional.ofNullable(event == null ? null : BY_CLASS.get(event.getClass()));
+    }
+}
