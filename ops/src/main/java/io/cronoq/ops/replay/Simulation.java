@@ -361,23 +361,7 @@ final class Simulation {
     private List<Decision> dispatch(SpecificRecord input, long time) {
         if (input instanceof WorkerRemoved e) {
             return scheduler.evict(e.getWorkerId(), Instant.ofEpochMilli(time), e.getReason());
-        } else if (input instanceof TaskSubmitted e) {
-            return scheduler.submit(e);
-        } else if (input instanceof TaskCancelRequested e) {
-            return scheduler.cancel(e);
-        } else if (input instanceof WorkerRegistered e) {
-            return scheduler.register(e);
-        } else if (input instanceof WorkerDraining e) {
-            return scheduler.drain(e);
-        } else if (input instanceof WorkerLeft e) {
-            return scheduler.leave(e);
-        } else if (input instanceof AttemptStarted e) {
-            return scheduler.started(e);
-        } else if (input instanceof AttemptSucceeded e) {
-            return scheduler.succeeded(e);
-        } else if (input instanceof AttemptFailed e) {
-            return scheduler.failed(e);
         }
-        throw new IllegalStateException("the simulation has no way to replay " + input.getSchema().getName());
+        return scheduler.apply(input, Instant.ofEpochMilli(time));
     }
 }

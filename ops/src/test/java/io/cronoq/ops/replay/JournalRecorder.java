@@ -215,7 +215,7 @@ final class JournalRecorder {
                     p -> new PoolScheduler(p, new InMemoryPoolStore(), rules));
             asTheWorkerSays(pool, input, now);
             long stamp = random.nextDouble() < lateStampRate ? now - 1 - random.nextInt(1500) : now;
-            apply(pool, dispatch(scheduler, input), stamp, now);
+            apply(pool, scheduler.apply(input, t(now)), stamp, now);
             scheduleTick(pool, now);
         }
         return List.copyOf(journal);
@@ -229,9 +229,9 @@ final class JournalRecorder {
                 for (var worker : generations.entrySet()) {
                     Long silent = silentFrom.get(worker.getKey());
                     if (worker.getKey().startsWith(prefix) && (silent == null || silent > now)) {
-                        apply(pool.getKey(), pool.getValue().heartbeat(WorkerHeartbeat.newBuilder()
+                        apply(pool.getKey(), pool.getValue().apply(WorkerHeartbeat.newBuilder()
                                 .setWorkerId(worker.getKey().substring(prefix.length())).setPool(pool.getKey())
-                                .setGeneration(worker.getValue()).setSentAt(t(now)).build()), now, now);
+                                .setGeneration(worker.getValue()).setSentAt(t(now)).build(), t(now)), now, now);
                     }
                 }
             }
@@ -336,25 +336,6 @@ final class JournalRecorder {
         Object task = report.get(report.getSchema().getField("taskId").pos());
         Object attempt = report.get(report.getSchema().getField("attempt").pos());
         return task + "#" + attempt;
-    }
-
-    private static List<Decision> dispatch(PoolScheduler scheduler, SpecificRecord input) {
-        if (input instanceof TaskSubmitted e) {
-            return scheduler.submit(e);
-        } else if (input instanceof TaskCancelRequested e) {
-            return scheduler.cancel(e);
-        } else if (input instanceof WorkerRegistered e) {
-            return scheduler.register(e);
-        } else if (input instanceof WorkerDraining e) {
-            return scheduler.drain(e);
-        } else if (input instanceof WorkerLeft e) {
-            return scheduler.leave(e);
-        } else if (input instanceof AttemptStarted e) {
-            return scheduler.started(e);
-        } else if (input instanceof AttemptSucceeded e) {
-            return scheduler.succeeded(e);
-        }
-        return scheduler.failed((AttemptFailed) input);
     }
 
     /**

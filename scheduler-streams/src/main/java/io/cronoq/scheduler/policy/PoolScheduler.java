@@ -40,6 +40,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import io.cronoq.schemas.events.InputKind;
+import org.apache.avro.specific.SpecificRecord;
 
 /**
  * The placement policy of one pool: takes one input event at a time and returns the decisions it
@@ -141,6 +144,37 @@ public final class PoolScheduler {
 
     public String pool() {
         return pool;
+    }
+
+    /**
+     * The one way in: takes any input event and returns the decisions it causes, in order.
+     * {@code heardAt} is when the scheduler heard it, on the clock its ticks run on (the topology's
+     * wall-clock time, a simulation's time of the input): a worker's silence, the eviction rule,
+     * counts from there, never from the worker's own clock. An accepted {@code AttemptProgress}
+     * decides nothing. An object that is no input event is rejected ({@code InputRejected},
+     * journaled), never skipped.
+     */
+    public List<Decision> apply(SpecificRecord input, Instant heardAt) {
+        Objects.requireNonNull(heardAt, "heardAt");
+        Optional<InputKind> kind = InputKind.of(input);
+        if (kind.isEmpty()) {
+            String type = input == null ? "null" : input.getSchema().getName();
+            return List.of(Admission.rejected(type, RejectionCode.INVALID_ARGUMENT, "event",
+                    "cronoq does not know the input event " + type + "; send one of the input topics' events",
+                    null, null));
+        }
+        return switch (kind.get()) {
+            case TASK_SUBMITTED -> submit((TaskSubmitted) input);
+            case TASK_CANCEL_REQUESTED -> cancel((TaskCancelRequested) input);
+            case WORKER_REGISTERED -> register((WorkerRegistered) input, heardAt);
+            case WORKER_HEARTBEAT -> heartbeat((WorkerHeartbeat) input, heardAt);
+            case WORKER_DRAINING -> drain((WorkerDraining) input);
+            case WORKER_LEFT -> leave((WorkerLeft) input);
+            case ATTEMPT_STARTED -> started((AttemptStarted) input);
+            case ATTEMPT_PROGRESS -> List.of();
+            case ATTEMPT_SUCCEEDED -> succeeded((AttemptSucceeded) input);
+            case ATTEMPT_FAILED -> failed((AttemptFailed) input);
+        };
     }
 
     // ==== tasks ===================================================================================

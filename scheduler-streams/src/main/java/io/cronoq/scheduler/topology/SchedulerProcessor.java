@@ -172,7 +172,7 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
         }
         try {
             Loaded loaded = load(pool);
-            List<Decision> decisions = dispatch(loaded.scheduler(), in.event());
+            List<Decision> decisions = loaded.scheduler().apply(in.event(), heardAt());
             loaded.store().flush();
             for (Decision decision : decisions) {
                 route(pool, record.timestamp(), decision);
@@ -200,31 +200,6 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
             context.forward(new Record<>(DeadLetters.key(in.topic(), in.partition(), in.offset()), letter,
                     record.timestamp()), SchedulerTopology.DEAD_LETTERS_SINK);
         }
-    }
-
-    /** Hands an input to its pool's policy; a worker is heard from at this scheduler's wall-clock time. */
-    private List<Decision> dispatch(PoolScheduler scheduler, SpecificRecord event) {
-        if (event instanceof TaskSubmitted e) {
-            return scheduler.submit(e);
-        } else if (event instanceof TaskCancelRequested e) {
-            return scheduler.cancel(e);
-        } else if (event instanceof WorkerRegistered e) {
-            return scheduler.register(e, heardAt());
-        } else if (event instanceof WorkerHeartbeat e) {
-            return scheduler.heartbeat(e, heardAt());
-        } else if (event instanceof WorkerDraining e) {
-            return scheduler.drain(e);
-        } else if (event instanceof WorkerLeft e) {
-            return scheduler.leave(e);
-        } else if (event instanceof AttemptStarted e) {
-            return scheduler.started(e);
-        } else if (event instanceof AttemptSucceeded e) {
-            return scheduler.succeeded(e);
-        } else if (event instanceof AttemptFailed e) {
-            return scheduler.failed(e);
-        }
-        // AttemptProgress and events a newer producer may add: accepted, nothing to decide.
-        return List.of();
     }
 
     /** Now, on the clock the ticks run on. */

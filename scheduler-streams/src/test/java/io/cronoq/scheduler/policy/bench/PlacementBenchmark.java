@@ -117,8 +117,8 @@ public class PlacementBenchmark {
             taskLabels.add(Map.of("rack", "r" + g));
             for (int w = 0; w < WORKERS_PER_GROUP; w++) {
                 WorkerResources shape = !withResources ? null : w % 2 == 0 ? small() : big();
-                scheduler.register(new WorkerRegistered("w-" + g + "-" + w, POOL, labels, SLOTS, shape, null, null,
-                        AT));
+                scheduler.apply(new WorkerRegistered("w-" + g + "-" + w, POOL, labels, SLOTS, shape, null, null,
+                        AT), AT);
             }
         }
         // Half the tasks need no label, a tenth need disk=ssd, the rest one rack.
@@ -143,9 +143,9 @@ public class PlacementBenchmark {
         WorkerResources gpuShape = withResources ? new WorkerResources(16_000L, 128L << 30, 1L << 40,
                 List.of(new Gpu(0, "a100", 80L << 30, 80L << 30)), Map.of("torch", "2.1.0")) : null;
         ResourceRequest gpuNeed = withResources ? new ResourceRequest(null, 32L << 30, null, 1, List.of()) : null;
-        scheduler.register(new WorkerRegistered("gpu-0", POOL, GPU, SLOTS, gpuShape, null, null, AT));
+        scheduler.apply(new WorkerRegistered("gpu-0", POOL, GPU, SLOTS, gpuShape, null, null, AT), AT);
         for (int i = 0; i < SLOTS + blocked; i++) {
-            scheduler.submit(task("gpu-" + i, GPU, gpuNeed));
+            scheduler.apply(task("gpu-" + i, GPU, gpuNeed), AT);
         }
         // Saturate the pool and build the servable backlog. With resources, a task may wait while a
         // worker it cannot use is free: submit until the backlog is there.
@@ -173,10 +173,10 @@ public class PlacementBenchmark {
     public void submitStartSucceed(Counters counters) {
         long decisions = submitNext();
         AttemptAssigned oldest = running.poll();
-        decisions += scheduler.started(new AttemptStarted(oldest.getTaskId(), POOL, oldest.getAttempt(),
-                oldest.getWorkerId(), oldest.getGeneration(), AT)).size();
-        List<Decision> done = scheduler.succeeded(new AttemptSucceeded(oldest.getTaskId(), POOL, oldest.getAttempt(),
-                oldest.getWorkerId(), oldest.getGeneration(), AT, null));
+        decisions += scheduler.apply(new AttemptStarted(oldest.getTaskId(), POOL, oldest.getAttempt(),
+                oldest.getWorkerId(), oldest.getGeneration(), AT), AT).size();
+        List<Decision> done = scheduler.apply(new AttemptSucceeded(oldest.getTaskId(), POOL, oldest.getAttempt(),
+                oldest.getWorkerId(), oldest.getGeneration(), AT, null), AT);
         track(done);
         counters.decisions += decisions + done.size();
     }
@@ -188,7 +188,7 @@ public class PlacementBenchmark {
     private List<Decision> submitDecisions() {
         int n = next++;
         int i = n & (classOf.length - 1);
-        List<Decision> out = scheduler.submit(task("t" + n, taskLabels.get(classOf[i]), taskNeeds.get(needOf[i])));
+        List<Decision> out = scheduler.apply(task("t" + n, taskLabels.get(classOf[i]), taskNeeds.get(needOf[i])), AT);
         track(out);
         return out;
     }
