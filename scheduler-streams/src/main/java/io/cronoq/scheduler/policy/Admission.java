@@ -43,7 +43,7 @@ final class Admission {
             return null;
         }
         TaskState state = task.getState();
-        AttemptRecord current = state == TaskState.ASSIGNED || state == TaskState.RUNNING ? PoolScheduler.currentAttempt(task) : null;
+        AttemptRecord current = state == TaskState.ASSIGNED || state == TaskState.RUNNING ? PoolModel.currentAttempt(task) : null;
         if (current == null || current.getAttempt() != attempt) {
             String why = current == null
                     ? "task " + taskId + " is " + state + "; attempt " + attempt + " is not running"

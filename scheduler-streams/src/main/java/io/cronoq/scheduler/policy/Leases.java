@@ -34,7 +34,7 @@ final class Leases {
         if (timeout == null) {
             return;
         }
-        AttemptRecord a = PoolScheduler.currentAttempt(task);
+        AttemptRecord a = PoolModel.currentAttempt(task);
         Instant from = a.getStartedAt();
         if (from == null) {
             Instant startAt = task.getTask().getStartAt();

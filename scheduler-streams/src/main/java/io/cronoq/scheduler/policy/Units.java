@@ -20,10 +20,11 @@ final class Units {
         return Quantities.formatCpu(millis);
     }
 
-    /** Exactly ({@link Quantities#formatBytes}) when that is short, else rounded down to one decimal. */
+    /** Exactly ({@link Quantities#formatBytes}) when a unit writes it short, else rounded down to one decimal. */
     static String bytes(long bytes) {
         String exact = Quantities.formatBytes(bytes);
-        if (exact.length() <= 6 || bytes < 1024) {
+        boolean inAUnit = !Character.isDigit(exact.charAt(exact.length() - 1));
+        if (bytes < 1024 || inAUnit && exact.length() <= 6) { // below 1Ki no unit rounds it
             return exact;
         }
         int i = BINARY.length - 1;

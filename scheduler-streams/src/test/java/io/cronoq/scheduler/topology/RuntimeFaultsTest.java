@@ -45,6 +45,7 @@ class RuntimeFaultsTest {
     private RuntimeException failure;
 
     private SchedulerProcessor processor() {
+        context.setCurrentSystemTimeMs(1_000L); // the clock the scheduler hears inputs on
         addStore(StoreNames.TASKS, topics.serde(TaskRecord.class), true);
         addStore(StoreNames.WORKERS, topics.serde(WorkerRecord.class), false);
         addStore(StoreNames.POOLS, topics.serde(PoolRecord.class), false);

@@ -64,11 +64,12 @@ public final class Quantities {
 
     /**
      * A byte count exactly, in the unit that writes it shortest: {@code 8589934592} is {@code 8Gi},
-     * {@code 500000000} is {@code 500M}; below 1024, and where no unit divides it, the plain number.
+     * {@code 500000000} is {@code 500M}, {@code 1000} is {@code 1k}; below 1000, and where no unit
+     * divides it, the plain number.
      * Every place cronoq shows a byte count (reasons, the gateway, the CLI) writes it this way.
      */
     public static String formatBytes(long bytes) {
-        if (bytes < 1024) {
+        if (bytes < 1000) {
             return Long.toString(bytes);
         }
         String best = null;

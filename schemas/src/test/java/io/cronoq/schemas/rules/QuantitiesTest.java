@@ -368,7 +368,9 @@ class QuantitiesTest {
     void formattingPicksTheLargestExactBinaryUnit() {
         assertThat(Quantities.formatBytes(8L << 30)).isEqualTo("8Gi");
         assertThat(Quantities.formatBytes(1536L << 20)).isEqualTo("1536Mi");
-        assertThat(Quantities.formatBytes(1000)).isEqualTo("1000");
+        assertThat(Quantities.formatBytes(1000)).isEqualTo("1k");
+        assertThat(Quantities.formatBytes(500_000_000)).isEqualTo("500M");
+        assertThat(Quantities.formatBytes(1001)).isEqualTo("1001");
         assertThat(Quantities.formatBytes(3L << 60)).isEqualTo("3Ei");
         assertThat(Quantities.formatCpu(2000)).isEqualTo("2");
         assertThat(Quantities.formatCpu(500)).isEqualTo("500m");

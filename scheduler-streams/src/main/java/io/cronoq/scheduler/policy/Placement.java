@@ -1,0 +1,223 @@
+package io.cronoq.scheduler.policy;
+
+import io.cronoq.events.AttemptAssigned;
+import io.cronoq.events.AttemptRecord;
+import io.cronoq.events.AttemptRef;
+import io.cronoq.events.TaskRecord;
+import io.cronoq.events.TaskState;
+import io.cronoq.events.TaskSubmitted;
+import io.cronoq.events.TaskWaiting;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where tasks go: a waiting task to the free slot it ranks first, a freed slot to the best-placed
+ * waiting task it can serve, and what a task that still waits is told. Keeps the invariant every
+ * input restores before it returns: no task waits while an ACTIVE worker that could run it has a
+ * free slot. Its cost is the number of classes the freed slots serve, never the backlog.
+ */
+final class Placement {
+
+    private final PoolModel m;
+    /** Profiles that gained a free slot during the current input: their lines get a chance. */
+    private final List<Profile> freed = new ArrayList<>();
+    private final List<WaitClass> candidates = new ArrayList<>();
+
+    Placement(PoolModel model) {
+        this.m = model;
+    }
+
+    /**
+     * A new task that may run now: assigned to the free profile its preferences rank first when
+     * its class has no line (a class with a line has no free profile, by the invariant, and a
+     * newcomer never overtakes the line), else it joins the back of its class's line and is told why.
+     */
+    void place(TaskRecord task, Instant at, List<Decision> out) {
+        TaskSubmitted in = task.getTask();
+        WaitClass c = m.classOf(task);
+        Profile p = c.count == 0 ? c.bestFreeProfile(in.getPreferences()) : null;
+        if (p != null) {
+            assign(task, p, at, out);
+        } else {
+            // It joins the back of the line: its place is the new count.
+            String reason = reasonOf(c).forPlace(c.count + 1);
+            m.lines.enqueue(task, c, at, reason);
+            out.add(Decision.journal(new TaskWaiting(in.getTaskId(), reason), null));
+        }
+    }
+
+    /** A profile with a slot that just became free: its lines get a chance on the next {@link #settle}. */
+    void offer(Profile profile) {
+        freed.add(profile);
+    }
+
+    /**
+     * Restores the invariant after slots freed ({@link #offer}) or tasks joined lines ({@code
+     * joined}): repeatedly, among the classes that could have changed, the one whose head is oldest
+     * and that has a free profile sends its head to the free profile it ranks first. Only those
+     * classes are looked at: every other line already had no free profile and still has none.
+     */
+    void settle(List<WaitClass> joined, Instant at, List<Decision> out) {
+        candidates.clear();
+        for (Profile p : freed) {
+            if (!p.removed) {
+                candidates.addAll(p.classes);
+            }
+        }
+        freed.clear();
+        candidates.addAll(joined);
+        while (true) {
+            WaitClass best = null;
+            for (WaitClass c : candidates) {
+                if (c.servable() && (best == null || c.headPlace.before(best.headPlace))) {
+                    best = c;
+                }
+            }
+            if (best == null) {
+                break;
+            }
+            TaskRecord task = m.store.task(best.headTaskId);
+            Profile profile = best.bestFreeProfile(task.getTask().getPreferences());
+            m.classes.takeHead(best);
+            assign(task, profile, at, out);
+        }
+        candidates.clear();
+    }
+
+    /** {@link #settle} after slots freed, with no task joining a line. */
+    void settle(Instant at, List<Decision> out) {
+        settle(List.of(), at, out);
+    }
+
+    /**
+     * Puts tasks (already set back to WAITING) into their lines at their original order, lets
+     * {@link #settle} place what it can, and says why each remaining one waits. After a worker
+     * registered, drained or left ({@code touched}: the classes its profiles served, else
+     * {@code null}), recomputes the reason of those classes and of every class no worker can run,
+     * and journals, for each class whose reason changed, one {@code TaskWaiting} for its head.
+     */
+    void requeue(List<TaskRecord> tasks, Instant at, List<Decision> out, LinkedHashSet<WaitClass> touched) {
+        List<WaitClass> joined = new ArrayList<>(tasks.size());
+        for (TaskRecord task : tasks) {
+            WaitClass c = m.classOf(task);
+            m.lines.enqueue(task, c, at, null);
+            joined.add(c);
+        }
+        settle(joined, at, out);
+        List<WaitClass> changed = touched == null ? List.of() : recomputeReasons(touched);
+        HashSet<String> told = new HashSet<>();
+        for (int i = 0; i < tasks.size(); i++) {
+            TaskRecord now = m.store.task(tasks.get(i).getTask().getTaskId());
+            if (now.getState() == TaskState.WAITING) {
+                WaitClass c = joined.get(i);
+                String id = now.getTask().getTaskId();
+                WaitReason r = reasonOf(c);
+                String reason = id.equals(c.headTaskId) ? r.forPlace(1) : r.backInLine(c.count);
+                now.setWaitingReason(reason);
+                m.store.putTask(now);
+                out.add(Decision.journal(new TaskWaiting(id, reason), null));
+                told.add(id);
+            }
+        }
+        for (WaitClass c : changed) {
+            if (c.count > 0 && !told.contains(c.headTaskId)) {
+                TaskRecord head = m.store.task(c.headTaskId);
+                String reason = c.reason.forPlace(1);
+                if (!reason.equals(head.getWaitingReason())) {
+                    head.setWaitingReason(reason);
+                    m.store.putTask(head);
+                    out.add(Decision.journal(new TaskWaiting(c.headTaskId, reason), null));
+                }
+            }
+        }
+    }
+
+    /**
+     * Recomputes the reasons of the waiting classes a worker change touched, plus every waiting
+     * class no ACTIVE worker can run (their reason counts every worker of the pool); returns those
+     * whose reason changed, head oldest first. A class that was empty before has no reason to
+     * change from: its tasks are being told theirs.
+     */
+    private List<WaitClass> recomputeReasons(LinkedHashSet<WaitClass> touched) {
+        for (WaitClass c : m.classes.waitingClasses()) {
+            if (c.capacity == 0) {
+                touched.add(c);
+            }
+        }
+        List<WaitClass> changed = new ArrayList<>();
+        for (WaitClass c : touched) {
+            if (c.count == 0) {
+                continue;
+            }
+            WaitReason before = c.reason;
+            c.reason = WaitReason.of(m.pool, c, m.groups.view());
+            if (before != null && !before.equals(c.reason)) {
+                changed.add(c);
+            }
+        }
+        changed.sort(Comparator.comparing(c -> c.headPlace));
+        return changed;
+    }
+
+    /** The reason of a class with waiting tasks (or about to have one), computed if not known. */
+    WaitReason reasonOf(WaitClass c) {
+        if (c.reason == null) {
+            c.reason = WaitReason.of(m.pool, c, m.groups.view());
+        }
+        return c.reason;
+    }
+
+    /**
+     * Makes sure every waiting class knows its reason before a worker change, so the change can be
+     * told apart from what held before (after loading, reasons are computed when first needed).
+     */
+    void ensureReasons() {
+        for (WaitClass c : m.classes.waitingClasses()) {
+            reasonOf(c);
+        }
+    }
+
+    /** Gives the task's next attempt to the profile's preferred worker (which has a free slot). */
+    private void assign(TaskRecord task, Profile profile, Instant at, List<Decision> out) {
+        Worker w = profile.pick();
+        String id = task.getTask().getTaskId();
+        int number = task.getAttempts().size() + 1;
+        Map<String, String> labels = profile.labels().asMap();
+        task.getAttempts().add(new AttemptRecord(number, w.id(), w.generation(), labels, at, null, null, null, null));
+        task.setState(TaskState.ASSIGNED);
+        task.setWaitingReason(null);
+        task.setWaitingSince(null);
+        task.setUpdatedAt(at);
+        m.lines.dropTimer(task);
+        m.store.putTask(task);
+        m.leases().track(task);
+        m.groups.assign(w, new AttemptRef(id, number), m.nextSequence());
+        m.store.putWorker(w.record());
+        TaskSubmitted s = task.getTask();
+        Instant startAt = s.getStartAt() != null && s.getStartAt().isAfter(at) ? s.getStartAt() : null;
+        String cause = startAt != null ? "fixed start at " + startAt + ": the slot is held for it until then"
+                : s.getStartAt() != null ? TimeCauses.startVerdict(s, at, "assigned", m.rules.startToleranceMs())
+                : TimeCauses.lateness(s, at, "assigned");
+        out.add(Decision.journalAndNotify(new AttemptAssigned(id, m.pool, number, w.id(), w.generation(), labels,
+                s.getPayload(), s.getDeadline(), s.getTimeoutMs(), at, startAt), w.id(), cause));
+    }
+
+    /** Frees the slot of an attempt that just ended; an ACTIVE worker's freed slot is offered on settle. */
+    void release(TaskRecord task, AttemptRecord attempt) {
+        m.leases().end(task.getTask().getTaskId());
+        Worker w = m.workers.get(attempt.getWorkerId());
+        if (w == null || !w.live() || w.generation() != attempt.getGeneration()) {
+            return; // a current attempt is always held by its live worker; nothing to free otherwise
+        }
+        m.groups.release(w, task.getTask().getTaskId(), attempt.getAttempt());
+        m.store.putWorker(w.record());
+        if (w.active()) {
+            offer(w.profile());
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package io.cronoq.scheduler.policy;
+
+import io.cronoq.events.AttemptOutcome;
+import io.cronoq.events.AttemptRecord;
+import io.cronoq.events.AttemptRef;
+import io.cronoq.events.PoolRecord;
+import io.cronoq.events.TaskRecord;
+import io.cronoq.events.TaskState;
+import io.cronoq.events.WorkerRecord;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What one pool's policy knows, loaded from its {@link PoolStore}: its workers, their groups and
+ * profiles, the requirement classes and their lines, timers, retention and counters; and the small
+ * steps on a task's record that every part of the policy takes the same way (its current attempt,
+ * ending an attempt, finishing a task, the next sequence number). Every change goes through the
+ * store. Not thread-safe: one pool, one thread.
+ */
+final class PoolModel {
+
+    final String pool;
+    final PoolStore store;
+    final TimeRules rules;
+    final Map<String, Worker> workers = new HashMap<>();
+    final ClassIndex classes;
+    final Groups groups;
+    final TimerQueue timers;
+    final Lines lines;
+    final Retention retention;
+    final Admission admission;
+    private final PoolRecord counters;
+    private boolean poolStored;
+    /** The running attempts' leases, read when first needed (a snapshot never needs them); see {@link #leases()}. */
+    private Leases leases;
+
+    PoolModel(String pool, PoolStore store, TimeRules rules) {
+        this.pool = Objects.requireNonNull(pool, "pool");
+        this.store = Objects.requireNonNull(store, "store");
+        this.rules = Objects.requireNonNull(rules, "rules");
+        this.timers = store.timers();
+        this.admission = new Admission(pool, store, workers);
+        PoolRecord stored = store.pool();
+        this.poolStored = stored != null;
+        this.counters = stored != null ? stored : new PoolRecord(pool, 1L);
+        this.classes = new ClassIndex(store.waiting());
+        this.groups = new Groups(classes);
+        this.lines = new Lines(classes, timers, store, rules);
+        this.retention = new Retention(store, rules);
+        for (WorkerRecord r : store.workers()) {
+            Worker w = new Worker(r);
+            workers.put(w.id(), w);
+            if (w.live()) {
+                groups.join(w);
+            }
+        }
+        for (Map.Entry<String, Long> e : store.waiting().counts().entrySet()) {
+            if (e.getValue() > 0) {
+                classes.load(groups.classFor(e.getKey()), e.getValue());
+            }
+        }
+        // Class reasons are computed when first needed: the store alone determines them.
+    }
+
+    /** The class whose line a task waits in. */
+    WaitClass classOf(TaskRecord task) {
+        return groups.classFor(Requirement.keyOf(task.getTask()));
+    }
+
+    /** The leases of the running attempts, read from their tasks (one read per busy slot) on first use. */
+    Leases leases() {
+        if (leases == null) {
+            leases = new Leases();
+            for (Worker w : workers.values()) {
+                if (!w.live()) {
+                    continue;
+                }
+                for (AttemptRef ref : w.running()) {
+                    TaskRecord task = store.task(ref.getTaskId());
+                    if (task != null) {
+                        leases.track(task);
+                    }
+                }
+            }
+        }
+        return leases;
+    }
+
+    /** The task's attempt that is running, assigned, or ended last. */
+    static AttemptRecord currentAttempt(TaskRecord task) {
+        List<AttemptRecord> attempts = task.getAttempts();
+        return attempts.get(attempts.size() - 1);
+    }
+
+    /** Records how an attempt ended. */
+    static void end(AttemptRecord attempt, AttemptOutcome outcome, String error, Instant at) {
+        attempt.setOutcome(outcome);
+        attempt.setError(error);
+        attempt.setFinishedAt(at);
+    }
+
+    /** A task reaches a final state: stored, and its retention starts. */
+    void finish(TaskRecord task, TaskState state, Instant at) {
+        task.setState(state);
+        task.setWaitingReason(null);
+        task.setWaitingSince(null);
+        task.setUpdatedAt(at);
+        store.putTask(task);
+        retention.finished(task, at);
+    }
+
+    /** The pool's next sequence number (a task's order of submission, a worker's last assignment). */
+    long nextSequence() {
+        long sequence = counters.getNextSequence();
+        counters.setNextSequence(sequence + 1);
+        store.putPool(counters);
+        poolStored = true;
+        return sequence;
+    }
+
+    /** Stores the pool's record if it has none yet, so the punctuator knows the pool (it may have workers only). */
+    void rememberPool() {
+        if (!poolStored) {
+            store.putPool(counters);
+            poolStored = true;
+        }
+    }
+}

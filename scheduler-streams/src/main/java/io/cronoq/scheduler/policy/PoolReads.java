@@ -1,0 +1,83 @@
+package io.cronoq.scheduler.policy;
+
+import io.cronoq.events.AttemptRef;
+import io.cronoq.events.TaskRecord;
+import io.cronoq.events.WorkerRecord;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+
+/**
+ * What one pool's policy shows without changing anything: capacity, busy and waiting per group,
+ * the waiting classes with their reasons, a worker's record. Reads cost the number of groups or
+ * classes (one task read per class), never the backlog.
+ */
+final class PoolReads {
+
+    private final PoolModel m;
+    private final Placement placement;
+
+    PoolReads(PoolModel model, Placement placement) {
+        this.m = model;
+        this.placement = placement;
+    }
+
+    PoolSnapshot snapshot() {
+        List<Group> all = m.groups.all();
+        all.sort(Comparator.comparing(g -> g.labels().key()));
+        List<GroupSnapshot> snapshots = new ArrayList<>(all.size());
+        int capacity = 0;
+        int busy = 0;
+        int draining = 0;
+        for (Group g : all) {
+            HashSet<WaitClass> served = new HashSet<>();
+            long waiting = 0;
+            for (Profile p : g.profiles()) {
+                for (WaitClass c : p.classes) {
+                    if (served.add(c)) {
+                        waiting += c.count;
+                    }
+                }
+            }
+            snapshots.add(new GroupSnapshot(g.labels().asMap(), g.capacity(), g.busy(), g.activeWorkers(), waiting,
+                    g.drainingBusy()));
+            capacity += g.capacity();
+            busy += g.busy();
+            draining += g.drainingBusy();
+        }
+        return new PoolSnapshot(m.pool, capacity, busy, m.classes.waiting(), List.copyOf(snapshots), draining);
+    }
+
+    List<ClassSnapshot> classes() {
+        List<WaitClass> waiting = new ArrayList<>(m.classes.waitingClasses());
+        waiting.sort(Comparator.comparing(WaitClass::key));
+        List<ClassSnapshot> result = new ArrayList<>(waiting.size());
+        for (WaitClass c : waiting) {
+            TaskRecord head = m.store.task(c.headTaskId);
+            Instant submitted = head == null ? null : head.getTask().getSubmittedAt();
+            Instant since = head == null || head.getWaitingSince() == null ? submitted : head.getWaitingSince();
+            Requirement r = c.requirement();
+            result.add(new ClassSnapshot(c.key(), r.labels(), r.resources(), c.count, c.capacity, c.activeWorkers(),
+                    c.headTaskId, submitted, since, placement.reasonOf(c).text()));
+        }
+        return List.copyOf(result);
+    }
+
+    WorkerRecord worker(String workerId) {
+        Worker w = m.workers.get(workerId);
+        if (w == null) {
+            return null;
+        }
+        WorkerRecord r = w.record();
+        List<AttemptRef> running = new ArrayList<>(r.getRunning().size());
+        for (AttemptRef ref : r.getRunning()) {
+            running.add(new AttemptRef(ref.getTaskId(), ref.getAttempt()));
+        }
+        return new WorkerRecord(r.getWorkerId(), r.getPool(), new HashMap<>(r.getLabels()), r.getSlots(),
+                r.getResources(), r.getGeneration(), r.getState(), running, r.getRegisteredAt(),
+                r.getLastAssignedSequence(), r.getLastHeartbeat());
+    }
+}
