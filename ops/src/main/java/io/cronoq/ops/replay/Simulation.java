@@ -17,7 +17,7 @@ import io.cronoq.events.WorkerRegistered;
 import io.cronoq.events.WorkerRemoved;
 import io.cronoq.events.WorkerState;
 import io.cronoq.scheduler.policy.Decision;
-import io.cronoq.scheduler.policy.InMemoryPoolStore;
+import io.cronoq.scheduler.policy.store.InMemoryPoolStore;
 import io.cronoq.scheduler.policy.PoolScheduler;
 import io.cronoq.scheduler.policy.TimeRules;
 import java.time.Instant;

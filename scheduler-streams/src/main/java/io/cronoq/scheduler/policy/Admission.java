@@ -1,5 +1,6 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.store.PoolStore;
 import io.cronoq.events.AttemptRecord;
 import io.cronoq.events.InputRejected;
 import io.cronoq.events.RejectionCode;

@@ -1,5 +1,6 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.time.TimeCauses;
 import io.cronoq.events.AttemptFailed;
 import io.cronoq.events.AttemptOutcome;
 import io.cronoq.events.AttemptRecord;

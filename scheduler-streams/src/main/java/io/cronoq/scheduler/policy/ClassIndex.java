@@ -1,5 +1,8 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.match.Requirement;
+import io.cronoq.scheduler.policy.store.Place;
+import io.cronoq.scheduler.policy.store.WaitingQueue;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;

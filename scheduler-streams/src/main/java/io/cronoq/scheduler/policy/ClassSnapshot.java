@@ -1,5 +1,7 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.match.ResourceNeed;
+import io.cronoq.scheduler.policy.match.Requirement;
 import java.time.Instant;
 import java.util.SortedMap;
 

@@ -1,5 +1,6 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.time.RetryRule;
 import io.cronoq.events.AttemptOutcome;
 import io.cronoq.events.AttemptRecord;
 import io.cronoq.events.AttemptRef;

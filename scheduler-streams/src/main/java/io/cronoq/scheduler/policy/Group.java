@@ -1,5 +1,6 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.match.LabelSet;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,5 +1,8 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.match.LabelSet;
+import io.cronoq.scheduler.policy.match.ResourceProfile;
+import io.cronoq.scheduler.policy.match.Requirement;
 import io.cronoq.events.AttemptRef;
 import io.cronoq.events.WorkerState;
 import java.util.ArrayList;

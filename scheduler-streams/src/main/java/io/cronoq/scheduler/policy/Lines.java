@@ -1,5 +1,7 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.store.TimerQueue;
+import io.cronoq.scheduler.policy.store.PoolStore;
 import io.cronoq.events.TaskRecord;
 import io.cronoq.events.TaskState;
 import io.cronoq.events.TaskSubmitted;

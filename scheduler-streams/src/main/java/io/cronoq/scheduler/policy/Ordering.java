@@ -1,5 +1,8 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.match.LabelSet;
+import io.cronoq.scheduler.policy.match.Preferences;
+import io.cronoq.scheduler.policy.store.Place;
 import io.cronoq.events.Priority;
 import io.cronoq.events.TaskRecord;
 import io.cronoq.events.TaskSubmitted;

@@ -1,5 +1,6 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.time.TimeCauses;
 import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.AttemptRecord;
 import io.cronoq.events.AttemptRef;

@@ -1,5 +1,10 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.match.Requirement;
+import io.cronoq.scheduler.policy.time.Retention;
+import io.cronoq.scheduler.policy.time.Leases;
+import io.cronoq.scheduler.policy.store.TimerQueue;
+import io.cronoq.scheduler.policy.store.PoolStore;
 import io.cronoq.events.AttemptOutcome;
 import io.cronoq.events.AttemptRecord;
 import io.cronoq.events.AttemptRef;

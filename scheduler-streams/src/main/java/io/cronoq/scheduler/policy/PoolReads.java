@@ -1,5 +1,6 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.match.Requirement;
 import io.cronoq.events.AttemptRef;
 import io.cronoq.events.TaskRecord;
 import io.cronoq.events.WorkerRecord;

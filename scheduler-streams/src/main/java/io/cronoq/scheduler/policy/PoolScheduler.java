@@ -1,5 +1,8 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.match.Requirement;
+import io.cronoq.scheduler.policy.store.TimerQueue;
+import io.cronoq.scheduler.policy.store.PoolStore;
 import io.cronoq.events.AttemptFailed;
 import io.cronoq.events.AttemptOutcome;
 import io.cronoq.events.AttemptRecord;

@@ -1,5 +1,7 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.time.RetryRule;
+import io.cronoq.scheduler.policy.time.Leases;
 import io.cronoq.events.AttemptOutcome;
 import io.cronoq.events.AttemptRecord;
 import io.cronoq.events.AttemptRevoked;

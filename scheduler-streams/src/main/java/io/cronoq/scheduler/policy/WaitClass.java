@@ -1,5 +1,10 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.match.LabelSet;
+import io.cronoq.scheduler.policy.match.Preferences;
+import io.cronoq.scheduler.policy.match.Requirement;
+import io.cronoq.scheduler.policy.store.Place;
+import io.cronoq.scheduler.policy.store.WaitingQueue;
 import io.cronoq.events.Preference;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

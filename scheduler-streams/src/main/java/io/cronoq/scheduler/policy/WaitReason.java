@@ -1,5 +1,8 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.match.Units;
+import io.cronoq.scheduler.policy.match.ResourceProfile;
+import io.cronoq.scheduler.policy.match.ResourceNeed;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.cronoq.scheduler.topology;
 
 import io.cronoq.events.TaskRecord;
-import io.cronoq.scheduler.policy.Place;
+import io.cronoq.scheduler.policy.store.Place;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**

@@ -1,6 +1,6 @@
 package io.cronoq.scheduler.topology;
 
-import io.cronoq.scheduler.policy.TimerQueue;
+import io.cronoq.scheduler.policy.store.TimerQueue;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;

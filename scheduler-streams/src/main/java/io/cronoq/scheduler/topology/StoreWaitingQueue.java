@@ -1,7 +1,7 @@
 package io.cronoq.scheduler.topology;
 
-import io.cronoq.scheduler.policy.Place;
-import io.cronoq.scheduler.policy.WaitingQueue;
+import io.cronoq.scheduler.policy.store.Place;
+import io.cronoq.scheduler.policy.store.WaitingQueue;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.common.serialization.StringSerializer;

@@ -1,5 +1,11 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.match.LabelSet;
+import io.cronoq.scheduler.policy.match.Preferences;
+import io.cronoq.scheduler.policy.match.Requirement;
+import io.cronoq.scheduler.policy.store.InMemoryPoolStore;
+import io.cronoq.scheduler.policy.store.TimerQueue;
+import io.cronoq.scheduler.policy.store.WaitingQueue;
 import static io.cronoq.scheduler.policy.In.POOL;
 import static org.assertj.core.api.Assertions.assertThat;
 

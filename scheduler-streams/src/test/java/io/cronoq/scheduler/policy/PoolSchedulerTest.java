@@ -1,5 +1,8 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.store.InMemoryPoolStore;
+import io.cronoq.scheduler.policy.store.TimerQueue;
+import io.cronoq.scheduler.policy.store.WaitingQueue;
 import static io.cronoq.scheduler.policy.In.POOL;
 import static io.cronoq.scheduler.policy.In.T0;
 import static io.cronoq.scheduler.policy.In.cancel;

@@ -1,5 +1,8 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.match.Units;
+import io.cronoq.scheduler.policy.match.ResourceNeed;
+import io.cronoq.scheduler.policy.match.Requirement;
 import static io.cronoq.scheduler.policy.In.labels;
 import static io.cronoq.scheduler.policy.In.needs;
 import static org.assertj.core.api.Assertions.assertThat;

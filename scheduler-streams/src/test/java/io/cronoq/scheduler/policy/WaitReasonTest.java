@@ -1,5 +1,12 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.match.Units;
+import io.cronoq.scheduler.policy.match.ResourceNeed;
+import io.cronoq.scheduler.policy.match.Requirement;
+import io.cronoq.scheduler.policy.store.InMemoryPoolStore;
+import io.cronoq.scheduler.policy.store.TimerQueue;
+import io.cronoq.scheduler.policy.store.WaitingQueue;
+import io.cronoq.scheduler.policy.store.PoolStore;
 import static io.cronoq.scheduler.policy.In.POOL;
 import static io.cronoq.scheduler.policy.In.T0;
 import static io.cronoq.scheduler.policy.In.drain;

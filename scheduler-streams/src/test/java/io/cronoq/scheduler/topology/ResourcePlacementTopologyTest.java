@@ -14,7 +14,7 @@ import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.TaskWaiting;
 import io.cronoq.events.WorkerRegistered;
 import io.cronoq.events.WorkerResources;
-import io.cronoq.scheduler.policy.Requirement;
+import io.cronoq.scheduler.policy.match.Requirement;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.streams.KeyValue;

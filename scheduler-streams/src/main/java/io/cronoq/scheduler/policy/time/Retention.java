@@ -1,5 +1,9 @@
-package io.cronoq.scheduler.policy;
+package io.cronoq.scheduler.policy.time;
 
+import io.cronoq.scheduler.policy.Decision;
+import io.cronoq.scheduler.policy.TimeRules;
+import io.cronoq.scheduler.policy.store.TimerQueue;
+import io.cronoq.scheduler.policy.store.PoolStore;
 import io.cronoq.schemas.rules.Durations;
 import io.cronoq.events.TaskForgotten;
 import io.cronoq.events.TaskRecord;
@@ -16,27 +20,27 @@ import java.util.List;
  * the task finished; with a retention of 0 none is written and nothing is forgotten (expiries
  * written before stay, and fire if a retention is set again).
  */
-final class Retention {
+public final class Retention {
 
     private final TimerQueue expiries;
     private final PoolStore store;
     private final long retentionMs;
 
-    Retention(PoolStore store, TimeRules rules) {
+    public Retention(PoolStore store, TimeRules rules) {
         this.expiries = store.expiries();
         this.store = store;
         this.retentionMs = rules.retentionMs();
     }
 
     /** The task just finished at {@code at}: it is forgotten when its retention ends. */
-    void finished(TaskRecord task, Instant at) {
+    public void finished(TaskRecord task, Instant at) {
         if (retentionMs > 0) {
             expiries.add(new TimerQueue.Timer(saturatedAdd(at.toEpochMilli(), retentionMs), task.getTask().getTaskId()));
         }
     }
 
     /** Forgets at most {@code max} finished tasks whose retention ended by {@code now}, earliest first. */
-    void expire(Instant now, int max, List<Decision> out) {
+    public void expire(Instant now, int max, List<Decision> out) {
         if (retentionMs == 0) {
             return;
         }
@@ -54,11 +58,11 @@ final class Retention {
     }
 
     /** When the next finished task is forgotten, in epoch milliseconds, or {@link Long#MAX_VALUE} when none is. */
-    long nextMillis() {
+    public long nextMillis() {
         return retentionMs == 0 ? Long.MAX_VALUE : expiries.firstMillis();
     }
 
-    static boolean isFinished(TaskState state) {
+    public static boolean isFinished(TaskState state) {
         return state == TaskState.SUCCEEDED || state == TaskState.FAILED || state == TaskState.CANCELLED;
     }
 

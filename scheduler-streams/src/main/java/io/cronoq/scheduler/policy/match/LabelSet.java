@@ -1,4 +1,4 @@
-package io.cronoq.scheduler.policy;
+package io.cronoq.scheduler.policy.match;
 
 import java.util.Collections;
 import java.util.Map;
@@ -11,9 +11,9 @@ import java.util.TreeMap;
  * by name and joined with commas ({@code ""} for none); it is unambiguous because validated label
  * names and values contain neither {@code =} nor {@code ,}.
  */
-final class LabelSet {
+public final class LabelSet {
 
-    static final LabelSet EMPTY = new LabelSet("", Collections.emptySortedMap());
+    public static final LabelSet EMPTY = new LabelSet("", Collections.emptySortedMap());
 
     private final String key;
     private final SortedMap<String, String> labels;
@@ -24,7 +24,7 @@ final class LabelSet {
     }
 
     /** The canonical key of these labels, without building a {@code LabelSet} (hot path of submit). */
-    static String key(Map<String, String> labels) {
+    public static String key(Map<String, String> labels) {
         int n = labels.size();
         if (n == 0) {
             return "";
@@ -36,7 +36,7 @@ final class LabelSet {
         return join(new TreeMap<>(labels));
     }
 
-    static LabelSet of(Map<String, String> labels) {
+    public static LabelSet of(Map<String, String> labels) {
         if (labels.isEmpty()) {
             return EMPTY;
         }
@@ -45,7 +45,7 @@ final class LabelSet {
     }
 
     /** The inverse of {@link #key()}: a class key read back from the waiting queue. */
-    static LabelSet parse(String key) {
+    public static LabelSet parse(String key) {
         if (key.isEmpty()) {
             return EMPTY;
         }
@@ -68,26 +68,26 @@ final class LabelSet {
         return b.toString();
     }
 
-    String key() {
+    public String key() {
         return key;
     }
 
     /** Unmodifiable, sorted by name. */
-    SortedMap<String, String> asMap() {
+    public SortedMap<String, String> asMap() {
         return labels;
     }
 
-    int size() {
+    public int size() {
         return labels.size();
     }
 
     /** Whether these labels carry every name=value pair of {@code required} (and maybe more). */
-    boolean includes(LabelSet required) {
+    public boolean includes(LabelSet required) {
         return includes(required.labels);
     }
 
     /** Whether these labels carry every name=value pair of {@code required} (and maybe more). */
-    boolean includes(Map<String, String> required) {
+    public boolean includes(Map<String, String> required) {
         if (required.size() > labels.size()) {
             return false;
         }
@@ -100,7 +100,7 @@ final class LabelSet {
     }
 
     /** The pairs of {@code required} these labels do not carry, as a key ({@code ""} when none is missing). */
-    String missing(LabelSet required) {
+    public String missing(LabelSet required) {
         StringBuilder b = new StringBuilder();
         for (Map.Entry<String, String> r : required.labels.entrySet()) {
             if (!r.getValue().equals(labels.get(r.getKey()))) {

@@ -1,7 +1,7 @@
-package io.cronoq.scheduler.policy;
+package io.cronoq.scheduler.policy.store;
 
 /**
- * A waiting task's place in line: lower {@code rank} goes first (see {@link Ordering#rank}), and
+ * A waiting task's place in line: lower {@code rank} goes first (see the policy's {@code Ordering.rank}), and
  * the pool-unique {@code sequence} breaks ties, so two tasks never share a place and the order is
  * total. Compared within a class and across the classes a freed slot can serve.
  */

@@ -1,4 +1,4 @@
-package io.cronoq.scheduler.policy;
+package io.cronoq.scheduler.policy.time;
 
 import io.cronoq.events.AttemptRecord;
 import io.cronoq.events.TaskRecord;
@@ -16,10 +16,10 @@ import java.util.TreeSet;
  * memory: there are at most as many as busy slots, and the scheduler rebuilds them from the
  * running attempts when it loads.
  */
-final class Leases {
+public final class Leases {
 
     /** One lease: attempt {@code attempt} of {@code taskId} must be over by {@code endsAt} (epoch ms). */
-    record Lease(long endsAt, String taskId, int attempt) {}
+    public record Lease(long endsAt, String taskId, int attempt) {}
 
     private final TreeSet<Lease> byEnd = new TreeSet<>(Comparator.comparingLong(Lease::endsAt)
             .thenComparing(Lease::taskId).thenComparingInt(Lease::attempt));
@@ -29,12 +29,12 @@ final class Leases {
      * Sets (or moves) the lease of the task's current attempt, when the task has a timeout: it
      * runs from the attempt's start, or until then from its assignment (or its fixed start, if later).
      */
-    void track(TaskRecord task) {
+    public void track(TaskRecord task) {
         Long timeout = task.getTask().getTimeoutMs();
         if (timeout == null) {
             return;
         }
-        AttemptRecord a = PoolModel.currentAttempt(task);
+        AttemptRecord a = task.getAttempts().get(task.getAttempts().size() - 1);
         Instant from = a.getStartedAt();
         if (from == null) {
             Instant startAt = task.getTask().getStartAt();
@@ -44,7 +44,7 @@ final class Leases {
     }
 
     /** Sets (or moves) the lease of the task's current attempt. */
-    void set(String taskId, int attempt, long endsAt) {
+    public void set(String taskId, int attempt, long endsAt) {
         end(taskId);
         Lease lease = new Lease(endsAt, taskId, attempt);
         byEnd.add(lease);
@@ -52,7 +52,7 @@ final class Leases {
     }
 
     /** The attempt of this task ended: its lease is gone. */
-    void end(String taskId) {
+    public void end(String taskId) {
         Lease lease = byTask.remove(taskId);
         if (lease != null) {
             byEnd.remove(lease);
@@ -60,7 +60,7 @@ final class Leases {
     }
 
     /** The leases that ended at or before {@code nowMillis}, earliest first (still held: the caller ends them). */
-    List<Lease> expired(long nowMillis) {
+    public List<Lease> expired(long nowMillis) {
         List<Lease> result = new ArrayList<>();
         for (Lease lease : byEnd) {
             if (lease.endsAt() > nowMillis) {
@@ -72,11 +72,11 @@ final class Leases {
     }
 
     /** The lease that ends first, or {@code null}. */
-    Lease first() {
+    public Lease first() {
         return byEnd.isEmpty() ? null : byEnd.first();
     }
 
-    int size() {
+    public int size() {
         return byTask.size();
     }
 }

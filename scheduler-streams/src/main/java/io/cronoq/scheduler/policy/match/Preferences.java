@@ -1,4 +1,4 @@
-package io.cronoq.scheduler.policy;
+package io.cronoq.scheduler.policy.match;
 
 import io.cronoq.events.Preference;
 import java.util.List;
@@ -9,12 +9,12 @@ import java.util.List;
  * affinity). It only ranks workers that already satisfy every hard constraint: it never makes a
  * worker eligible, and a task waits rather than go to a worker it does not satisfy.
  */
-final class Preferences {
+public final class Preferences {
 
     private Preferences() {}
 
     /** The score of a worker carrying these labels; 0 when the task prefers nothing. */
-    static int score(List<Preference> preferences, LabelSet labels) {
+    public static int score(List<Preference> preferences, LabelSet labels) {
         if (preferences == null || preferences.isEmpty()) {
             return 0;
         }

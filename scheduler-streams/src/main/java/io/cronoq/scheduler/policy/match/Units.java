@@ -1,4 +1,4 @@
-package io.cronoq.scheduler.policy;
+package io.cronoq.scheduler.policy.match;
 
 import io.cronoq.schemas.rules.Quantities;
 import java.math.BigDecimal;
@@ -10,18 +10,18 @@ import java.math.RoundingMode;
  * decimal rounded down ({@code 15.3Gi}), so a worker is never shown with more than it has. A need
  * and a capacity shown side by side never read the same unless they are ({@link #bytesApart}).
  */
-final class Units {
+public final class Units {
 
     private static final String[] BINARY = {"Ki", "Mi", "Gi", "Ti", "Pi"};
 
     private Units() {}
 
-    static String cpu(long millis) {
+    public static String cpu(long millis) {
         return Quantities.formatCpu(millis);
     }
 
     /** Exactly ({@link Quantities#formatBytes}) when a unit writes it short, else rounded down to one decimal. */
-    static String bytes(long bytes) {
+    public static String bytes(long bytes) {
         String exact = Quantities.formatBytes(bytes);
         boolean inAUnit = !Character.isDigit(exact.charAt(exact.length() - 1));
         if (bytes < 1024 || inAUnit && exact.length() <= 6) { // below 1Ki no unit rounds it
@@ -42,7 +42,7 @@ final class Units {
      * tell them apart; else both exactly, in bytes. {@code 102437} beside {@code 102436} reads
      * {@code 102437 bytes} and {@code 102436 bytes}, never {@code 100Ki} twice.
      */
-    static String[] bytesApart(long first, long second) {
+    public static String[] bytesApart(long first, long second) {
         String a = bytes(first);
         String b = bytes(second);
         if (first == second || !a.equals(b)) {
@@ -72,7 +72,7 @@ final class Units {
     }
 
     /** 1st, 2nd, 3rd, 4th, 11th, 21st, 112th. */
-    static String ordinal(long n) {
+    public static String ordinal(long n) {
         long lastTwo = n % 100;
         String suffix = lastTwo >= 11 && lastTwo <= 13 ? "th" : switch ((int) (n % 10)) {
             case 1 -> "st";
@@ -84,7 +84,7 @@ final class Units {
     }
 
     /** {@code "1 worker"}, {@code "3 workers"}. */
-    static String count(long n, String singular, String plural) {
+    public static String count(long n, String singular, String plural) {
         return n + " " + (n == 1 ? singular : plural);
     }
 }

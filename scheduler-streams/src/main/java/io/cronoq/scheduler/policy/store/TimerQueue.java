@@ -1,4 +1,4 @@
-package io.cronoq.scheduler.policy;
+package io.cronoq.scheduler.policy.store;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.cronoq.scheduler.policy;
+package io.cronoq.scheduler.policy.match;
 
 import io.cronoq.events.ResourceRequest;
 import io.cronoq.schemas.rules.PackageRequirement;

@@ -1,4 +1,4 @@
-package io.cronoq.scheduler.policy;
+package io.cronoq.scheduler.policy.match;
 
 import io.cronoq.events.Gpu;
 import io.cronoq.events.WorkerResources;
@@ -12,11 +12,11 @@ import java.util.TreeSet;
 /**
  * What a worker published at registration, reduced to what matching reads: cpu, memory, disk, the
  * number of GPUs with free memory, and the installed packages. Workers with the same labels and
- * the same profile serve exactly the same requirement classes, so they share one {@link Profile}.
+ * the same profile serve exactly the same requirement classes, so they share one profile (the policy's {@code Profile}).
  * Matching is a threshold model: every needed dimension ≥ the need; a worker that
  * published nothing satisfies no need at all (it said nothing about what it has).
  */
-record ResourceProfile(boolean published, long cpuMillis, long memoryBytes, long diskBytes, int gpus,
+public record ResourceProfile(boolean published, long cpuMillis, long memoryBytes, long diskBytes, int gpus,
                        SortedMap<String, String> packages) {
 
     /** A worker that published no resources. */
@@ -24,7 +24,7 @@ record ResourceProfile(boolean published, long cpuMillis, long memoryBytes, long
             new ResourceProfile(false, 0, 0, 0, 0, Collections.emptySortedMap());
 
     /** Why a worker cannot serve a need: the first dimension it falls short on, checked in this order. */
-    enum Dimension { UNPUBLISHED, CPU, MEMORY, DISK, GPU, PACKAGE }
+    public enum Dimension { UNPUBLISHED, CPU, MEMORY, DISK, GPU, PACKAGE }
 
     /**
      * The first shortfall of a worker against a need.
@@ -34,9 +34,9 @@ record ResourceProfile(boolean published, long cpuMillis, long memoryBytes, long
      * @param requirement for {@code PACKAGE}, the first requirement it does not satisfy
      * @param installed for {@code PACKAGE}, the versions it has of that package (maybe none)
      */
-    record Shortfall(Dimension dimension, long has, PackageRequirement requirement, TreeSet<String> installed) {}
+    public record Shortfall(Dimension dimension, long has, PackageRequirement requirement, TreeSet<String> installed) {}
 
-    static ResourceProfile of(WorkerResources r) {
+    public static ResourceProfile of(WorkerResources r) {
         if (r == null) {
             return UNPUBLISHED;
         }
@@ -55,7 +55,7 @@ record ResourceProfile(boolean published, long cpuMillis, long memoryBytes, long
     }
 
     /** Identifies the profile among those of one group. */
-    String key() {
+    public String key() {
         if (!published) {
             return "-";
         }
@@ -67,12 +67,12 @@ record ResourceProfile(boolean published, long cpuMillis, long memoryBytes, long
         return b.toString();
     }
 
-    boolean satisfies(ResourceNeed need) {
+    public boolean satisfies(ResourceNeed need) {
         return shortfall(need) == null;
     }
 
     /** The first dimension in which this worker falls short of the need, or {@code null} when it satisfies it. */
-    Shortfall shortfall(ResourceNeed need) {
+    public Shortfall shortfall(ResourceNeed need) {
         if (need.isEmpty()) {
             return null;
         }

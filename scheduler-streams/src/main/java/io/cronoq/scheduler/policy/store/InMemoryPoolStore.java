@@ -1,4 +1,4 @@
-package io.cronoq.scheduler.policy;
+package io.cronoq.scheduler.policy.store;
 
 import io.cronoq.events.PoolRecord;
 import io.cronoq.events.TaskRecord;

@@ -1,4 +1,4 @@
-package io.cronoq.scheduler.policy;
+package io.cronoq.scheduler.policy.match;
 
 import io.cronoq.events.ResourceRequest;
 import io.cronoq.events.TaskSubmitted;
@@ -98,7 +98,7 @@ public final class Requirement {
         return resources;
     }
 
-    LabelSet labelSet() {
+    public LabelSet labelSet() {
         return labels;
     }
 

@@ -1,11 +1,11 @@
-package io.cronoq.scheduler.policy;
+package io.cronoq.scheduler.policy.time;
 
 import io.cronoq.schemas.rules.Durations;
 import io.cronoq.events.TaskSubmitted;
 import java.time.Instant;
 
 /** What the journal says about a task's times: a fixed start kept or missed, a deadline passed. */
-final class TimeCauses {
+public final class TimeCauses {
 
     private TimeCauses() {}
 
@@ -14,7 +14,7 @@ final class TimeCauses {
      * {@code at}: on time within its tolerance (its own, else {@code defaultToleranceMs}), or late;
      * {@code null} for a task without a fixed start.
      */
-    static String startVerdict(TaskSubmitted s, Instant at, String what, long defaultToleranceMs) {
+    public static String startVerdict(TaskSubmitted s, Instant at, String what, long defaultToleranceMs) {
         if (s.getStartAt() == null) {
             return null;
         }
@@ -32,7 +32,7 @@ final class TimeCauses {
     }
 
     /** "late: {@code what} … after its deadline …" when {@code at} is past the task's deadline, else {@code null}. */
-    static String lateness(TaskSubmitted s, Instant at, String what) {
+    public static String lateness(TaskSubmitted s, Instant at, String what) {
         if (s.getDeadline() == null || !at.isAfter(s.getDeadline())) {
             return null;
         }

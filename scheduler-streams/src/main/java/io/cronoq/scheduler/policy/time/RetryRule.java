@@ -1,4 +1,4 @@
-package io.cronoq.scheduler.policy;
+package io.cronoq.scheduler.policy.time;
 
 import io.cronoq.events.AttemptOutcome;
 import io.cronoq.events.AttemptRecord;
@@ -13,16 +13,16 @@ import io.cronoq.events.TaskRecord;
  * failure or an expired lease waits its backoff outside the line, then takes its original place
  * again; a lost attempt is retried at once (its worker failed, not the task).
  */
-record RetryRule(int maxAttempts, long initialBackoffMs, long maxBackoffMs, double multiplier) {
+public record RetryRule(int maxAttempts, long initialBackoffMs, long maxBackoffMs, double multiplier) {
 
-    static final RetryRule DEFAULT = new RetryRule(3, 1_000, 60_000, 2.0);
+    public static final RetryRule DEFAULT = new RetryRule(3, 1_000, 60_000, 2.0);
 
     /** The rule of this task. */
-    static RetryRule of(TaskRecord task) {
+    public static RetryRule of(TaskRecord task) {
         return of(task.getTask().getRetry());
     }
 
-    static RetryRule of(RetryPolicy policy) {
+    public static RetryRule of(RetryPolicy policy) {
         if (policy == null) {
             return DEFAULT;
         }
@@ -31,7 +31,7 @@ record RetryRule(int maxAttempts, long initialBackoffMs, long maxBackoffMs, doub
     }
 
     /** The attempts of a task that ended without success: failed, lost with their worker, revoked at their lease's end. */
-    static int spent(TaskRecord task) {
+    public static int spent(TaskRecord task) {
         int spent = 0;
         for (AttemptRecord a : task.getAttempts()) {
             AttemptOutcome o = a.getOutcome();
@@ -43,17 +43,17 @@ record RetryRule(int maxAttempts, long initialBackoffMs, long maxBackoffMs, doub
     }
 
     /** Why a task with {@code spentAttempts} unsuccessful attempts gets no other, in the journal's words. */
-    String exhausted(int spentAttempts) {
+    public String exhausted(int spentAttempts) {
         return "no attempts left (" + spentAttempts + " of " + maxAttempts + " ended without success)";
     }
 
     /** Whether a task with {@code spentAttempts} attempts ended without success gets another one. */
-    boolean retries(int spentAttempts, boolean retryable) {
+    public boolean retries(int spentAttempts, boolean retryable) {
         return retryable && spentAttempts < maxAttempts;
     }
 
     /** The wait before the attempt that follows {@code spentAttempts} unsuccessful ones: initial × multiplier^(n−1), capped. */
-    long backoffMs(int spentAttempts) {
+    public long backoffMs(int spentAttempts) {
         double ms = initialBackoffMs * Math.pow(multiplier, Math.max(0, spentAttempts - 1));
         return (long) Math.min(ms, (double) maxBackoffMs);
     }
