@@ -49,12 +49,8 @@ public final class KafkaClients {
      * by reading, from the earliest record unless positioned.
      */
     public static Map<String, Object> logReader(Map<String, Object> common, String clientId) {
-        Map<String, Object> config = known(common, ConsumerConfig.configNames());
+        Map<String, Object> config = committedReader(common, clientId, "earliest");
         config.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
-        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
         return config;
     }
@@ -65,8 +61,15 @@ public final class KafkaClients {
      */
     public static Map<String, Object> groupReader(Map<String, Object> common, String clientId, String groupId,
                                                   String offsetReset) {
-        Map<String, Object> config = known(common, ConsumerConfig.configNames());
+        Map<String, Object> config = committedReader(common, clientId, offsetReset);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        return config;
+    }
+
+    /** A consumer of committed records only, whose position is its own business (no automatic commits). */
+    private static Map<String, Object> committedReader(Map<String, Object> common, String clientId,
+                                                       String offsetReset) {
+        Map<String, Object> config = known(common, ConsumerConfig.configNames());
         config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);

@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apache.avro.specific.SpecificRecord;
 
 /**
  * What a worker reports about an attempt it holds: it started (ASSIGNED becomes RUNNING), it
@@ -23,21 +24,11 @@ import java.util.Optional;
  * the same way: it must be well-formed, name this pool, and come from the worker generation that
  * holds the task's current attempt; anything else is rejected and the worker fenced for it.
  */
-final class AttemptReports {
+record AttemptReports(PoolModel m, Placement placement, PoolTime time) {
 
     /** The fields every report carries, and the rule check of the report it came from. */
     private record Report(String type, String pool, String taskId, int attempt, String workerId, long generation,
                           Instant at, Optional<Violation> broken) {}
-
-    private final PoolModel m;
-    private final Placement placement;
-    private final PoolTime time;
-
-    AttemptReports(PoolModel model, Placement placement, PoolTime time) {
-        this.m = model;
-        this.placement = placement;
-        this.time = time;
-    }
 
     /** The worker began the attempt: ASSIGNED becomes RUNNING, and its lease starts. */
     List<Decision> started(AttemptStarted in) {
@@ -72,9 +63,7 @@ final class AttemptReports {
             return out;
         }
         Instant at = in.getAt();
-        out.add(Decision.journal(in, null));
-        AttemptRecord attempt = PoolModel.currentAttempt(task);
-        PoolModel.end(attempt, AttemptOutcome.SUCCEEDED, null, at);
+        AttemptRecord attempt = ended(task, in, AttemptOutcome.SUCCEEDED, null, at, out);
         m.finish(task, TaskState.SUCCEEDED, at);
         placement.release(task, attempt);
         out.add(Decision.journal(new TaskFinished(in.getTaskId(), attempt.getAttempt(), attempt.getWorkerId(),
@@ -98,13 +87,20 @@ final class AttemptReports {
         }
         in.setError(Rules.shortened(in.getError(), Rules.MAX_ERROR_LENGTH));
         Instant at = in.getAt();
-        out.add(Decision.journal(in, null));
-        AttemptRecord attempt = PoolModel.currentAttempt(task);
-        PoolModel.end(attempt, AttemptOutcome.FAILED, in.getError(), at);
+        AttemptRecord attempt = ended(task, in, AttemptOutcome.FAILED, in.getError(), at, out);
         placement.release(task, attempt);
         time.retryOrFail(task, attempt, in.getError(), in.getRetryable(), at, out);
         placement.settle(at, out);
         return out;
+    }
+
+    /** Journals the report and ends the task's current attempt with its outcome. */
+    private static AttemptRecord ended(TaskRecord task, SpecificRecord report, AttemptOutcome outcome, String error,
+                                       Instant at, List<Decision> out) {
+        out.add(Decision.journal(report, null));
+        AttemptRecord attempt = PoolModel.currentAttempt(task);
+        PoolModel.end(attempt, outcome, error, at);
+        return attempt;
     }
 
     /** The task a report speaks of, when the report may change it; else {@code null}, with the answer in {@code out}. */

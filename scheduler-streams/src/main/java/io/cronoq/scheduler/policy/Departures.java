@@ -20,21 +20,13 @@ import java.util.List;
  * is not the task's failure; or FAILED when no attempts are left), its capacity leaves its group,
  * and the classes it served are told again why they wait.
  */
-final class Departures {
+record Departures(PoolModel m, Placement placement) {
 
     /** What a departed generation leaves behind: the tasks to re-queue, the classes whose reason may change. */
     record Departure(List<TaskRecord> lost, LinkedHashSet<WaitClass> touched) {
         static Departure none() {
             return new Departure(List.of(), new LinkedHashSet<>());
         }
-    }
-
-    private final PoolModel m;
-    private final Placement placement;
-
-    Departures(PoolModel model, Placement placement) {
-        this.m = model;
-        this.placement = placement;
     }
 
     /**

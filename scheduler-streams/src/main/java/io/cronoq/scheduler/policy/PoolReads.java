@@ -16,15 +16,7 @@ import java.util.List;
  * the waiting classes with their reasons, a worker's record. Reads cost the number of groups or
  * classes (one task read per class), never the backlog.
  */
-final class PoolReads {
-
-    private final PoolModel m;
-    private final Placement placement;
-
-    PoolReads(PoolModel model, Placement placement) {
-        this.m = model;
-        this.placement = placement;
-    }
+record PoolReads(PoolModel m, Placement placement) {
 
     PoolSnapshot snapshot() {
         List<Group> all = m.groups.all();

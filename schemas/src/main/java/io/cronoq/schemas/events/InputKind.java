@@ -10,8 +10,8 @@ import io.cronoq.events.WorkerDraining;
 import io.cronoq.events.WorkerHeartbeat;
 import io.cronoq.events.WorkerLeft;
 import io.cronoq.events.WorkerRegistered;
-import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What an input to the scheduler is: one constant per event of the three input topics' unions
@@ -31,13 +31,7 @@ public enum InputKind {
     ATTEMPT_SUCCEEDED(AttemptSucceeded.class),
     ATTEMPT_FAILED(AttemptFailed.class);
 
-    private static final Map<Class<?>, InputKind> BY_CLASS = new HashMap<>();
-
-    static {
-        for (InputKind kind : values()) {
-            BY_CLASS.put(kind.type, kind);
-        }
-    }
+    private static final Map<Class<?>, InputKind> BY_TYPE = EventTypes.index(values(), InputKind::type);
 
     private final Class<?> type;
 
@@ -45,13 +39,13 @@ public enum InputKind {
         this.type = type;
     }
 
+    /** The kind of an input event, or empty for an object no input topic's union holds. */
+    public static Optional<InputKind> of(Object event) {
+        return Optional.ofNullable(EventTypes.find(BY_TYPE, event));
+    }
+
     /** The Avro class of this kind's event. */
     public Class<?> type() {
         return type;
-    }
-
-    /** The kind of an input event, or empty for an object no input topic's union holds. */
-    public static java.util.Optional<InputKind> of(Object event) {
-        return java.util.Optional.ofNullable(event == null ? null : BY_CLASS.get(event.getClass()));
     }
 }

@@ -21,7 +21,6 @@ import io.cronoq.events.WorkerFenced;
 import io.cronoq.events.WorkerLeft;
 import io.cronoq.events.WorkerRegistered;
 import io.cronoq.events.WorkerRemoved;
-import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -52,23 +51,12 @@ public enum JournalKind {
     REGISTRATION_REJECTED(RegistrationRejected.class),
     TASK_FORGOTTEN(TaskForgotten.class);
 
-    private static final Map<Class<?>, JournalKind> BY_CLASS = new HashMap<>();
-
-    static {
-        for (JournalKind kind : values()) {
-            BY_CLASS.put(kind.type, kind);
-        }
-    }
+    private static final Map<Class<?>, JournalKind> BY_TYPE = EventTypes.index(values(), JournalKind::type);
 
     private final Class<?> type;
 
     JournalKind(Class<?> type) {
         this.type = type;
-    }
-
-    /** The Avro class of this kind's event. */
-    public Class<?> type() {
-        return type;
     }
 
     /** Whether this kind is an input the scheduler accepted (as opposed to a decision it made). */
@@ -87,11 +75,16 @@ public enum JournalKind {
      * @throws IllegalArgumentException for an object the journal's union cannot hold
      */
     public static JournalKind of(Object event) {
-        JournalKind kind = event == null ? null : BY_CLASS.get(event.getClass());
+        JournalKind kind = EventTypes.find(BY_TYPE, event);
         if (kind == null) {
             throw new IllegalArgumentException("not a journal event: "
                     + (event == null ? "null" : event.getClass().getName()));
         }
         return kind;
+    }
+
+    /** The Avro class of this kind's event. */
+    public Class<?> type() {
+        return type;
     }
 }
