@@ -8,11 +8,10 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.Locale;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
-/** Reads the times and durations analysts type and writes durations they can read. */
+/** Reads the times and durations analysts type (durations are written by {@link Durations#words(long)}). */
 final class Times {
 
     /** What a time flag accepts, for help and error messages. */
@@ -44,27 +43,6 @@ final class Times {
         } catch (DateTimeException e) {
             throw new IllegalArgumentException("'" + text + "' is not a time; use " + TIME_FORMATS, e);
         }
-    }
-
-    /** A duration in milliseconds as people read it: 850ms, 12.3s, 4m05s, 2h03m, 3d04h. */
-    static String human(long ms) {
-        if (ms < 0) {
-            return "-" + human(-ms);
-        }
-        if (ms < 1_000) {
-            return ms + "ms";
-        }
-        if (ms < 60_000) {
-            return String.format(Locale.ROOT, "%.1fs", ms / 1000.0);
-        }
-        long s = ms / 1000;
-        if (s < 3_600) {
-            return String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
-        }
-        if (s < 86_400) {
-            return String.format(Locale.ROOT, "%dh%02dm", s / 3600, (s % 3600) / 60);
-        }
-        return String.format(Locale.ROOT, "%dd%02dh", s / 86_400, (s % 86_400) / 3600);
     }
 
     /**
