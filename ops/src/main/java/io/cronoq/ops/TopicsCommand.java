@@ -41,7 +41,7 @@ final class TopicsCommand {
             }
             SchedulerConfig config = SchedulerConfig.of(settings);
             try (SchemaRegistry registry = SchedulerApp.registry(config)) {
-                Topics topics = Topics.withPrefix(config.get(SchedulerConfig.TOPIC_PREFIX), registry);
+                Topics topics = SchedulerApp.topics(config, registry);
                 TopicSetup.ensure(config, topics);
                 for (TopicSpec topic : topics.all(config.getInt(SchedulerConfig.PARTITIONS))) {
                     spec.commandLine().getOut().println(topic.name());
