@@ -36,9 +36,7 @@ final class TopicsCommand {
         @Override
         public Integer call() {
             Map<String, Object> settings = kafka.settings();
-            if (partitions != null) {
-                settings.put(SchedulerConfig.PARTITIONS.name(), partitions);
-            }
+            KafkaOptions.override(settings, SchedulerConfig.PARTITIONS, partitions);
             SchedulerConfig config = SchedulerConfig.of(settings);
             try (SchemaRegistry registry = SchedulerApp.registry(config)) {
                 Topics topics = SchedulerApp.topics(config, registry);

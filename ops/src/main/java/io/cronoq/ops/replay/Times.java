@@ -52,12 +52,7 @@ final class Times {
     static final class DurationConverter implements ITypeConverter<Duration> {
         @Override
         public Duration convert(String value) {
-            Duration d;
-            try {
-                d = Durations.parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new TypeConversionException(e.getMessage());
-            }
+            Duration d = Converters.parsed(value, Durations::parse);
             if (d.isNegative()) {
                 throw new TypeConversionException("'" + value + "' is negative; give 0 or more, e.g. 30s or 10m");
             }
@@ -74,11 +69,7 @@ final class Times {
     static final class InstantConverter implements ITypeConverter<Instant> {
         @Override
         public Instant convert(String value) {
-            try {
-                return parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new TypeConversionException(e.getMessage());
-            }
+            return Converters.parsed(value, Times::parse);
         }
     }
 }
