@@ -8,9 +8,7 @@ import io.cronoq.schemas.Topics;
 import io.javalin.Javalin;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.state.HostInfo;
 import org.slf4j.Logger;
@@ -66,9 +64,7 @@ public final class GatewayServer implements AutoCloseable {
     /** As above, with {@code credentials} deciding who may call what (empty: open, logged loudly). */
     public static GatewayServer start(KafkaStreams streams, SchedulerConfig config, Topics topics, int port,
                                       Clock clock, Credentials credentials) {
-        Map<String, Object> kafka = new HashMap<>();
-        config.kafkaOverrides().forEach((k, v) -> kafka.put(k.toString(), v));
-        kafka.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, config.get(SchedulerConfig.BOOTSTRAP_SERVERS));
+        Map<String, Object> kafka = config.kafkaClientSettings();
         HostInfo self = self(config);
         String bind = config.get(SchedulerConfig.HTTP_BIND).trim();
         GatewayTls tls = GatewayTls.of(config, System::getenv);

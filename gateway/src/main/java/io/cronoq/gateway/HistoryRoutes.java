@@ -18,24 +18,8 @@ final class HistoryRoutes {
         if (pool == null) {
             throw ApiException.invalid("pool", "name the pool: ?pool=");
         }
-        int minutes = minutes(ctx);
+        int minutes = Params.count(ctx, "minutes", MAX_MINUTES, MAX_MINUTES);
         ctx.json(context.history().history(pool, minutes, context.clock().instant()).orElseThrow(() ->
                 ApiException.notFound("no history of pool " + pool + " in the last " + minutes + " minutes")));
-    }
-
-    private static int minutes(Context ctx) {
-        String text = ctx.queryParam("minutes");
-        if (text == null || text.isEmpty()) {
-            return MAX_MINUTES;
-        }
-        try {
-            int minutes = Integer.parseInt(text);
-            if (minutes >= 1 && minutes <= MAX_MINUTES) {
-                return minutes;
-            }
-        } catch (NumberFormatException e) {
-            // answered below
-        }
-        throw ApiException.invalid("minutes", "minutes '" + text + "' is not a whole number from 1 to " + MAX_MINUTES);
     }
 }

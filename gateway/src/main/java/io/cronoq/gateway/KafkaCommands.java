@@ -5,6 +5,7 @@ import io.cronoq.events.TaskCancelRequested;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.WorkerDraining;
 import io.cronoq.events.WorkerEvent;
+import io.cronoq.schemas.KafkaClients;
 import io.cronoq.schemas.Topics;
 import java.time.Duration;
 import java.util.Map;
@@ -33,14 +34,15 @@ final class KafkaCommands implements Commands, AutoCloseable {
     private final Duration timeout;
 
     KafkaCommands(Map<String, Object> kafkaConfig, Topics topics, Duration timeout) {
-        Map<String, Object> config = new java.util.HashMap<>(kafkaConfig);
-        config.put(ProducerConfig.ACKS_CONFIG, "all");
-        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        // The configured client id names the gateway's producer when one is given.
+        Object clientId = kafkaConfig.getOrDefault(ProducerConfig.CLIENT_ID_CONFIG, "cronoq-gateway");
+        Map<String, Object> config = KafkaClients.durableProducer(kafkaConfig, clientId.toString());
+        // Each send is one request's answer, awaited: sent at once, and blocked, delivered or answered
+        // within the request's timeout.
         config.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, timeout.toMillis());
         config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) Math.max(timeout.toMillis(), 1_000));
         config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeout.toMillis(), 30_000));
-        config.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, "cronoq-gateway");
         this.producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
         this.topics = topics;
         this.timeout = timeout;

@@ -3,7 +3,7 @@ package io.cronoq.gateway;
 import io.cronoq.events.TaskRecord;
 import io.cronoq.scheduler.query.PoolState;
 import io.cronoq.scheduler.query.SchedulerQueries;
-import io.cronoq.scheduler.query.SchedulerStores;
+import io.cronoq.scheduler.query.ReadOnlyStores;
 import io.cronoq.scheduler.query.TaskCursor;
 import io.cronoq.scheduler.query.TaskFilter;
 import io.cronoq.scheduler.topology.StoreNames;
@@ -62,7 +62,7 @@ final class LocalStateReader implements StateReader {
         List<SchedulerQueries> result = new ArrayList<>();
         for (int partition : ownedPartitions()) {
             try {
-                result.add(new SchedulerQueries(SchedulerStores.partition(streams, partition)));
+                result.add(new SchedulerQueries(ReadOnlyStores.partition(streams, partition)));
             } catch (InvalidStateStoreException e) {
                 throw ApiException.unavailable("the stores of partition " + partition + " are not queryable ("
                         + e.getMessage() + "); they are restoring or moving", e);

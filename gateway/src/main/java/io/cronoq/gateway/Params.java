@@ -50,19 +50,24 @@ final class Params {
     }
 
     static int limit(Context ctx) {
-        String text = ctx.queryParam("limit");
+        return count(ctx, "limit", DEFAULT_LIMIT, MAX_LIMIT);
+    }
+
+    /** The query parameter {@code name}: a whole number from 1 to {@code max}, or {@code absent} when not given. */
+    static int count(Context ctx, String name, int absent, int max) {
+        String text = ctx.queryParam(name);
         if (text == null || text.isEmpty()) {
-            return DEFAULT_LIMIT;
+            return absent;
         }
         try {
-            int limit = Integer.parseInt(text);
-            if (limit >= 1 && limit <= MAX_LIMIT) {
-                return limit;
+            int value = Integer.parseInt(text);
+            if (value >= 1 && value <= max) {
+                return value;
             }
         } catch (NumberFormatException e) {
             // answered below
         }
-        throw ApiException.invalid("limit", "limit '" + text + "' is not a whole number from 1 to " + MAX_LIMIT);
+        throw ApiException.invalid(name, name + " '" + text + "' is not a whole number from 1 to " + max);
     }
 
     static TaskCursor before(Context ctx) {

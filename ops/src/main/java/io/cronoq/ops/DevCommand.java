@@ -2,7 +2,6 @@ package io.cronoq.ops;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -47,14 +46,11 @@ final class DevCommand implements Callable<Integer> {
         DevPlatform platform = DevPlatform.start(
                 new DevPlatform.Options(dataDir, kafkaPort, kafkaPort + 1, httpPort, !noDemo, bind, configFile),
                 System.out);
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        UntilStopped.closeOnShutdown("cronoq-dev-shutdown", () -> {
             System.out.println("\nStopping cronoq …");
             platform.close();
             System.out.println("Stopped.");
-            stopped.countDown();
-        }, "cronoq-dev-shutdown"));
-        stopped.await();
+        }).await();
         return 0;
     }
 }

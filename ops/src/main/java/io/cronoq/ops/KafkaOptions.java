@@ -22,13 +22,16 @@ public final class KafkaOptions {
     /** The settings: the config file's, then these flags over them. */
     public Map<String, Object> settings() {
         Map<String, Object> settings = new HashMap<>(configFile == null ? Map.of() : ConfigFile.read(configFile));
-        if (bootstrap != null) {
-            settings.put(SchedulerConfig.BOOTSTRAP_SERVERS.name(), bootstrap);
-        }
-        if (topicPrefix != null) {
-            settings.put(SchedulerConfig.TOPIC_PREFIX.name(), topicPrefix);
-        }
+        override(settings, SchedulerConfig.BOOTSTRAP_SERVERS, bootstrap);
+        override(settings, SchedulerConfig.TOPIC_PREFIX, topicPrefix);
         return settings;
+    }
+
+    /** Sets {@code key} in {@code settings} to a flag's {@code value}, unless the flag is not given (null). */
+    public static void override(Map<String, Object> settings, SchedulerConfig.Key key, Object value) {
+        if (value != null) {
+            settings.put(key.name(), value);
+        }
     }
 
     /**

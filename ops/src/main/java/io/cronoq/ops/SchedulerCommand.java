@@ -43,29 +43,19 @@ final class SchedulerCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         Map<String, Object> settings = kafka.settings();
-        if (stateDir != null) {
-            settings.put(SchedulerConfig.STATE_DIR.name(), stateDir.toString());
-        }
-        if (applicationId != null) {
-            settings.put(SchedulerConfig.APPLICATION_ID.name(), applicationId);
-        }
-        if (bind != null) {
-            settings.put(SchedulerConfig.HTTP_BIND.name(), bind);
-        }
-        if (instanceId != null) {
-            settings.put(SchedulerConfig.INSTANCE_ID.name(), instanceId);
-        }
+        KafkaOptions.override(settings, SchedulerConfig.STATE_DIR, stateDir == null ? null : stateDir.toString());
+        KafkaOptions.override(settings, SchedulerConfig.APPLICATION_ID, applicationId);
+        KafkaOptions.override(settings, SchedulerConfig.HTTP_BIND, bind);
+        KafkaOptions.override(settings, SchedulerConfig.INSTANCE_ID, instanceId);
         SchedulerConfig config = SchedulerConfig.of(settings);
         SchedulerApp app = SchedulerApp.start(config, kafka.credentials());
         GatewayServer gateway = GatewayServer.start(app, httpPort);
         System.out.println("cronoq scheduler running as instance " + SchedulerApp.instanceId(config) + "; gateway at "
                 + gateway.url() + "/ (Ctrl-C stops it)");
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        CountDownLatch stopped = UntilStopped.closeOnShutdown("cronoq-scheduler-shutdown", () -> {
             gateway.close();
             app.close();
-            stopped.countDown();
-        }, "cronoq-scheduler-shutdown"));
+        });
         // A stream thread failure that stops the client (a full state directory) leaves Kafka Streams in ERROR:
         // then this process ends non-zero instead of serving nothing.
         while (!stopped.await(1, java.util.concurrent.TimeUnit.SECONDS)) {

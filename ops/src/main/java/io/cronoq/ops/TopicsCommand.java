@@ -36,12 +36,10 @@ final class TopicsCommand {
         @Override
         public Integer call() {
             Map<String, Object> settings = kafka.settings();
-            if (partitions != null) {
-                settings.put(SchedulerConfig.PARTITIONS.name(), partitions);
-            }
+            KafkaOptions.override(settings, SchedulerConfig.PARTITIONS, partitions);
             SchedulerConfig config = SchedulerConfig.of(settings);
             try (SchemaRegistry registry = SchedulerApp.registry(config)) {
-                Topics topics = Topics.withPrefix(config.get(SchedulerConfig.TOPIC_PREFIX), registry);
+                Topics topics = SchedulerApp.topics(config, registry);
                 TopicSetup.ensure(config, topics);
                 for (TopicSpec topic : topics.all(config.getInt(SchedulerConfig.PARTITIONS))) {
                     spec.commandLine().getOut().println(topic.name());

@@ -2,6 +2,8 @@ package io.cronoq.schemas;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -14,6 +16,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  */
 public final class KafkaClients {
 
+    private static final AtomicInteger SEQUENCE = new AtomicInteger();
+
     private KafkaClients() {}
 
     /**
@@ -22,7 +26,7 @@ public final class KafkaClients {
      *
      * @throws IllegalArgumentException when {@code common} sets weaker acks or turns idempotence off
      */
-    public static Map<String, Object> durableProducer(Map<String, Object> common, String clientId) {
+    public static Map<String, Object> durableProducer(Map<String, ?> common, String clientId) {
         Map<String, Object> config = new HashMap<>();
         config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         config.put(ProducerConfig.BATCH_SIZE_CONFIG, 64 * 1024);
@@ -45,12 +49,13 @@ public final class KafkaClients {
 
     /**
      * A consumer that reads a log by position, outside any consumer group, and sees only committed
-     * records (the scheduler writes in transactions): no group, no offset commits, no topic created
+     * records (the scheduler writes in transactions): no group (nor static member id), no offset commits, no topic created
      * by reading, from the earliest record unless positioned.
      */
-    public static Map<String, Object> logReader(Map<String, Object> common, String clientId) {
+    public static Map<String, Object> logReader(Map<String, ?> common, String clientId) {
         Map<String, Object> config = committedReader(common, clientId, "earliest");
         config.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        config.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
         config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
         return config;
     }
@@ -59,7 +64,7 @@ public final class KafkaClients {
      * A consumer in group {@code groupId} that sees only committed records and commits its own
      * offsets; a group never seen before starts where {@code offsetReset} says.
      */
-    public static Map<String, Object> groupReader(Map<String, Object> common, String clientId, String groupId,
+    public static Map<String, Object> groupReader(Map<String, ?> common, String clientId, String groupId,
                                                   String offsetReset) {
         Map<String, Object> config = committedReader(common, clientId, offsetReset);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
@@ -67,7 +72,7 @@ public final class KafkaClients {
     }
 
     /** A consumer of committed records only, whose position is its own business (no automatic commits). */
-    private static Map<String, Object> committedReader(Map<String, Object> common, String clientId,
+    private static Map<String, Object> committedReader(Map<String, ?> common, String clientId,
                                                        String offsetReset) {
         Map<String, Object> config = known(common, ConsumerConfig.configNames());
         config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
@@ -78,7 +83,7 @@ public final class KafkaClients {
     }
 
     /** An admin client with the common settings an admin client knows. */
-    public static Map<String, Object> admin(Map<String, Object> common, String clientId) {
+    public static Map<String, Object> admin(Map<String, ?> common, String clientId) {
         Map<String, Object> config = known(common, AdminClientConfig.configNames());
         config.put(AdminClientConfig.CLIENT_ID_CONFIG, clientId);
         return config;
@@ -91,11 +96,21 @@ public final class KafkaClients {
         return config;
     }
 
-    private static Map<String, Object> known(Map<String, Object> common, java.util.Set<String> names) {
+    /**
+     * {@code name} and a number no other client of this JVM was given here: for a part that runs
+     * several clients of one kind at once (Kafka registers each client id once per JVM).
+     */
+    public static String uniqueId(String name) {
+        return name + "-" + SEQUENCE.incrementAndGet();
+    }
+
+    private static Map<String, Object> known(Map<String, ?> common, Set<String> names) {
         Map<String, Object> config = new HashMap<>();
         common.forEach((k, v) -> {
-            // Keys a client does not define but reads anyway (interceptor and SASL/SSL extras) are kept too.
-            if (names.contains(k) || k.startsWith("sasl.") || k.startsWith("ssl.") || k.startsWith("security.")) {
+            // Keys a client does not define but reads anyway (interceptor and SASL/SSL extras) are kept too;
+            // a key set to null counts as unset.
+            if (v != null && (names.contains(k) || k.startsWith("sasl.") || k.startsWith("ssl.")
+                    || k.startsWith("security."))) {
                 config.put(k, v);
             }
         });

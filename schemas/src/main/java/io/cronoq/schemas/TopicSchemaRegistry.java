@@ -1,11 +1,9 @@
 package io.cronoq.schemas;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -231,7 +229,7 @@ public final class TopicSchemaRegistry implements SchemaRegistry {
     }
 
     private static void ensureTopic(Map<String, ?> kafkaConfig, String topic, Duration timeout) {
-        try (Admin admin = Admin.create(filter(kafkaConfig, AdminClientConfig.configNames()))) {
+        try (Admin admin = Admin.create(KafkaClients.admin(kafkaConfig, KafkaClients.uniqueId("cronoq-schema-registry")))) {
             NewTopic newTopic = new NewTopic(topic, Optional.of(1), Optional.empty())
                     .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
             try {
@@ -283,36 +281,24 @@ public final class TopicSchemaRegistry implements SchemaRegistry {
     }
 
     private static Map<String, Object> producerConfig(Map<String, ?> kafkaConfig, Duration timeout) {
-        Map<String, Object> config = filter(kafkaConfig, ProducerConfig.configNames());
+        Map<String, Object> config = KafkaClients.durableProducer(kafkaConfig,
+                KafkaClients.uniqueId("cronoq-schema-registry"));
+        // A registration is one record, awaited: not part of any transaction, sent at once, and a send
+        // blocked on metadata fails within the registry's timeout.
         config.remove(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
-        config.put(ProducerConfig.ACKS_CONFIG, "all");
-        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         config.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, timeout.toMillis());
         return config;
     }
 
     private static Map<String, Object> consumerConfig(Map<String, ?> kafkaConfig) {
-        Map<String, Object> config = filter(kafkaConfig, ConsumerConfig.configNames());
-        config.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        config.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        // Read by position, outside any group, from the beginning; the topic is created on purpose, compacted
+        // (an auto-created one would be neither).
+        Map<String, Object> config = KafkaClients.logReader(kafkaConfig,
+                KafkaClients.uniqueId("cronoq-schema-registry"));
+        // Registrations are written outside transactions, so there is nothing to wait for a commit of.
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
-        // The topic is created on purpose, compacted; an auto-created one would be neither.
-        config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
         return config;
-    }
-
-    /** Keeps the keys a client knows, so a whole application config can be passed without warnings. */
-    private static Map<String, Object> filter(Map<String, ?> config, Set<String> known) {
-        Map<String, Object> filtered = new HashMap<>();
-        config.forEach((key, value) -> {
-            if (known.contains(key) && value != null) {
-                filtered.put(key, value);
-            }
-        });
-        return filtered;
     }
 
     private <T> T await(Future<T> future, String what) {

@@ -11,7 +11,6 @@ import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -70,7 +69,7 @@ public final class Baseline {
         String input = name + "-drain-in";
         String output = name + "-drain-out";
         createTopics(input, output);
-        try (KafkaProducer<String, byte[]> producer = BenchProducers.create(bootstrap)) {
+        try (KafkaProducer<String, byte[]> producer = BenchClients.producer(bootstrap)) {
             Pacer.burst(0, records, (i, stamp) -> producer.send(record(input, i, stamp)));
             producer.flush();
         }
@@ -110,7 +109,7 @@ public final class Baseline {
         long[] measureFrom = {Long.MAX_VALUE};
         Map<String, Double> metrics;
         Running app = start(input, output, "rate");
-        try (KafkaProducer<String, byte[]> producer = BenchProducers.create(bootstrap);
+        try (KafkaProducer<String, byte[]> producer = BenchClients.producer(bootstrap);
              TopicTail tail = TopicTail.start(bootstrap, output, (r, now) -> {
                  all.add(now);
                  long stamp = ByteBuffer.wrap(r.value()).getLong(0);
@@ -162,9 +161,7 @@ public final class Baseline {
     }
 
     private void createTopics(String... names) {
-        Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        try (Admin admin = Admin.create(props)) {
+        try (Admin admin = BenchClients.admin(bootstrap)) {
             admin.createTopics(List.of(names).stream()
                     .map(n -> new NewTopic(n, Optional.of(partitions), Optional.empty())).toList()).all().get();
         } catch (ExecutionException e) {

@@ -121,10 +121,10 @@ public final class Bench {
         String label = measured ? "Drain" : "Warm-up drain";
         SchedulerConfig config = config(phase);
         SchemaRegistry registry = SchedulerApp.registry(config);
-        Topics topics = Topics.withPrefix(config.get(SchedulerConfig.TOPIC_PREFIX), registry);
+        Topics topics = SchedulerApp.topics(config, registry);
         TopicSetup.ensure(config, topics);
         try (SimulatedWorkers workers = SimulatedWorkers.start(bootstrap, topics, settings.runMs());
-             KafkaProducer<String, byte[]> producer = BenchProducers.create(bootstrap)) {
+             KafkaProducer<String, byte[]> producer = BenchClients.producer(bootstrap)) {
             workers.register(workload.registrations(clock.instant()));
             step(label + ": pre-submitting " + n + " tasks");
             AtomicLong failures = new AtomicLong();
@@ -176,13 +176,13 @@ public final class Bench {
     private RateOutcome ratePhase() {
         SchedulerConfig config = config("rate");
         SchemaRegistry registry = SchedulerApp.registry(config);
-        Topics topics = Topics.withPrefix(config.get(SchedulerConfig.TOPIC_PREFIX), registry);
+        Topics topics = SchedulerApp.topics(config, registry);
         TopicSetup.ensure(config, topics);
         step("Rate: starting the scheduler and " + settings.workers() + " simulated workers");
         try (SchedulerUnderTest scheduler = startScheduler(config, "rate");
              SimulatedWorkers workers = SimulatedWorkers.start(bootstrap, topics, settings.runMs());
              JournalWatcher journal = JournalWatcher.start(bootstrap, topics.journal(), registry);
-             KafkaProducer<String, byte[]> producer = BenchProducers.create(bootstrap)) {
+             KafkaProducer<String, byte[]> producer = BenchClients.producer(bootstrap)) {
             scheduler.awaitRunning(Duration.ofSeconds(120));
             var registrations = workload.registrations(clock.instant());
             workers.register(registrations);

@@ -1,10 +1,8 @@
 package io.cronoq.ops.bench;
 
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,9 +14,7 @@ final class BenchTopics {
     private BenchTopics() {}
 
     static void deleteAll(String bootstrap, String runId) {
-        Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        try (Admin admin = Admin.create(props)) {
+        try (Admin admin = BenchClients.admin(bootstrap)) {
             List<String> names = admin.listTopics().names().get().stream().filter(n -> n.startsWith(runId)).toList();
             admin.deleteTopics(names).all().get();
             log.info("Deleted the bench's {} topics", names.size());

@@ -2,11 +2,9 @@ package io.cronoq.ops.bench;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -18,9 +16,7 @@ public final class InputLag {
 
     /** Records of {@code topic} past the group's committed offsets (all of them when it committed none). */
     public static long of(String bootstrap, String groupId, String topic) {
-        Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        try (Admin admin = Admin.create(props)) {
+        try (Admin admin = BenchClients.admin(bootstrap)) {
             List<TopicPartition> partitions = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic)
                     .partitions().stream().map(p -> new TopicPartition(topic, p.partition())).toList();
             Map<TopicPartition, OffsetSpec> latest = partitions.stream()

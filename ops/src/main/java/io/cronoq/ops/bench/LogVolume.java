@@ -2,12 +2,10 @@ package io.cronoq.ops.bench;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartition;
@@ -23,9 +21,7 @@ public final class LogVolume {
 
     /** Entries per topic, for every topic whose name starts with {@code prefix}, keyed by the rest of the name. */
     public static Map<String, Long> of(String bootstrap, String prefix) {
-        Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        try (Admin admin = Admin.create(props)) {
+        try (Admin admin = BenchClients.admin(bootstrap)) {
             List<String> names = admin.listTopics().names().get().stream().filter(n -> n.startsWith(prefix)).toList();
             Map<String, TopicDescription> described = admin.describeTopics(names).allTopicNames().get();
             List<TopicPartition> partitions = described.values().stream()

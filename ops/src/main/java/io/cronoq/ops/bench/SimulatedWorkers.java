@@ -8,11 +8,11 @@ import io.cronoq.events.CompletionEvent;
 import io.cronoq.events.RegistrationAccepted;
 import io.cronoq.events.WorkerEvent;
 import io.cronoq.events.WorkerRegistered;
+import io.cronoq.schemas.KafkaClients;
 import io.cronoq.schemas.Topics;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.PriorityQueue;
@@ -67,14 +67,12 @@ public final class SimulatedWorkers implements AutoCloseable {
         this.topics = topics;
         this.runNanos = TimeUnit.MILLISECONDS.toNanos(runMs);
         this.clock = clock;
-        Map<String, Object> props = new HashMap<>();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
-        props.put(ProducerConfig.LINGER_MS_CONFIG, 1);
-        props.put(ProducerConfig.BATCH_SIZE_CONFIG, 64 * 1024);
-        // See BenchProducers: more in flight can wedge an idempotent producer on a fresh topic (KAFKA-14359).
-        props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
-        this.producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
+        Map<String, Object> config = KafkaClients.durableProducer(KafkaClients.bootstrap(bootstrap),
+                KafkaClients.uniqueId("cronoq-bench-workers"));
+        // A worker's answer goes out within a millisecond rather than the load generators' five.
+        config.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+        BenchClients.oneInFlight(config);
+        this.producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
         this.tail = TopicTail.start(bootstrap, topics.assignments().name(), new Answer());
         heartbeats.scheduleAtFixedRate(this::heartbeat, HEARTBEAT_MS, HEARTBEAT_MS, TimeUnit.MILLISECONDS);
     }

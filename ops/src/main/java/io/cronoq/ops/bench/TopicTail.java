@@ -1,7 +1,7 @@
 package io.cronoq.ops.bench;
 
+import io.cronoq.schemas.KafkaClients;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -45,10 +45,8 @@ public final class TopicTail implements AutoCloseable {
     private volatile boolean running = true;
 
     private TopicTail(String bootstrap, String topic, Handler handler) {
-        Map<String, Object> props = new HashMap<>();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        Map<String, Object> props = KafkaClients.logReader(KafkaClients.bootstrap(bootstrap),
+                KafkaClients.uniqueId("cronoq-bench-tail"));
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
         // Large enough for every record the fuzz test can make the broker accept.
         props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 16 * 1024 * 1024);

@@ -1,7 +1,11 @@
 package io.cronoq.ops.http;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
 import java.net.URI;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** Where the gateway is and how to authenticate to it: the options of every command that talks HTTP. */
 public final class GatewayOptions {
@@ -16,6 +20,30 @@ public final class GatewayOptions {
 
     @Option(names = "--json", description = "Print the gateway's JSON answer instead of a table.")
     boolean json;
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
+
+    /** The command's standard output. */
+    PrintWriter out() {
+        return command.commandLine().getOut();
+    }
+
+    /**
+     * With {@code --json}, prints {@code answer} as the gateway sent it and returns true; otherwise
+     * returns false, and the command prints the answer for people.
+     */
+    boolean printedJson(JsonNode answer) {
+        if (json) {
+            out().println(answer);
+        }
+        return json;
+    }
+
+    /** Prints {@code answer} with {@code --json}, else {@code text}. */
+    void print(JsonNode answer, String text) {
+        out().println(json ? answer.toString() : text);
+    }
 
     GatewayClient client() {
         URI base;

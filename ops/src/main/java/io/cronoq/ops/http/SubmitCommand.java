@@ -15,8 +15,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code cronoq submit}: submits a task through the gateway and prints its id. Every value is
@@ -101,17 +99,13 @@ public final class SubmitCommand implements Callable<Integer> {
             description = "The longest wait between retries (default 1m, or --backoff when longer).")
     String maxBackoff;
 
-    @Spec
-    CommandSpec spec;
-
     /** Now, for the relative times ({@code +10m}); a seam for tests. */
     Clock clock = Clock.systemUTC();
 
     @Override
     public Integer call() throws IOException {
-        ObjectNode body = body();
-        var answer = gateway.client().post("/v1/tasks", body);
-        spec.commandLine().getOut().println(gateway.json ? answer.toString() : answer.path("id").asText());
+        var answer = gateway.client().post("/v1/tasks", body());
+        gateway.print(answer, answer.path("id").asText());
         return 0;
     }
 
@@ -160,15 +154,9 @@ public final class SubmitCommand implements Callable<Integer> {
     }
 
     private void putTimes(ObjectNode body) {
-        if (deadline != null) {
-            body.put("deadline", TimeFlags.time("--deadline", deadline, clock).toString());
-        }
-        if (notBefore != null) {
-            body.put("notBefore", TimeFlags.time("--not-before", notBefore, clock).toString());
-        }
-        if (startAt != null) {
-            body.put("startAt", TimeFlags.time("--start-at", startAt, clock).toString());
-        }
+        putTime(body, "deadline", "--deadline", deadline);
+        putTime(body, "notBefore", "--not-before", notBefore);
+        putTime(body, "startAt", "--start-at", startAt);
         if (startTolerance != null) {
             if (startAt == null) {
                 throw new IllegalArgumentException("--start-tolerance " + startTolerance + " needs --start-at: it "
@@ -204,6 +192,13 @@ public final class SubmitCommand implements Callable<Integer> {
         }
         if (cap != null) {
             body.put("maxBackoff", cap.toString());
+        }
+    }
+
+    /** Puts the time flag {@code flag}'s value as the ISO-8601 instant {@code field}, when it is given. */
+    private void putTime(ObjectNode body, String field, String flag, String value) {
+        if (value != null) {
+            body.put(field, TimeFlags.time(flag, value, clock).toString());
         }
     }
 

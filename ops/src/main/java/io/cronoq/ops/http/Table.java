@@ -1,5 +1,6 @@
 package io.cronoq.ops.http;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +21,12 @@ final class Table {
         }
         rows.add(text);
         return this;
+    }
+
+    /** A field of a gateway answer as a cell: its text, or null (shown as {@code -}) when it is missing or null. */
+    static String text(JsonNode node, String field) {
+        JsonNode value = node.path(field);
+        return value.isMissingNode() || value.isNull() ? null : value.asText();
     }
 
     void print(PrintWriter out) {

@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.ITypeConverter;
-import picocli.CommandLine.TypeConversionException;
 
 /**
  * A what-if change to the fleet: workers added to a pool from the start, and groups whose
@@ -107,11 +106,7 @@ record FleetChange(List<AddWorkers> added, List<RemoveGroup> removed) {
     static final class AddWorkersConverter implements ITypeConverter<AddWorkers> {
         @Override
         public AddWorkers convert(String value) {
-            try {
-                return AddWorkers.parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new TypeConversionException(e.getMessage());
-            }
+            return Converters.parsed(value, AddWorkers::parse);
         }
     }
 
@@ -119,11 +114,7 @@ record FleetChange(List<AddWorkers> added, List<RemoveGroup> removed) {
     static final class RemoveGroupConverter implements ITypeConverter<RemoveGroup> {
         @Override
         public RemoveGroup convert(String value) {
-            try {
-                return RemoveGroup.parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new TypeConversionException(e.getMessage());
-            }
+            return Converters.parsed(value, RemoveGroup::parse);
         }
     }
 }

@@ -7,14 +7,24 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Consumer;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
-/** Where a command writes its result: the command's stdout, or a file ({@code --output}), UTF-8. */
+/**
+ * Where a command writes its result (a picocli mixin): the command's stdout, or the file
+ * {@code -o}/{@code --output} names, UTF-8.
+ */
 final class Output {
 
-    private Output() {}
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write to this file instead of stdout.")
+    Path file;
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
 
     /** Fails early, naming the flag, when the file's directory does not exist or the path is a directory. */
-    static void check(Path file) {
+    void check() {
         if (file == null) {
             return;
         }
@@ -27,9 +37,10 @@ final class Output {
         }
     }
 
-    /** Runs {@code write} against the file (created or replaced) or, without one, against {@code stdout}. */
-    static void to(Path file, PrintWriter stdout, Consumer<PrintWriter> write) {
+    /** Runs {@code write} against the file (created or replaced) or, without one, against the command's stdout. */
+    void write(Consumer<PrintWriter> write) {
         if (file == null) {
+            PrintWriter stdout = command.commandLine().getOut();
             write.accept(stdout);
             stdout.flush();
             return;

@@ -1,7 +1,6 @@
 package io.cronoq.ops.replay;
 
 import io.cronoq.scheduler.replay.JournalFold;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -9,9 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code cronoq replay}: reads the journal with a plain consumer (no scheduler needed) and writes
@@ -45,8 +42,8 @@ public final class ReplayCommand implements Callable<Integer> {
             description = "Timeline format: csv (one row per attempt, default) or jsonl (one JSON object per task).")
     TimelineFormat format;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write to this file instead of stdout.")
-    Path output;
+    @Mixin
+    Output output;
 
     @Option(names = "--at", paramLabel = "TIME", converter = Times.InstantConverter.class,
             description = "Print the state of pools, groups and queues at this instant instead of the timeline.")
@@ -54,9 +51,6 @@ public final class ReplayCommand implements Callable<Integer> {
 
     @Option(names = "--json", description = "With --at: print the state as JSON.")
     boolean json;
-
-    @Spec
-    CommandSpec spec;
 
     @Override
     public Integer call() {
@@ -75,15 +69,15 @@ public final class ReplayCommand implements Callable<Integer> {
         if (at == null && json) {
             throw new IllegalArgumentException("--json goes with --at; for the timeline as JSON use --format jsonl");
         }
-        Output.check(output);
+        output.check();
     }
 
     private int timeline() {
         JournalFold fold = JournalFold.keepingHistory(); // a task forgotten at the end of its retention stays in the timeline
-        JournalReader.Stats stats = journal.read(from, fold::apply, spec.commandLine().getErr());
+        JournalReader.Stats stats = journal.read(from, fold::apply);
         List<Timeline.Task> tasks = Timeline.of(fold);
         TimelineFormat chosen = format != null ? format : TimelineFormat.CSV;
-        Output.to(output, spec.commandLine().getOut(), out -> chosen.write(tasks, out));
+        output.write(out -> chosen.write(tasks, out));
         log.info("Replayed {} journal entries into the timeline of {} task(s)", stats.entries(), tasks.size());
         return 0;
     }
@@ -96,9 +90,9 @@ public final class ReplayCommand implements Callable<Integer> {
             if (clock.advance(entry) <= until) {
                 fold.apply(entry);
             }
-        }, spec.commandLine().getErr());
+        });
         StateAt state = StateAt.of(fold, at);
-        Output.to(output, spec.commandLine().getOut(), out -> {
+        output.write(out -> {
             if (json) {
                 StateJson.write(state, out);
             } else {

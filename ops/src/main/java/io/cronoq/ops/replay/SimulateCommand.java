@@ -2,16 +2,13 @@ package io.cronoq.ops.replay;
 
 import io.cronoq.events.JournalEntry;
 import io.cronoq.scheduler.policy.TimeRules;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code cronoq simulate}: what-if from the journal. Re-runs the recorded inputs through the real
@@ -73,24 +70,21 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the comparison as JSON.")
     boolean json;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write to this file instead of stdout.")
-    Path output;
-
-    @Spec
-    CommandSpec spec;
+    @Mixin
+    Output output;
 
     @Override
     public Integer call() {
-        Output.check(output);
+        output.check();
         FleetChange change = new FleetChange(List.copyOf(added), List.copyOf(removed));
         List<JournalEntry> entries = new ArrayList<>();
-        journal.read(null, entries::add, spec.commandLine().getErr());
+        journal.read(null, entries::add);
         if (entries.isEmpty() && !change.isNone()) {
             throw new IllegalArgumentException("the journal is empty, so there is nothing to change; "
                     + "drop --add-workers and --remove-group or check --topic-prefix");
         }
         WhatIf.Report report = WhatIf.run(entries, change, timeRules());
-        Output.to(output, spec.commandLine().getOut(), out -> {
+        output.write(out -> {
             if (json) {
                 WhatIfOutput.json(report, out);
             } else {
@@ -107,10 +101,15 @@ public final class SimulateCommand implements Callable<Integer> {
     TimeRules timeRules() {
         TimeRules configured = journal.config().timeRules();
         return new TimeRules(configured.heartbeatTimeoutMs(),
-                reservationLead != null ? reservationLead.toMillis() : configured.reservationLeadMs(),
-                deadlineLead != null ? deadlineLead.toMillis() : configured.deadlineLeadMs(),
-                priorityStep != null ? priorityStep.toMillis() : configured.priorityStepMs(),
-                startTolerance != null ? startTolerance.toMillis() : configured.startToleranceMs(),
+                millis(reservationLead, configured.reservationLeadMs()),
+                millis(deadlineLead, configured.deadlineLeadMs()),
+                millis(priorityStep, configured.priorityStepMs()),
+                millis(startTolerance, configured.startToleranceMs()),
                 configured.retentionMs());
+    }
+
+    /** The flag's duration in milliseconds, or {@code configured} when the flag is not given. */
+    private static long millis(Duration flag, long configured) {
+        return flag != null ? flag.toMillis() : configured;
     }
 }

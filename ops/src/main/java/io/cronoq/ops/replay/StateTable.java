@@ -1,6 +1,7 @@
 package io.cronoq.ops.replay;
 
 import io.cronoq.events.TaskState;
+import io.cronoq.schemas.rules.Durations;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +43,7 @@ final class StateTable {
             Table rows = new Table("TASK", "REQUIRES", "ATTEMPTS", "WAITING SINCE", "WAITED", "REASON");
             List<StateAt.Queued> queued = queue.getValue();
             for (StateAt.Queued q : queued.subList(0, Math.min(QUEUE_ROWS, queued.size()))) {
-                rows.row(q.taskId(), Labels.display(q.labels()), q.attempts(), q.since(), Times.human(q.waitedMs()),
+                rows.row(q.taskId(), Labels.display(q.labels()), q.attempts(), q.since(), Durations.words(q.waitedMs()),
                         q.reason() == null ? "" : q.reason());
             }
             rows.print(out);

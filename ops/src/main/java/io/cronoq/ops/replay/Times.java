@@ -8,11 +8,10 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.Locale;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
-/** Reads the times and durations analysts type and writes durations they can read. */
+/** Reads the times and durations analysts type (durations are written by {@link Durations#words(long)}). */
 final class Times {
 
     /** What a time flag accepts, for help and error messages. */
@@ -46,27 +45,6 @@ final class Times {
         }
     }
 
-    /** A duration in milliseconds as people read it: 850ms, 12.3s, 4m05s, 2h03m, 3d04h. */
-    static String human(long ms) {
-        if (ms < 0) {
-            return "-" + human(-ms);
-        }
-        if (ms < 1_000) {
-            return ms + "ms";
-        }
-        if (ms < 60_000) {
-            return String.format(Locale.ROOT, "%.1fs", ms / 1000.0);
-        }
-        long s = ms / 1000;
-        if (s < 3_600) {
-            return String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
-        }
-        if (s < 86_400) {
-            return String.format(Locale.ROOT, "%dh%02dm", s / 3600, (s % 3600) / 60);
-        }
-        return String.format(Locale.ROOT, "%dd%02dh", s / 86_400, (s % 86_400) / 3600);
-    }
-
     /**
      * Picocli converter for duration flags ({@code 30s}, {@code 10m}, {@code 1h30m}, or ISO-8601 like
      * {@code PT30S}; 0 or more): a bad value is a usage error naming the flag.
@@ -74,12 +52,7 @@ final class Times {
     static final class DurationConverter implements ITypeConverter<Duration> {
         @Override
         public Duration convert(String value) {
-            Duration d;
-            try {
-                d = Durations.parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new TypeConversionException(e.getMessage());
-            }
+            Duration d = Converters.parsed(value, Durations::parse);
             if (d.isNegative()) {
                 throw new TypeConversionException("'" + value + "' is negative; give 0 or more, e.g. 30s or 10m");
             }
@@ -96,11 +69,7 @@ final class Times {
     static final class InstantConverter implements ITypeConverter<Instant> {
         @Override
         public Instant convert(String value) {
-            try {
-                return parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new TypeConversionException(e.getMessage());
-            }
+            return Converters.parsed(value, Times::parse);
         }
     }
 }

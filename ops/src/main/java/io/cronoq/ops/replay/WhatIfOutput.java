@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cronoq.schemas.rules.Durations;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.util.Locale;
@@ -43,8 +44,8 @@ final class WhatIfOutput {
         if (p.attempts() == 0) {
             table.row(pool, group, run, 0, "-", "-", "-", "-");
         } else {
-            table.row(pool, group, run, p.attempts(), Times.human(p.p50()), Times.human(p.p90()),
-                    Times.human(p.p99()), Times.human(p.max()));
+            table.row(pool, group, run, p.attempts(), Durations.words(p.p50()), Durations.words(p.p90()),
+                    Durations.words(p.p99()), Durations.words(p.max()));
         }
     }
 

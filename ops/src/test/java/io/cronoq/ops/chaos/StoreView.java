@@ -3,7 +3,7 @@ package io.cronoq.ops.chaos;
 import io.cronoq.events.AttemptRecord;
 import io.cronoq.events.TaskRecord;
 import io.cronoq.events.WorkerRecord;
-import io.cronoq.scheduler.query.SchedulerStores;
+import io.cronoq.scheduler.query.ReadOnlyStores;
 import io.cronoq.scheduler.replay.JournalFold;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +23,7 @@ record StoreView(Map<String, String> tasks, Map<String, String> workers) {
         Map<String, String> tasks = new TreeMap<>();
         Map<String, String> workers = new TreeMap<>();
         for (int p = 0; p < partitions; p++) {
-            SchedulerStores stores = SchedulerStores.partition(streams, p);
+            ReadOnlyStores stores = ReadOnlyStores.partition(streams, p);
             try (var it = stores.tasks().all()) {
                 it.forEachRemaining(kv -> tasks.put(kv.key, describe(kv.value)));
             }

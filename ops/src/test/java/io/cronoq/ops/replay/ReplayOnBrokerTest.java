@@ -217,7 +217,7 @@ class ReplayOnBrokerTest {
 
         assertThat(code).as(err.toString()).isZero();
         assertThat(out.toString()).contains("every placement reproduced")
-                .containsPattern("batch\\s+gpu=a100\\s+recorded\\s+2\\s+0ms\\s+4.0s\\s+4.0s\\s+4.0s");
+                .containsPattern("batch\\s+gpu=a100\\s+recorded\\s+2\\s+0ms\\s+4s\\s+4s\\s+4s");
     }
 
     @Test

@@ -5,6 +5,7 @@ import io.cronoq.scheduler.auth.RegistrationGuard;
 import io.cronoq.scheduler.config.SchedulerConfig;
 import io.cronoq.scheduler.topology.OversizedOutputHandler;
 import io.cronoq.scheduler.topology.SchedulerTopology;
+import io.cronoq.schemas.KafkaClients;
 import io.cronoq.schemas.SchemaRegistries;
 import io.cronoq.schemas.SchemaRegistry;
 import io.cronoq.schemas.Topics;
@@ -16,7 +17,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
 import java.util.zip.CRC32;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.CloseOptions;
@@ -63,7 +63,7 @@ public final class SchedulerApp implements AutoCloseable {
      */
     public static SchedulerApp start(SchedulerConfig config, Credentials credentials) {
         SchemaRegistry registry = registry(config);
-        Topics topics = Topics.withPrefix(config.get(SchedulerConfig.TOPIC_PREFIX), registry);
+        Topics topics = topics(config, registry);
         TopicSetup.ensure(config, topics);
         TopicSetup.registerSchemas(registry, topics);
         KafkaStreams streams = new KafkaStreams(SchedulerTopology.build(topics,
@@ -75,8 +75,8 @@ public final class SchedulerApp implements AutoCloseable {
         StaleTransactions stale = null;
         if (StreamsConfig.EXACTLY_ONCE_V2.equals(config.get(SchedulerConfig.PROCESSING_GUARANTEE))) {
             Properties admin = new Properties();
-            admin.putAll(config.kafkaOverrides());
-            admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.get(SchedulerConfig.BOOTSTRAP_SERVERS));
+            admin.putAll(KafkaClients.admin(config.kafkaClientSettings(),
+                    "cronoq-stale-transactions-" + instanceId(config)));
             stale = StaleTransactions.start(admin, config.get(SchedulerConfig.APPLICATION_ID),
                     config.getInt(SchedulerConfig.TRANSACTION_TIMEOUT_MS));
         }
@@ -92,20 +92,23 @@ public final class SchedulerApp implements AutoCloseable {
 
     /** The schema registry of this configuration: the external one at its URL, else the embedded topic-backed one. */
     public static SchemaRegistry registry(SchedulerConfig config) {
-        Map<String, Object> settings = new java.util.HashMap<>();
-        config.kafkaOverrides().forEach((k, v) -> settings.put(k.toString(), v));
+        Map<String, Object> settings = config.kafkaClientSettings();
         settings.put(SchemaRegistries.URL_CONFIG, config.get(SchedulerConfig.SCHEMA_REGISTRY_URL));
-        settings.put("bootstrap.servers", config.get(SchedulerConfig.BOOTSTRAP_SERVERS));
         settings.put(Topics.PREFIX_CONFIG, config.get(SchedulerConfig.TOPIC_PREFIX));
         return SchemaRegistries.fromConfig(settings);
+    }
+
+    /** The cronoq topics of this configuration's prefix, their serdes on {@code registry}. */
+    public static Topics topics(SchedulerConfig config, SchemaRegistry registry) {
+        return Topics.withPrefix(config.get(SchedulerConfig.TOPIC_PREFIX), registry);
     }
 
     /** The Kafka Streams properties of a scheduler instance with this configuration. */
     public static Properties streamsProperties(SchedulerConfig config) {
         Properties props = new Properties();
-        props.putAll(config.kafkaOverrides());
+        // Every common setting, unfiltered: Kafka Streams hands its prefixed keys (producer.*, consumer.*) on itself.
+        props.putAll(config.kafkaClientSettings());
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.get(SchedulerConfig.APPLICATION_ID));
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.get(SchedulerConfig.BOOTSTRAP_SERVERS));
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, config.get(SchedulerConfig.PROCESSING_GUARANTEE));
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.getInt(SchedulerConfig.COMMIT_INTERVAL_MS));
         props.put(StreamsConfig.STATE_DIR_CONFIG, config.get(SchedulerConfig.STATE_DIR));

@@ -2,6 +2,7 @@ package io.cronoq.scheduler.app;
 
 import io.cronoq.scheduler.config.SchedulerConfig;
 import io.cronoq.schemas.AvroSerde;
+import io.cronoq.schemas.KafkaClients;
 import io.cronoq.schemas.SchemaRegistry;
 import io.cronoq.schemas.Topic;
 import io.cronoq.schemas.TopicSpec;
@@ -11,11 +12,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.errors.TopicExistsException;
@@ -42,10 +41,7 @@ public final class TopicSetup {
             wanted.put(spec.name(), spec.toNewTopic());
         }
 
-        Properties props = new Properties();
-        props.putAll(config.kafkaOverrides());
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.get(SchedulerConfig.BOOTSTRAP_SERVERS));
-        try (Admin admin = Admin.create(props)) {
+        try (Admin admin = Admin.create(KafkaClients.admin(config.kafkaClientSettings(), "cronoq-topic-setup"))) {
             Set<String> existing = admin.listTopics().names().get();
             List<NewTopic> missing = new ArrayList<>();
             wanted.forEach((name, topic) -> {

@@ -17,7 +17,7 @@ public final class Credential {
     private final byte[] secret;
     private final Set<String> pools;
     private final Set<String> labels;
-    private final WorkerIds workerIds;
+    private final WorkerIdGlobs workerIds;
 
     /** A credential whose workers may register under any worker id. */
     public Credential(String name, Role role, byte[] secret, Set<String> pools, Set<String> labels) {
@@ -35,7 +35,7 @@ public final class Credential {
         this.secret = secret.clone();
         this.pools = pools == null ? null : Set.copyOf(pools);
         this.labels = Set.copyOf(labels);
-        this.workerIds = workerIds == null ? null : WorkerIds.of(workerIds);
+        this.workerIds = workerIds == null ? null : WorkerIdGlobs.of(workerIds);
     }
 
     public String name() {

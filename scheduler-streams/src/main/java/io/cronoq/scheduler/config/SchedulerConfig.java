@@ -4,10 +4,12 @@ import io.cronoq.scheduler.policy.TimeRules;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.kafka.clients.CommonClientConfigs;
 
 /**
  * The scheduler's settings: every key declared once below with its default and a line of doc.
@@ -234,6 +236,17 @@ public final class SchedulerConfig {
             }
         });
         return props;
+    }
+
+    /**
+     * The common settings of every Kafka client of this configuration: the {@link #kafkaOverrides()}
+     * and the bootstrap servers, as {@code io.cronoq.schemas.KafkaClients} takes them (a new map each call).
+     */
+    public Map<String, Object> kafkaClientSettings() {
+        Map<String, Object> settings = new HashMap<>();
+        kafkaOverrides().forEach((k, v) -> settings.put(k.toString(), v));
+        settings.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, get(BOOTSTRAP_SERVERS));
+        return settings;
     }
 
     private static String defaultStateDir() {

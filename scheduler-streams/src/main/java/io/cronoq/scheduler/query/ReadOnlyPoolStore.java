@@ -26,10 +26,10 @@ final class ReadOnlyPoolStore implements PoolStore {
     private static final StringSerializer KEYS = new StringSerializer();
 
     private final String pool;
-    private final SchedulerStores stores;
+    private final ReadOnlyStores stores;
     private final WaitingQueue waiting;
 
-    ReadOnlyPoolStore(String pool, SchedulerStores stores) {
+    ReadOnlyPoolStore(String pool, ReadOnlyStores stores) {
         this.pool = pool;
         this.stores = stores;
         this.waiting = new ReadOnlyWaitingQueue();

@@ -40,9 +40,9 @@ public final class SchedulerQueries {
 
     private static final StringSerializer KEYS = new StringSerializer();
 
-    private final SchedulerStores stores;
+    private final ReadOnlyStores stores;
 
-    public SchedulerQueries(SchedulerStores stores) {
+    public SchedulerQueries(ReadOnlyStores stores) {
         this.stores = stores;
     }
 

@@ -62,7 +62,7 @@ class SchedulerQueriesTest {
                 topics.workers().valueSerde().serializer());
         completions = driver.createInputTopic(topics.completions().name(),
                 topics.completions().keySerde().serializer(), topics.completions().valueSerde().serializer());
-        queries = new SchedulerQueries(new SchedulerStores(
+        queries = new SchedulerQueries(new ReadOnlyStores(
                 driver.getKeyValueStore(StoreNames.TASKS),
                 driver.getKeyValueStore(StoreNames.WORKERS),
                 driver.getKeyValueStore(StoreNames.POOLS),

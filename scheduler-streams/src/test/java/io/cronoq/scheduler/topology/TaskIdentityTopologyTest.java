@@ -10,8 +10,8 @@ import io.cronoq.events.TaskRecord;
 import io.cronoq.events.TaskState;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.WorkerRegistered;
+import io.cronoq.scheduler.query.ReadOnlyStores;
 import io.cronoq.scheduler.query.SchedulerQueries;
-import io.cronoq.scheduler.query.SchedulerStores;
 import io.cronoq.scheduler.replay.JournalFold;
 import java.nio.ByteBuffer;
 import java.time.Instant;
@@ -99,7 +99,7 @@ class TaskIdentityTopologyTest {
     void theReadSideFindsEachPoolsTaskAndEveryPoolThatUsesAnId() {
         scheduler.send(task("inference", "x", "infer"));
         scheduler.send(task("training", "x", "train"));
-        SchedulerQueries queries = new SchedulerQueries(new SchedulerStores(
+        SchedulerQueries queries = new SchedulerQueries(new ReadOnlyStores(
                 scheduler.driver.getKeyValueStore(StoreNames.TASKS),
                 scheduler.driver.getKeyValueStore(StoreNames.WORKERS),
                 scheduler.driver.getKeyValueStore(StoreNames.POOLS),

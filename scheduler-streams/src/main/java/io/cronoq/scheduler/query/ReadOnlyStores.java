@@ -16,15 +16,15 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * anything else that holds them (a {@code TopologyTestDriver}).
  * Getting them from Kafka Streams throws {@code InvalidStateStoreException} while they restore.
  */
-public record SchedulerStores(ReadOnlyKeyValueStore<String, TaskRecord> tasks,
-                              ReadOnlyKeyValueStore<String, WorkerRecord> workers,
-                              ReadOnlyKeyValueStore<String, PoolRecord> pools,
-                              ReadOnlyKeyValueStore<String, String> waiting,
-                              ReadOnlyKeyValueStore<String, Long> waitingCounts,
-                              ReadOnlyKeyValueStore<String, String> timers) {
+public record ReadOnlyStores(ReadOnlyKeyValueStore<String, TaskRecord> tasks,
+                             ReadOnlyKeyValueStore<String, WorkerRecord> workers,
+                             ReadOnlyKeyValueStore<String, PoolRecord> pools,
+                             ReadOnlyKeyValueStore<String, String> waiting,
+                             ReadOnlyKeyValueStore<String, Long> waitingCounts,
+                             ReadOnlyKeyValueStore<String, String> timers) {
 
     /** Checks that every store is there. */
-    public SchedulerStores {
+    public ReadOnlyStores {
         Objects.requireNonNull(tasks, "tasks");
         Objects.requireNonNull(workers, "workers");
         Objects.requireNonNull(pools, "pools");
@@ -34,8 +34,8 @@ public record SchedulerStores(ReadOnlyKeyValueStore<String, TaskRecord> tasks,
     }
 
     /** The active stores of one input partition on this instance (a pool lives in exactly one). */
-    public static SchedulerStores partition(KafkaStreams streams, int partition) {
-        return new SchedulerStores(
+    public static ReadOnlyStores partition(KafkaStreams streams, int partition) {
+        return new ReadOnlyStores(
                 streams.store(params(StoreNames.TASKS, partition)),
                 streams.store(params(StoreNames.WORKERS, partition)),
                 streams.store(params(StoreNames.POOLS, partition)),

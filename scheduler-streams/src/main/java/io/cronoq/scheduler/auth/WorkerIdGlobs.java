@@ -8,12 +8,12 @@ import java.util.regex.Pattern;
  * run of characters ({@code gpu-eu-*}, {@code build-7}). Binding ids to credentials stops one
  * fleet's token from registering under another fleet's worker ids (which would fence them).
  */
-record WorkerIds(List<String> globs, List<Pattern> patterns) {
+record WorkerIdGlobs(List<String> globs, List<Pattern> patterns) {
 
     /** Parses the globs; a blank one, or one with whitespace, is refused naming it. */
-    static WorkerIds of(List<String> globs) {
-        List<Pattern> patterns = globs.stream().map(WorkerIds::compile).toList();
-        return new WorkerIds(List.copyOf(globs), patterns);
+    static WorkerIdGlobs of(List<String> globs) {
+        List<Pattern> patterns = globs.stream().map(WorkerIdGlobs::compile).toList();
+        return new WorkerIdGlobs(List.copyOf(globs), patterns);
     }
 
     boolean allows(String workerId) {
