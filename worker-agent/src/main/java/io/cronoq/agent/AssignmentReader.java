@@ -1,18 +1,25 @@
 package io.cronoq.agent;
 
-import io.cronoq.schemas.KeyPartitions;
 import io.cronoq.events.AssignmentEvent;
+import io.cronoq.schemas.KeyPartitions;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RecordDeserializationException;
@@ -21,97 +28,171 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The worker's reading loop: finds the assignments partition its id hashes to, assigns it manually (no group
- * rebalancing), resumes from the offset it committed last (or the end, for a worker never seen), then hands every
- * record keyed by its id to the worker, in order, and commits what it handled. The loop survives broker outages and
- * bad records: Kafka's client reconnects, a record that does not decode is logged with its coordinates and skipped.
+ * The reading loop of a process's workers, on one consumer: each worker that joins reads the assignments partition
+ * its id hashes to (assigned manually, no group rebalancing), from the offset it committed last (or the end, for a
+ * worker never seen), and is handed every record keyed by its id, in order; what each worker handled is committed
+ * in its own consumer group. The loop survives broker outages and bad records: Kafka's client reconnects, a record
+ * that does not decode is logged with its coordinates and skipped. Joining and leaving are thread-safe; everything
+ * else happens on the reading thread.
  */
 final class AssignmentReader implements Runnable {
 
     private static final Logger log = LoggerFactory.getLogger(AssignmentReader.class);
     private static final Duration POLL = Duration.ofMillis(100);
     private static final Duration RETRY = Duration.ofMillis(500);
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);
 
     private final org.apache.kafka.clients.consumer.Consumer<String, AssignmentEvent> consumer;
+    private final Admin offsets;
     private final String topic;
-    private final String workerId;
-    private final Consumer<AssignmentEvent> handler;
-    private final Runnable onReady;
+    private final String name;
+    private final Queue<Runnable> requests = new ConcurrentLinkedQueue<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean running = true;
-    private TopicPartition partition;
-    private long handledUpTo = -1;
+    /** Reading thread only: the workers that read, by id, and those still waiting for their position. */
+    private final Map<String, Member> members = new HashMap<>();
+    private final List<Member> joining = new ArrayList<>();
+    private final Set<TopicPartition> assigned = new HashSet<>();
 
     /**
-     * @param onReady called once the reading position is fixed, before the first poll: registering only then
-     *                guarantees that the answer to the registration is read
+     * @param offsets where each worker's committed offset is read and written (its group {@code cronoq-worker-<id>})
+     * @param name    whose reader this is (a worker id, an application's name), for the logs
      */
-    AssignmentReader(org.apache.kafka.clients.consumer.Consumer<String, AssignmentEvent> consumer, String topic,
-                     String workerId, Consumer<AssignmentEvent> handler, Runnable onReady) {
+    AssignmentReader(org.apache.kafka.clients.consumer.Consumer<String, AssignmentEvent> consumer, Admin offsets,
+                     String topic, String name) {
         this.consumer = consumer;
+        this.offsets = offsets;
         this.topic = topic;
-        this.workerId = workerId;
-        this.handler = handler;
-        this.onReady = onReady;
+        this.name = name;
+    }
+
+    /**
+     * Starts reading for a worker: its records go to {@code handler}, in partition order.
+     *
+     * @param onReady called once the worker's reading position is fixed, before its first record: registering only
+     *                then guarantees that the answer to the registration is read
+     */
+    void join(String workerId, Consumer<AssignmentEvent> handler, Runnable onReady) {
+        requests.add(() -> joining.add(new Member(workerId, handler, onReady)));
+    }
+
+    /**
+     * Stops reading for a worker and commits, synchronously, the offset after the last record it handled, so a
+     * restart resumes after it. Waits at most {@code timeout}.
+     */
+    void leave(String workerId, Duration timeout) {
+        CountDownLatch left = new CountDownLatch(1);
+        requests.add(() -> {
+            joining.removeIf(m -> m.workerId.equals(workerId));
+            Member member = members.remove(workerId);
+            if (member != null) {
+                commitHandled(member);
+                if (members.values().stream().noneMatch(m -> m.partition.equals(member.partition))) {
+                    assigned.remove(member.partition);
+                    consumer.assign(assigned);
+                }
+            }
+            left.countDown();
+        });
+        if (running && !await(left, timeout)) {
+            log.warn("The assignments reader of worker {} did not stop within {}", workerId, timeout);
+        }
     }
 
     @Override
     public void run() {
         try {
-            partition = awaitPartition();
-            if (partition == null) {
-                return;
-            }
-            consumer.assign(List.of(partition));
-            long position = consumer.position(partition);
-            log.info("Worker {} reads {} from offset {}", workerId, partition, position);
-            onReady.run();
             while (running) {
-                pollOnce(partition);
+                for (Runnable request = requests.poll(); request != null; request = requests.poll()) {
+                    request.run();
+                }
+                position();
+                if (assigned.isEmpty()) {
+                    pause(joining.isEmpty() ? POLL : RETRY);
+                } else {
+                    pollOnce();
+                    commitHandledAsync();
+                }
             }
         } catch (WakeupException e) {
             if (running) {
-                log.error("The assignments reader of worker {} was woken up unexpectedly", workerId, e);
+                log.error("The assignments reader of {} was woken up unexpectedly", name, e);
             }
         } catch (RuntimeException e) {
-            log.error("The assignments reader of worker {} stopped", workerId, e);
+            log.error("The assignments reader of {} stopped", name, e);
         } finally {
-            commitHandled();
+            members.values().forEach(this::commitHandled);
             try {
-                consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
+                consumer.close(CloseOptions.timeout(REQUEST_TIMEOUT));
             } catch (RuntimeException e) {
-                log.warn("Closing the assignments consumer of worker {} failed", workerId, e);
+                log.warn("Closing the assignments consumer of {} failed", name, e);
             }
             stopped.countDown();
         }
     }
 
-    private TopicPartition awaitPartition() {
-        boolean warned = false;
-        while (running) {
-            try {
-                List<PartitionInfo> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(5));
-                if (partitions != null && !partitions.isEmpty()) {
-                    return new TopicPartition(topic, KeyPartitions.of(workerId, partitions.size()));
-                }
-                if (!warned) {
-                    log.warn("Worker {} waits for the topic {} (is the scheduler set up?)", workerId, topic);
-                    warned = true;
-                }
-            } catch (WakeupException e) {
-                throw e;
-            } catch (RuntimeException e) {
-                if (!warned) {
-                    log.warn("Worker {} cannot read the partitions of {} yet: {}", workerId, topic, e.toString());
-                    warned = true;
-                }
+    /** Fixes the reading position of the workers that joined, once their partition can be read. */
+    private void position() {
+        for (Member member : new ArrayList<>(joining)) {
+            TopicPartition partition = partitionOf(member);
+            Long start = partition == null ? null : startOf(member, partition);
+            if (start == null) {
+                continue;
             }
-            pause(RETRY);
+            if (assigned.add(partition)) {
+                consumer.assign(assigned);
+                consumer.seek(partition, start);
+            } else if (start < consumer.position(partition)) {
+                consumer.seek(partition, start); // the other workers of this partition skip what they handled
+            }
+            member.partition = partition;
+            member.next = start;
+            joining.remove(member);
+            members.put(member.workerId, member);
+            log.info("Worker {} reads {} from offset {}", member.workerId, partition, start);
+            member.onReady.run();
+        }
+    }
+
+    private TopicPartition partitionOf(Member member) {
+        try {
+            List<PartitionInfo> partitions = consumer.partitionsFor(topic, REQUEST_TIMEOUT);
+            if (partitions != null && !partitions.isEmpty()) {
+                return new TopicPartition(topic, KeyPartitions.of(member.workerId, partitions.size()));
+            }
+            member.warnOnce("Worker {} waits for the topic {} (is the scheduler set up?)", topic);
+        } catch (WakeupException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            member.warnOnce("Worker {} cannot read the partitions of {} yet: {}", topic, e.toString());
         }
         return null;
     }
 
-    private void pollOnce(TopicPartition partition) {
+    /** The worker's committed offset on its partition, or the end for a worker never seen; null when unknown yet. */
+    private Long startOf(Member member, TopicPartition partition) {
+        try {
+            OffsetAndMetadata committed = offsets.listConsumerGroupOffsets(CronoqWorker.groupId(member.workerId))
+                    .partitionsToOffsetAndMetadata().get(REQUEST_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                    .get(partition);
+            if (committed != null) {
+                member.committed = committed.offset();
+                return committed.offset();
+            }
+            // A worker never seen before starts at the end: nothing before its first registration is for it.
+            return consumer.endOffsets(List.of(partition), REQUEST_TIMEOUT).get(partition);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            running = false;
+        } catch (WakeupException e) {
+            throw e;
+        } catch (Exception e) {
+            member.warnOnce("Worker {} cannot read its position on {} yet: {}", partition.toString(), e.toString());
+        }
+        return null;
+    }
+
+    private void pollOnce() {
         ConsumerRecords<String, AssignmentEvent> records;
         try {
             records = consumer.poll(POLL);
@@ -122,68 +203,86 @@ final class AssignmentReader implements Runnable {
         } catch (WakeupException e) {
             throw e;
         } catch (RuntimeException e) {
-            log.warn("Polling {} for worker {} failed: {}; retrying", partition, workerId, e.toString());
+            log.warn("Polling {} for {} failed: {}; retrying", assigned, name, e.toString());
             pause(RETRY);
             return;
         }
-        if (records.isEmpty()) {
-            return;
+        for (TopicPartition partition : records.partitions()) {
+            List<ConsumerRecord<String, AssignmentEvent>> batch = records.records(partition);
+            for (ConsumerRecord<String, AssignmentEvent> record : batch) {
+                Member member = record.key() == null ? null : members.get(record.key());
+                if (member != null && member.partition.equals(partition) && record.offset() >= member.next
+                        && record.value() != null) {
+                    member.handle(record);
+                }
+            }
+            long after = batch.get(batch.size() - 1).offset() + 1;
+            for (Member member : members.values()) {
+                if (member.partition.equals(partition) && after > member.next) {
+                    member.next = after;
+                    member.handledUpTo = after;
+                }
+            }
         }
-        long next = -1;
-        for (ConsumerRecord<String, AssignmentEvent> record : records) {
-            next = record.offset() + 1;
-            if (!workerId.equals(record.key()) || record.value() == null) {
-                continue;
-            }
-            try {
-                handler.accept(record.value());
-            } catch (RuntimeException e) {
-                log.error("Handling {} at {}-{} offset {} failed; it is skipped", record.value().getEvent()
-                        .getClass().getSimpleName(), record.topic(), record.partition(), record.offset(), e);
-            }
-        }
-        handledUpTo = next;
-        long offset = next;
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        offsets.put(partition, new OffsetAndMetadata(offset));
-        consumer.commitAsync(offsets, (committed, error) -> {
-            if (error != null) {
-                log.debug("Committing offset {} of {} failed ({}); a later commit covers it", offset, partition,
-                        error.toString());
-            }
-        });
     }
 
-    /** Commits, synchronously, the offset after the last record handled, so a restart resumes after it. */
-    private void commitHandled() {
-        if (partition == null || handledUpTo < 0) {
-            return;
-        }
-        for (int attempt = 1; attempt <= 2; attempt++) {
-            try {
-                consumer.commitSync(Map.of(partition, new OffsetAndMetadata(handledUpTo)), Duration.ofSeconds(5));
-                return;
-            } catch (WakeupException e) {
-                // The wakeup that stopped the loop may still be pending; it is consumed now, so try once more.
-            } catch (RuntimeException e) {
-                log.warn("Committing offset {} of {} for worker {} failed: {}; a restart re-reads from the last "
-                        + "committed offset and skips what belongs to earlier generations", handledUpTo, partition,
-                        workerId, e.toString());
-                return;
+    /** Commits what each worker handled since its last commit, one commit of a worker in flight at a time. */
+    private void commitHandledAsync() {
+        for (Member member : members.values()) {
+            long offset = member.handledUpTo;
+            if (offset > member.committed && (member.commit == null || member.commit.isDone())) {
+                member.commit = commit(member, offset).whenComplete((ok, error) -> {
+                    if (error == null) {
+                        member.committed = Math.max(member.committed, offset);
+                    } else {
+                        log.debug("Committing offset {} of {} failed ({}); a later commit covers it", offset,
+                                member.partition, error.toString());
+                    }
+                });
             }
         }
+    }
+
+    private void commitHandled(Member member) {
+        long offset = member.handledUpTo;
+        if (offset < 0 || offset <= member.committed) {
+            return;
+        }
+        try {
+            if (member.commit != null) {
+                member.commit.get(REQUEST_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            }
+            commit(member, offset).get(REQUEST_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            member.committed = offset;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            log.warn("Committing offset {} of {} for worker {} failed: {}; a restart re-reads from the last "
+                    + "committed offset and skips what belongs to earlier generations", offset, member.partition,
+                    member.workerId, e.toString());
+        }
+    }
+
+    private KafkaFuture<Void> commit(Member member, long offset) {
+        return offsets.alterConsumerGroupOffsets(CronoqWorker.groupId(member.workerId),
+                Map.of(member.partition, new OffsetAndMetadata(offset))).all();
     }
 
     /** Stops the loop and waits (at most {@code timeout}) until the consumer has committed and closed. */
     void stop(Duration timeout) {
         running = false;
         consumer.wakeup();
+        if (!await(stopped, timeout)) {
+            log.warn("The assignments reader of {} did not stop within {}", name, timeout);
+        }
+    }
+
+    private static boolean await(CountDownLatch latch, Duration timeout) {
         try {
-            if (!stopped.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                log.warn("The assignments reader of worker {} did not stop within {}", workerId, timeout);
-            }
+            return latch.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return false;
         }
     }
 
@@ -193,6 +292,50 @@ final class AssignmentReader implements Runnable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             running = false;
+        }
+    }
+
+    /** One worker reading: where it reads, what it has seen and handled, and what it has committed. */
+    private static final class Member {
+        final String workerId;
+        final Consumer<AssignmentEvent> handler;
+        final Runnable onReady;
+        TopicPartition partition;
+        /** The first offset of its partition it has not seen. */
+        long next;
+        /** The offset after the last batch of its partition it was handed; -1 before the first. */
+        long handledUpTo = -1;
+        volatile long committed = -1;
+        KafkaFuture<Void> commit;
+        private boolean warned;
+
+        Member(String workerId, Consumer<AssignmentEvent> handler, Runnable onReady) {
+            this.workerId = workerId;
+            this.handler = handler;
+            this.onReady = onReady;
+        }
+
+        void handle(ConsumerRecord<String, AssignmentEvent> record) {
+            try {
+                handler.accept(record.value());
+            } catch (RuntimeException e) {
+                log.error("Handling {} at {}-{} offset {} failed; it is skipped", record.value().getEvent()
+                        .getClass().getSimpleName(), record.topic(), record.partition(), record.offset(), e);
+            }
+        }
+
+        void warnOnce(String message, String where, String why) {
+            if (!warned) {
+                log.warn(message, workerId, where, why);
+                warned = true;
+            }
+        }
+
+        void warnOnce(String message, String where) {
+            if (!warned) {
+                log.warn(message, workerId, where);
+                warned = true;
+            }
         }
     }
 }

@@ -1,15 +1,9 @@
 package io.cronoq.agent;
 
-import io.cronoq.events.AssignmentEvent;
 import io.cronoq.events.WorkerResources;
-import io.cronoq.schemas.SchemaRegistries;
-import io.cronoq.schemas.SchemaRegistry;
-import io.cronoq.schemas.Topics;
+import io.cronoq.schemas.rules.Quantities;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -19,17 +13,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -80,15 +66,17 @@ public final class CronoqWorker implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(CronoqWorker.class);
 
-    private final Builder config;
+    private final WorkerOptions options;
     private final WorkerSettings settings;
+    /** The process's connection this worker shares (embedded groups), or null to open its own. */
+    private final WorkerConnection shared;
     private final CompletableFuture<State> closed = new CompletableFuture<>();
     private volatile WorkerCore core;
-    private volatile Clients clients;
 
-    private CronoqWorker(Builder config, WorkerSettings settings) {
-        this.config = config;
-        this.settings = settings;
+    CronoqWorker(WorkerOptions options, WorkerConnection shared) {
+        this.options = options;
+        this.settings = options.settings();
+        this.shared = shared;
     }
 
     /** A builder with the defaults: {@code localhost:9092}, prefix {@code cronoq.}, one slot per core. */
@@ -109,24 +97,31 @@ public final class CronoqWorker implements AutoCloseable {
             if (core != null) {
                 throw new IllegalStateException("worker " + settings.id() + " was started already");
             }
-            WorkerResources resources = config.detector.detect(config.workDir, config.packages, config.overrides);
+            WorkerResources resources = options.detector().detect(options.workDir(), options.packages(),
+                    options.overrides());
             log.info("Worker {} publishes resources: {} cpu, {} bytes of memory, {} bytes of disk, {} GPU(s), "
-                    + "packages {}", settings.id(), io.cronoq.schemas.rules.Quantities.formatCpu(resources.getCpuMillis()),
+                    + "packages {}", settings.id(), Quantities.formatCpu(resources.getCpuMillis()),
                     resources.getMemoryBytes(), resources.getDiskBytes(), resources.getGpus().size(),
                     resources.getPackages());
-            clients = Clients.connect(config, settings);
-            core = new WorkerCore(settings, config.handler, clients.attemptExecutor(config), clients.publisher,
-                    config.clock, resources);
-            core.termination().whenComplete((state, error) -> clients.releaseAsync(core, closed));
-            clients.startReading(core);
-            clients.startHeartbeats(core, settings.heartbeatInterval());
+            WorkerConnection connection = shared != null ? shared : WorkerConnection.open(options, settings.id());
+            WorkerConnection.Member member = connection.attach(settings.id());
+            if (shared == null) {
+                connection.release(); // the worker's member holds its own connection from now on
+            }
+            ExecutorService ownExecutor = options.executor() == null ? slotThreads() : null;
+            core = new WorkerCore(settings, options.handler(), ownExecutor != null ? ownExecutor : options.executor(),
+                    member, options.clock(), resources);
+            WorkerCore started = core;
+            started.termination().whenComplete((state, error) -> releaseAsync(started, member, ownExecutor));
+            member.startReading(started);
+            member.startHeartbeats(started, settings.heartbeatInterval());
         }
         try {
             core.activation().get(settings.registrationTimeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             log.warn("Worker {} has no answer from the scheduler after {}; it keeps waiting (is the scheduler "
                     + "running on the same topics, prefix '{}'?)", settings.id(), settings.registrationTimeout(),
-                    config.topicPrefix);
+                    options.topicPrefix());
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RegistrationRejectedException rejected) {
                 closed.join();
@@ -261,119 +256,28 @@ public final class CronoqWorker implements AutoCloseable {
                 + state() + ", generation " + generation() + "}";
     }
 
-    /** The Kafka side of a started worker: clients, threads, and their orderly release. */
-    private static final class Clients {
-        private final String id;
-        private final SchemaRegistry registry;
-        private final Topics topics;
-        private final KafkaEventPublisher publisher;
-        private final KafkaConsumer<String, AssignmentEvent> consumer;
-        private final ScheduledExecutorService heartbeats;
-        private ExecutorService ownExecutor;
-        private AssignmentReader reader;
+    private ExecutorService slotThreads() {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(settings.slots(), settings.slots(), 60, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), Threads.numbered("cronoq-attempt-" + settings.id()));
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
 
-        private Clients(String id, SchemaRegistry registry, Topics topics, KafkaEventPublisher publisher,
-                        KafkaConsumer<String, AssignmentEvent> consumer) {
-            this.id = id;
-            this.registry = registry;
-            this.topics = topics;
-            this.publisher = publisher;
-            this.consumer = consumer;
-            this.heartbeats = new ScheduledThreadPoolExecutor(1, Threads.named("cronoq-heartbeat-" + id));
-        }
-
-        static Clients connect(Builder config, WorkerSettings settings) {
-            Map<String, Object> common = new HashMap<>(config.kafka);
-            common.put("bootstrap.servers", config.bootstrap);
-            Map<String, Object> registryConfig = new HashMap<>(common);
-            registryConfig.put(Topics.PREFIX_CONFIG, config.topicPrefix);
-            SchemaRegistry registry = SchemaRegistries.fromConfig(registryConfig);
-            Topics topics = Topics.withPrefix(config.topicPrefix, registry);
-            common.remove(SchemaRegistries.URL_CONFIG);
-            common.remove(SchemaRegistries.BASIC_AUTH_USER_INFO_CONFIG);
-
-            Map<String, Object> producerProps = new HashMap<>(common);
-            producerProps.put(ProducerConfig.ACKS_CONFIG, "all");
-            producerProps.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-            producerProps.put(ProducerConfig.LINGER_MS_CONFIG, 0);
-            // Retry inside the client for as long as it takes (order kept by idempotence); the publisher retries
-            // what still fails, so an outage delays events and never drops them.
-            producerProps.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.MAX_VALUE);
-            producerProps.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
-            producerProps.put(ProducerConfig.CLIENT_ID_CONFIG, "cronoq-worker-" + settings.id());
-            KafkaProducer<String, byte[]> producer = new KafkaProducer<>(producerProps, new StringSerializer(),
-                    new ByteArraySerializer());
-
-            Map<String, Object> consumerProps = new HashMap<>(common);
-            consumerProps.put(ConsumerConfig.GROUP_ID_CONFIG, groupId(settings.id()));
-            consumerProps.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-            consumerProps.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-            // A worker never seen before starts at the end: nothing before its first registration is for it.
-            consumerProps.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
-            consumerProps.put(ConsumerConfig.CLIENT_ID_CONFIG, "cronoq-worker-" + settings.id());
-            KafkaConsumer<String, AssignmentEvent> consumer = new KafkaConsumer<>(consumerProps,
-                    topics.assignments().keySerde().deserializer(), topics.assignments().valueSerde().deserializer());
-            KafkaEventPublisher publisher = new KafkaEventPublisher(producer, topics, settings.pool(), settings.id());
-            return new Clients(settings.id(), registry, topics, publisher, consumer);
-        }
-
-        Executor attemptExecutor(Builder config) {
-            if (config.executor != null) {
-                return config.executor;
-            }
-            ThreadPoolExecutor pool = new ThreadPoolExecutor(config.slots, config.slots, 60, TimeUnit.SECONDS,
-                    new LinkedBlockingQueue<>(), Threads.numbered("cronoq-attempt-" + id));
-            pool.allowCoreThreadTimeOut(true);
-            ownExecutor = pool;
-            return pool;
-        }
-
-        void startReading(WorkerCore core) {
-            reader = new AssignmentReader(consumer, topics.assignments().name(), id, core::onEvent, core::register);
-            Threads.named("cronoq-assignments-" + id).newThread(reader).start();
-        }
-
-        void startHeartbeats(WorkerCore core, Duration interval) {
-            // With a fixed delay, not a fixed rate: a process paused (SIGSTOP, a long GC, a frozen VM) sends one
-            // heartbeat when it resumes, not one per interval it missed back to back, each of them fenced.
-            heartbeats.scheduleWithFixedDelay(() -> {
-                try {
-                    core.heartbeat();
-                } catch (RuntimeException e) {
-                    log.warn("Heartbeat of worker {} failed; the next one follows", id, e);
-                }
-            }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
-        }
-
-        /** Releases everything on a thread of its own: termination may be decided on the reading thread itself. */
-        void releaseAsync(WorkerCore core, CompletableFuture<State> closed) {
-            Thread thread = Threads.named("cronoq-release-" + id).newThread(() -> {
-                try {
-                    release(core.state());
-                } finally {
-                    closed.complete(core.state());
-                }
-            });
-            thread.start();
-        }
-
-        private void release(State end) {
-            heartbeats.shutdownNow();
-            if (reader != null) {
-                reader.stop(Duration.ofSeconds(10));
-            }
-            if (ownExecutor != null) {
-                // A drained worker has nothing running; anything else was cancelled and is interrupted again.
-                ownExecutor.shutdownNow();
-            }
-            publisher.close(Duration.ofSeconds(10));
+    /** Releases everything on a thread of its own: termination may be decided on the reading thread itself. */
+    private void releaseAsync(WorkerCore ended, WorkerConnection.Member member, ExecutorService ownExecutor) {
+        Threads.named("cronoq-release-" + settings.id()).newThread(() -> {
             try {
-                registry.close();
-            } catch (Exception e) {
-                log.warn("Closing the schema registry client of worker {} failed", id, e);
+                member.stopReading();
+                if (ownExecutor != null) {
+                    // A drained worker has nothing running; anything else was cancelled and is interrupted again.
+                    ownExecutor.shutdownNow();
+                }
+                member.close(Duration.ofSeconds(10));
+                log.info("Worker {} finished ({})", settings.id(), ended.state());
+            } finally {
+                closed.complete(ended.state());
             }
-            log.info("Worker {} finished ({})", id, end);
-        }
+        }).start();
     }
 
     /** The consumer group of a worker's offsets on its assignments partition. */
@@ -382,44 +286,9 @@ public final class CronoqWorker implements AutoCloseable {
     }
 
     /** Builds a {@link CronoqWorker}; every setting has a default except the pool and the handler. */
-    public static final class Builder {
-        private String bootstrap = "localhost:9092";
-        private String topicPrefix = Topics.DEFAULT_PREFIX;
-        private final Map<String, Object> kafka = new HashMap<>();
-        private String id;
-        private String pool;
-        private final Map<String, String> labels = new LinkedHashMap<>();
-        private int slots = java.lang.Runtime.getRuntime().availableProcessors();
-        private TaskHandler handler;
-        private Executor executor;
-        private Duration heartbeatInterval = Duration.ofSeconds(3);
-        private Duration registrationTimeout = Duration.ofSeconds(30);
-        private Path workDir = Path.of("").toAbsolutePath();
-        private final Map<String, String> packages = new LinkedHashMap<>();
-        private ResourceOverrides overrides = ResourceOverrides.NONE;
-        private ResourceDetector detector;
-        private Clock clock = Clock.systemUTC();
-        private WorkerCredential credential;
+    public static final class Builder extends WorkerOptions.Builder<Builder> {
 
         private Builder() {
-        }
-
-        /** Kafka's {@code bootstrap.servers}. */
-        public Builder bootstrap(String servers) {
-            this.bootstrap = Objects.requireNonNull(servers, "servers");
-            return this;
-        }
-
-        /** The prefix of cronoq's topic names (default {@code cronoq.}); the scheduler's must be the same. */
-        public Builder topicPrefix(String prefix) {
-            this.topicPrefix = Objects.requireNonNull(prefix, "prefix");
-            return this;
-        }
-
-        /** Any Kafka client setting (security, SASL...) or {@code schema.registry.url} for an external registry. */
-        public Builder kafkaProperty(String key, Object value) {
-            kafka.put(key, value);
-            return this;
         }
 
         /** The worker id (default: host name and process id); each worker process needs its own. */
@@ -452,30 +321,12 @@ public final class CronoqWorker implements AutoCloseable {
             return this;
         }
 
-        /** What runs each attempt (required). */
-        public Builder handler(TaskHandler taskHandler) {
-            this.handler = taskHandler;
-            return this;
-        }
-
         /**
          * The application's executor to run attempts on (embedded mode); by default the worker runs them on its own
          * pool of {@code slots} threads. The worker never submits more than the scheduler assigned it.
          */
         public Builder executor(Executor applicationExecutor) {
             this.executor = applicationExecutor;
-            return this;
-        }
-
-        /** How often the worker says it is alive (default 3 s). */
-        public Builder heartbeatInterval(Duration interval) {
-            this.heartbeatInterval = interval;
-            return this;
-        }
-
-        /** How long {@link #start()} waits for the scheduler's answer (default 30 s). */
-        public Builder registrationTimeout(Duration timeout) {
-            this.registrationTimeout = timeout;
             return this;
         }
 
@@ -530,31 +381,6 @@ public final class CronoqWorker implements AutoCloseable {
             return this;
         }
 
-        /** How resources are detected (default: {@link ResourceDetector#system()}). */
-        public Builder resourceDetector(ResourceDetector resourceDetector) {
-            this.detector = resourceDetector;
-            return this;
-        }
-
-        /**
-         * The credential that signs the registration (HMAC-SHA256, see {@code RegistrationSignature}); a
-         * scheduler with {@code [[auth.tokens]]} configured refuses unsigned registrations.
-         */
-        public Builder credential(String name, String secret) {
-            return credential(WorkerCredential.of(name, secret));
-        }
-
-        Builder credential(WorkerCredential workerCredential) {
-            this.credential = workerCredential;
-            return this;
-        }
-
-        /** The clock that stamps events (default: UTC system clock). */
-        public Builder clock(Clock eventClock) {
-            this.clock = Objects.requireNonNull(eventClock, "eventClock");
-            return this;
-        }
-
         /**
          * Checks the settings with cronoq's input rules and builds the worker (not started).
          *
@@ -562,38 +388,7 @@ public final class CronoqWorker implements AutoCloseable {
          * @throws IllegalStateException                        without a handler
          */
         public CronoqWorker build() {
-            if (handler == null) {
-                throw new IllegalStateException("a worker needs a handler: .handler(ctx -> ...)");
-            }
-            if (detector == null) {
-                detector = ResourceDetector.system();
-            }
-            WorkerSettings settings = new WorkerSettings(id != null ? id : WorkerIds.defaultId(), pool, labels, slots,
-                    heartbeatInterval, registrationTimeout, credential);
-            Builder frozen = copy();
-            return new CronoqWorker(frozen, settings);
-        }
-
-        private Builder copy() {
-            Builder b = new Builder();
-            b.bootstrap = bootstrap;
-            b.topicPrefix = topicPrefix;
-            b.kafka.putAll(kafka);
-            b.id = id;
-            b.pool = pool;
-            b.labels.putAll(labels);
-            b.slots = slots;
-            b.handler = handler;
-            b.executor = executor;
-            b.heartbeatInterval = heartbeatInterval;
-            b.registrationTimeout = registrationTimeout;
-            b.workDir = workDir;
-            b.packages.putAll(packages);
-            b.overrides = overrides;
-            b.detector = detector;
-            b.clock = clock;
-            b.credential = credential;
-            return b;
+            return new CronoqWorker(options(), null);
         }
     }
 }

@@ -1,13 +1,9 @@
 package io.cronoq.agent;
 
-import io.cronoq.schemas.Topics;
 import io.cronoq.schemas.rules.InvalidInputException;
 import io.cronoq.schemas.rules.Rules;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,19 +26,29 @@ import org.slf4j.LoggerFactory;
  * <p>Changing a group's capacity never re-queues running attempts: an idle group is drained and registered again
  * with the new capacity under the same identity; a busy group gets a new identity with the new capacity at once
  * while the old one drains (it finishes what runs and leaves). Meanwhile the application's executor may hold the
- * old identity's running attempts on top of the new capacity. A capacity of 0 drains the group away. Thread-safe.
+ * old identity's running attempts on top of the new capacity. A capacity of 0 drains the group away.
+ *
+ * <p>All the groups share one connection to Kafka (one producer, one assignments consumer), each still registering,
+ * heartbeating and being fenced as its own worker; it is opened with the first group and closed once the last one
+ * and the embedded executors themselves are done with it. Thread-safe.
  */
 public final class EmbeddedExecutors implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(EmbeddedExecutors.class);
 
-    private final Builder config;
+    private final String name;
+    /** The options every group shares; each group's worker gets its identity, handler and executor on top. */
+    private final WorkerOptions shared;
     private final Map<GroupKey, Group> groups = new LinkedHashMap<>();
     /** Workers draining after a capacity change; a concurrent list, as their completion callbacks take no lock. */
     private final List<CronoqWorker> retiring = new CopyOnWriteArrayList<>();
 
-    private EmbeddedExecutors(Builder config) {
-        this.config = config;
+    /** The groups' shared connection, opened with the first group; null until then and once let go. */
+    private WorkerConnection connection;
+
+    private EmbeddedExecutors(String name, WorkerOptions shared) {
+        this.name = name;
+        this.shared = shared;
     }
 
     /** A builder; give at least a default handler, or one per group in {@link #setGroupCapacity}. */
@@ -80,7 +86,7 @@ public final class EmbeddedExecutors implements AutoCloseable {
             throw new InvalidInputException("capacity", "capacity is " + n + "; a group has 0 (none) to "
                     + Rules.MAX_SLOTS + " slots");
         }
-        TaskHandler effective = handler != null ? handler : config.handler;
+        TaskHandler effective = handler != null ? handler : shared.handler();
         if (effective == null && n > 0) {
             throw new IllegalStateException("no handler for group " + labels + " of pool " + pool
                     + ": give one here or a default one to the builder");
@@ -147,7 +153,10 @@ public final class EmbeddedExecutors implements AutoCloseable {
         for (CronoqWorker w : retiring) {
             all.add(w.terminated());
         }
-        return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
+        WorkerConnection drained = connection;
+        CompletableFuture<Void> left = CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
+        left.whenCompleteAsync((ok, error) -> letGo(drained)); // not on a worker's thread, which must not wait
+        return left;
     }
 
     /** Stops every group at once (running attempts are reported failed and retryable). */
@@ -161,6 +170,15 @@ public final class EmbeddedExecutors implements AutoCloseable {
             w.close();
         }
         retiring.clear();
+        letGo(connection);
+    }
+
+    /** Lets go of the embedded executors' hold on {@code held}; its groups' workers keep it open while they run. */
+    private synchronized void letGo(WorkerConnection held) {
+        if (held != null && held == connection) {
+            connection = null;
+            held.release();
+        }
     }
 
     private void retire(CronoqWorker worker) {
@@ -169,26 +187,18 @@ public final class EmbeddedExecutors implements AutoCloseable {
     }
 
     private CronoqWorker start(Group group, String id, GroupKey key) {
-        CronoqWorker.Builder b = CronoqWorker.builder()
-                .bootstrap(config.bootstrap).topicPrefix(config.topicPrefix)
-                .id(id).pool(key.pool()).labels(key.labels()).slots(group.capacity)
-                .handler(group.handler).executor(group.executor)
-                .heartbeatInterval(config.heartbeatInterval).registrationTimeout(config.registrationTimeout)
-                .clock(config.clock);
-        config.kafka.forEach(b::kafkaProperty);
-        if (config.credential != null) {
-            b.credential(config.credential);
+        WorkerOptions options = shared.forWorker(id, key.pool(), key.labels(), group.capacity, group.handler,
+                group.executor);
+        if (connection == null) {
+            connection = WorkerConnection.open(options, name);
         }
-        if (config.detector != null) {
-            b.resourceDetector(config.detector);
-        }
-        return b.build().start();
+        return new CronoqWorker(options, connection).start();
     }
 
     private String baseId(GroupKey key) {
         String labels = key.labels().isEmpty() ? "unlabeled"
                 : Integer.toHexString(Utils.murmur2(key.labelsText().getBytes(StandardCharsets.UTF_8)));
-        return config.name + "." + key.pool() + "." + labels;
+        return name + "." + key.pool() + "." + labels;
     }
 
     /**
@@ -227,44 +237,11 @@ public final class EmbeddedExecutors implements AutoCloseable {
         }
     }
 
-    /** Builds {@link EmbeddedExecutors}. */
-    public static final class Builder {
-        private String bootstrap = "localhost:9092";
-        private String topicPrefix = Topics.DEFAULT_PREFIX;
-        private final Map<String, Object> kafka = new HashMap<>();
+    /** Builds {@link EmbeddedExecutors}; its Kafka, pacing, credential and detector settings serve every group. */
+    public static final class Builder extends WorkerOptions.Builder<Builder> {
         private String name;
-        private TaskHandler handler;
-        private Duration heartbeatInterval = Duration.ofSeconds(3);
-        private Duration registrationTimeout = Duration.ofSeconds(30);
-        private ResourceDetector detector;
-        private Clock clock = Clock.systemUTC();
-        private WorkerCredential credential;
 
         private Builder() {
-        }
-
-        /** The credential every group worker signs its registration with (see {@link CronoqWorker.Builder#credential}). */
-        public Builder credential(String name, String secret) {
-            this.credential = WorkerCredential.of(name, secret);
-            return this;
-        }
-
-        /** Kafka's {@code bootstrap.servers}. */
-        public Builder bootstrap(String servers) {
-            this.bootstrap = Objects.requireNonNull(servers, "servers");
-            return this;
-        }
-
-        /** The prefix of cronoq's topic names (default {@code cronoq.}). */
-        public Builder topicPrefix(String prefix) {
-            this.topicPrefix = Objects.requireNonNull(prefix, "prefix");
-            return this;
-        }
-
-        /** Any Kafka client setting, or {@code schema.registry.url}. */
-        public Builder kafkaProperty(String key, Object value) {
-            kafka.put(key, value);
-            return this;
         }
 
         /** The application's name, the stem of its group workers' ids (default: host name and process id). */
@@ -273,45 +250,17 @@ public final class EmbeddedExecutors implements AutoCloseable {
             return this;
         }
 
-        /** The handler of every group that is not given its own. */
-        public Builder handler(TaskHandler defaultHandler) {
-            this.handler = defaultHandler;
-            return this;
-        }
-
-        /** How often each group worker heartbeats (default 3 s). */
-        public Builder heartbeatInterval(Duration interval) {
-            this.heartbeatInterval = interval;
-            return this;
-        }
-
-        /** How long {@code setGroupCapacity} waits for the scheduler's answer (default 30 s). */
-        public Builder registrationTimeout(Duration timeout) {
-            this.registrationTimeout = timeout;
-            return this;
-        }
-
-        /** How resources are detected (default: {@link ResourceDetector#system()}). */
-        public Builder resourceDetector(ResourceDetector resourceDetector) {
-            this.detector = resourceDetector;
-            return this;
-        }
-
-        /** The clock that stamps events. */
-        public Builder clock(Clock eventClock) {
-            this.clock = Objects.requireNonNull(eventClock, "eventClock");
-            return this;
-        }
-
-        /** Builds the embedded executors (no group yet). */
+        /**
+         * Builds the embedded executors (no group yet).
+         *
+         * @throws InvalidInputException naming the name when it cannot stand at the start of a worker id
+         */
         public EmbeddedExecutors build() {
-            if (name == null) {
-                name = WorkerIds.defaultId();
-            }
-            Rules.workerId(name).ifPresent(v -> {
+            String stem = name != null ? name : WorkerIds.defaultId();
+            Rules.workerId(stem).ifPresent(v -> {
                 throw new InvalidInputException("name", "the application name is a worker id stem; " + v.message());
             });
-            return new EmbeddedExecutors(this);
+            return new EmbeddedExecutors(stem, template());
         }
     }
 }

@@ -21,10 +21,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Kafka {@link EventSink}: one producer, one sending thread (so events leave in the order they were
+ * The Kafka {@link EventSink} of a process's workers: one producer, one sending thread (so events leave in the order they were
  * published and a broker outage never blocks a caller), and a retry with backoff for every send that fails for a
  * reason that can pass (broker away, metadata timeout, registry unreachable). Only an event that can never be
- * written (it does not serialize, it is too large) fails its future, and that is logged as an error.
+ * written (it does not serialize, it is too large) fails its future, and that is logged as an error. Every event is
+ * keyed by the pool it names, so the workers of several pools can share it.
  */
 final class KafkaEventPublisher implements EventSink {
 
@@ -34,17 +35,16 @@ final class KafkaEventPublisher implements EventSink {
 
     private final Producer<String, byte[]> producer;
     private final Topics topics;
-    private final String pool;
     private final ScheduledExecutorService sender;
     private final AtomicInteger pending = new AtomicInteger();
     private volatile boolean closed;
 
-    KafkaEventPublisher(Producer<String, byte[]> producer, Topics topics, String pool, String workerId) {
+    /** @param name whose events these are (a worker id, an application's name), for the sending thread's name */
+    KafkaEventPublisher(Producer<String, byte[]> producer, Topics topics, String name) {
         this.producer = producer;
         this.topics = topics;
-        this.pool = pool;
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1,
-                Threads.named("cronoq-publish-" + workerId));
+                Threads.named("cronoq-publish-" + name));
         executor.setRemoveOnCancelPolicy(true);
         this.sender = executor;
     }
@@ -141,14 +141,19 @@ final class KafkaEventPublisher implements EventSink {
             // A leave carries its own time as the record's, so the scheduler orders it after the reports that
             // preceded it (WorkerCore stamps it after them); other events take the producer's time.
             Long timestamp = event instanceof WorkerLeft left ? left.getAt().toEpochMilli() : null;
-            return new ProducerRecord<>(topic, null, timestamp, pool, value);
+            return new ProducerRecord<>(topic, null, timestamp, pool(event), value);
         }
         if (name.startsWith("Attempt")) {
             String topic = topics.completions().name();
-            return new ProducerRecord<>(topic, pool,
+            return new ProducerRecord<>(topic, pool(event),
                     topics.completions().valueSerde().serializer().serialize(topic, new CompletionEvent(event)));
         }
         throw new IllegalArgumentException("a worker does not publish " + name);
+    }
+
+    /** The pool an event names: its key, so a pool's events stay in order on one partition. */
+    private static String pool(SpecificRecord event) {
+        return event.get(event.getSchema().getField("pool").pos()).toString();
     }
 
     static String describe(SpecificRecord event) {

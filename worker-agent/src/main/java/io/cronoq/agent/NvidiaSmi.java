@@ -17,8 +17,11 @@ import org.slf4j.LoggerFactory;
  * one that exits non-zero, hangs past its timeout or prints something unreadable means no GPUs (logged once at
  * WARN, or at DEBUG when it is simply not installed). Non-NVIDIA accelerators are not detected: advertise them
  * with labels.
+ *
+ * @param executable {@code nvidia-smi} (looked up on PATH) or a path to it
+ * @param timeout    how long the query may take before it counts as failed
  */
-public final class NvidiaSmi {
+public record NvidiaSmi(String executable, Duration timeout) {
 
     /** The query cronoq runs: one CSV line per GPU, memory in MiB. */
     public static final List<String> QUERY = List.of("--query-gpu=index,name,memory.total,memory.free",
@@ -26,18 +29,6 @@ public final class NvidiaSmi {
 
     private static final Logger log = LoggerFactory.getLogger(NvidiaSmi.class);
     private static final long MIB = 1024L * 1024L;
-
-    private final String executable;
-    private final Duration timeout;
-
-    /**
-     * @param executable {@code nvidia-smi} (looked up on PATH) or a path to it
-     * @param timeout    how long the query may take before it counts as failed
-     */
-    public NvidiaSmi(String executable, Duration timeout) {
-        this.executable = executable;
-        this.timeout = timeout;
-    }
 
     /** {@code nvidia-smi} on PATH with a 10 s timeout. */
     public static NvidiaSmi onPath() {

@@ -3,12 +3,8 @@ package io.cronoq.agent;
 import io.cronoq.agent.CronoqWorker.State;
 import io.cronoq.events.AssignmentEvent;
 import io.cronoq.events.AttemptAssigned;
-import io.cronoq.events.AttemptFailed;
-import io.cronoq.events.AttemptProgress;
 import io.cronoq.events.AttemptRef;
 import io.cronoq.events.AttemptRevoked;
-import io.cronoq.events.AttemptStarted;
-import io.cronoq.events.AttemptSucceeded;
 import io.cronoq.events.RegistrationAccepted;
 import io.cronoq.events.RegistrationRejected;
 import io.cronoq.events.WorkerDraining;
@@ -18,9 +14,7 @@ import io.cronoq.events.WorkerLeft;
 import io.cronoq.events.WorkerRegistered;
 import io.cronoq.schemas.auth.RegistrationSignature;
 import io.cronoq.events.WorkerResources;
-import java.nio.ByteBuffer;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -35,7 +29,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
 import org.slf4j.Logger;
@@ -57,17 +50,13 @@ import org.slf4j.LoggerFactory;
  * and a place in the heartbeat's running attempts) at once, and starts — {@code AttemptStarted}, then the handler —
  * at {@code startAt} by the injected clock, not before. Revoking, fencing or stopping it meanwhile ends the wait: it
  * never starts, and is reported as any aborted attempt is.
+ *
+ * <p>Its life is one {@link Lifecycle}, changed only through the transitions listed there.
  */
-final class WorkerCore {
+final class WorkerCore implements AttemptRun.Host {
 
     private static final Logger log = LoggerFactory.getLogger(WorkerCore.class);
-    private static final int MAX_ERROR_CHARS = 8 * 1024;
     private static final int REMEMBERED_FINISHED = 4096;
-    /**
-     * How often an attempt waiting for its fixed start reads the clock again: the start follows the injected clock
-     * (and a system clock that jumps) rather than a delay computed once.
-     */
-    private static final long START_CHECK_MILLIS = 100;
     /** How long a drained worker waits for the broker to take its last reports before it leaves anyway. */
     private static final int REPORTS_WAIT_SECONDS = 10;
 
@@ -79,17 +68,13 @@ final class WorkerCore {
     private final WorkerResources resources;
 
     private final Object lock = new Object();
-    private State state = State.CREATED;
+    private Lifecycle state = Lifecycle.CREATED;
     private long generation;
     private Map<String, String> group = Map.of();
     private long lastRegisteredAt = -1;
-    private boolean awaitingAcceptance;
-    private boolean drainRequested;
-    /** The drained worker's leave is on its way (after its last reports): nothing more to do. */
-    private boolean leaving;
     /** Reports (Attempt* events) not yet acknowledged by the broker. */
     private final Set<CompletableFuture<Void>> reportsInFlight = ConcurrentHashMap.newKeySet();
-    private final Map<AttemptId, Attempt> running = new LinkedHashMap<>();
+    private final Map<AttemptId, AttemptRun> running = new LinkedHashMap<>();
     private final Set<AttemptId> finished = Collections.newSetFromMap(new LinkedHashMap<>() {
         private static final long serialVersionUID = 1L;
 
@@ -122,8 +107,7 @@ final class WorkerCore {
             }
             long at = Math.max(clock.millis(), lastRegisteredAt + 1);
             lastRegisteredAt = at;
-            awaitingAcceptance = true;
-            state = State.REGISTERING;
+            become(state == Lifecycle.REGISTERING_THEN_DRAIN ? state : Lifecycle.REGISTERING);
             log.info("Worker {} registers in pool {} with labels {} and {} slot(s)", settings.id(), settings.pool(),
                     settings.labels(), settings.slots());
             WorkerRegistered registration = new WorkerRegistered(settings.id(), settings.pool(),
@@ -141,26 +125,26 @@ final class WorkerCore {
     CompletableFuture<State> drain() {
         synchronized (lock) {
             switch (state) {
-                case CREATED -> terminate(State.LEFT, "drained before it started");
-                case REGISTERING -> {
+                case CREATED -> terminate(Lifecycle.LEFT, "drained before it started");
+                case REGISTERING, REGISTERING_THEN_DRAIN -> {
                     if (running.isEmpty()) {
                         // The scheduler reads the leave after the registration it follows, so nothing stays behind.
                         sink.publish(new WorkerLeft(settings.id(), settings.pool(), null,
                                 "drained before its registration was answered", now()));
-                        terminate(State.LEFT, "drained before its registration was answered");
+                        terminate(Lifecycle.LEFT, "drained before its registration was answered");
                     } else {
-                        drainRequested = true;
+                        become(Lifecycle.REGISTERING_THEN_DRAIN);
                     }
                 }
                 case ACTIVE -> {
-                    state = State.DRAINING;
+                    become(Lifecycle.DRAINING);
                     log.info("Worker {} generation {} drains: it takes nothing new and finishes {} running attempt(s)",
                             settings.id(), generation, running.size());
                     sink.publish(new WorkerDraining(settings.id(), settings.pool(), generation, now()));
                     finishDrainIfIdle();
                 }
                 default -> {
-                    // DRAINING already, or finished: nothing more to do.
+                    // Draining (or leaving) already, or finished: nothing more to do.
                 }
             }
             return termination;
@@ -176,14 +160,14 @@ final class WorkerCore {
             if (terminal()) {
                 return;
             }
-            boolean known = !awaitingAcceptance && generation > 0;
-            boolean registered = state != State.CREATED;
-            List<Attempt> attempts = new ArrayList<>(running.values());
+            boolean known = !state.awaitingAnswer() && generation > 0;
+            boolean registered = state != Lifecycle.CREATED;
+            List<AttemptRun> attempts = new ArrayList<>(running.values());
             if (!attempts.isEmpty()) {
                 log.warn("Worker {} stops at once ({}); reporting {} running attempt(s) as failed and retryable",
                         settings.id(), reason, attempts.size());
             }
-            for (Attempt a : attempts) {
+            for (AttemptRun a : attempts) {
                 a.abort("the worker stopped: " + reason,
                         "the worker stopped before the attempt finished (" + reason + ")");
             }
@@ -191,7 +175,7 @@ final class WorkerCore {
                 sink.publish(new WorkerLeft(settings.id(), settings.pool(), known ? generation : null,
                         "stopped: " + reason, now()));
             }
-            terminate(State.STOPPED, reason);
+            terminate(Lifecycle.STOPPED, reason);
         }
     }
 
@@ -201,23 +185,23 @@ final class WorkerCore {
             if (terminal()) {
                 return;
             }
-            for (Attempt a : new ArrayList<>(running.values())) {
+            for (AttemptRun a : new ArrayList<>(running.values())) {
                 a.abort("the worker halted: " + reason, null);
             }
-            terminate(State.STOPPED, reason);
+            terminate(Lifecycle.STOPPED, reason);
         }
     }
 
     /** Sends a heartbeat under the current generation with the attempts it runs, when it has a generation. */
     void heartbeat() {
         synchronized (lock) {
-            if ((state != State.ACTIVE && state != State.DRAINING) || awaitingAcceptance || generation <= 0) {
+            if (!state.serving() || generation <= 0) {
                 return;
             }
             List<AttemptRef> refs = new ArrayList<>();
-            for (Attempt a : running.values()) {
-                if (a.generation == generation) {
-                    refs.add(new AttemptRef(a.id.taskId(), a.id.attempt()));
+            for (AttemptRun a : running.values()) {
+                if (a.generation() == generation) {
+                    refs.add(new AttemptRef(a.id().taskId(), a.id().attempt()));
                 }
             }
             sink.publish(new WorkerHeartbeat(settings.id(), settings.pool(), generation, refs, now()));
@@ -257,39 +241,38 @@ final class WorkerCore {
             }
             generation = a.getGeneration();
             group = Collections.unmodifiableMap(new LinkedHashMap<>(a.getGroup()));
-            awaitingAcceptance = false;
-            abortWhere(x -> x.generation < generation, "generation " + generation + " replaced it",
+            abortWhere(x -> x.generation() < generation, "generation " + generation + " replaced it",
                     "was reassigned (stale claim)");
             if (terminal()) {
                 return;
             }
             log.info("Worker {} is generation {} in pool {}, group {}, {} slot(s)", settings.id(), generation,
                     settings.pool(), group, a.getSlots());
-            if (drainRequested) {
-                state = State.ACTIVE;
-                drainRequested = false;
-                drain();
-            } else {
-                state = State.ACTIVE;
+            boolean drainNow = state == Lifecycle.REGISTERING_THEN_DRAIN;
+            if (state.awaitingAnswer()) {
+                become(Lifecycle.ACTIVE);
             }
-            activation.complete(state);
+            if (drainNow) {
+                drain();
+            }
+            activation.complete(state.shown());
         }
     }
 
     private void onRejected(RegistrationRejected r) {
         synchronized (lock) {
-            if (!awaitingAcceptance || r.getAt().toEpochMilli() < lastRegisteredAt || terminal()) {
+            if (!state.awaitingAnswer() || r.getAt().toEpochMilli() < lastRegisteredAt || terminal()) {
                 log.debug("Worker {} skips the rejection of an earlier registration", settings.id());
                 return;
             }
             RegistrationRejectedException rejection = new RegistrationRejectedException(settings.id(),
                     String.valueOf(r.getCode()), r.getReason());
             log.error("Worker {} stops: {}", settings.id(), rejection.getMessage());
-            for (Attempt a : new ArrayList<>(running.values())) {
+            for (AttemptRun a : new ArrayList<>(running.values())) {
                 a.abort("registration rejected", null);
             }
             activation.completeExceptionally(rejection);
-            terminate(State.REJECTED, rejection.getMessage());
+            terminate(Lifecycle.REJECTED, rejection.getMessage());
         }
     }
 
@@ -298,28 +281,28 @@ final class WorkerCore {
             long stale = f.getStaleGeneration();
             if (f.getTaskId() != null) {
                 AttemptId id = new AttemptId(f.getTaskId(), f.getAttempt() == null ? -1 : f.getAttempt());
-                Attempt a = running.get(id);
-                if (a != null && a.generation <= stale) {
+                AttemptRun a = running.get(id);
+                if (a != null && a.generation() <= stale) {
                     log.warn("Attempt {} of task {} was reassigned (stale claim); aborting the local copy: {}",
                             id.attempt(), id.taskId(), f.getReason());
                     a.abort("fenced: " + f.getReason(), null);
                 }
                 return;
             }
-            abortWhere(a -> a.generation <= stale, "generation " + stale + " was fenced: " + f.getReason(),
+            abortWhere(a -> a.generation() <= stale, "generation " + stale + " was fenced: " + f.getReason(),
                     "was reassigned (stale claim)");
-            if (stale != generation || awaitingAcceptance || terminal()) {
+            if (stale != generation || state.awaitingAnswer() || terminal()) {
                 return; // about an earlier generation, or a registration is already on its way
             }
             if (f.getCurrentGeneration() == null) {
-                if (state == State.ACTIVE) {
+                if (state == Lifecycle.ACTIVE) {
                     log.warn("Worker {} generation {} was fenced ({}); registering again", settings.id(), generation,
                             f.getReason());
                     register();
-                } else if (state == State.DRAINING) {
+                } else if (state.shown() == State.DRAINING) {
                     log.warn("Worker {} generation {} was fenced while draining ({}); it has left", settings.id(),
                             generation, f.getReason());
-                    terminate(State.LEFT, "fenced while draining");
+                    terminate(Lifecycle.LEFT, "fenced while draining");
                 }
             } else {
                 fencedByAnother(f.getCurrentGeneration(), f.getReason());
@@ -328,10 +311,10 @@ final class WorkerCore {
     }
 
     private void onAssigned(AttemptAssigned a) {
-        Attempt attempt;
+        AttemptRun attempt;
         synchronized (lock) {
             AttemptId id = new AttemptId(a.getTaskId(), a.getAttempt());
-            if (awaitingAcceptance) {
+            if (state.awaitingAnswer()) {
                 log.info("Worker {} skips attempt {} (generation {}): it was assigned before this registration",
                         settings.id(), id, a.getGeneration());
                 return;
@@ -346,35 +329,35 @@ final class WorkerCore {
                         + a.getGeneration());
                 return;
             }
-            if (state != State.ACTIVE && state != State.DRAINING) {
+            if (!state.serving()) {
                 log.info("Worker {} is {}; attempt {} is not run (the scheduler re-queues it)", settings.id(),
-                        state, id);
+                        state.shown(), id);
                 return;
             }
             if (running.containsKey(id) || finished.contains(id)) {
                 log.debug("Worker {} skips a repeated assignment of attempt {}", settings.id(), id);
                 return;
             }
-            attempt = new Attempt(a);
+            attempt = new AttemptRun(a, settings, handler, clock, this);
             running.put(id, attempt);
         }
         try {
             executor.execute(attempt);
         } catch (RejectedExecutionException e) {
-            log.warn("The executor refused attempt {} of task {}", attempt.id.attempt(), attempt.id.taskId(), e);
+            log.warn("The executor refused attempt {} of task {}", attempt.id().attempt(), attempt.id().taskId(), e);
             attempt.abort("the executor refused it", "the worker's executor refused the attempt: " + e.getMessage());
         }
     }
 
     private void onRevoked(AttemptRevoked r) {
         synchronized (lock) {
-            if (!awaitingAcceptance && generation > 0 && r.getGeneration() > generation) {
+            if (!state.awaitingAnswer() && generation > 0 && r.getGeneration() > generation) {
                 fencedByAnother(r.getGeneration(), "attempt " + r.getTaskId() + "#" + r.getAttempt()
                         + " was revoked from generation " + r.getGeneration());
                 return;
             }
-            Attempt a = running.get(new AttemptId(r.getTaskId(), r.getAttempt()));
-            if (a != null && a.generation <= r.getGeneration()) {
+            AttemptRun a = running.get(new AttemptId(r.getTaskId(), r.getAttempt()));
+            if (a != null && a.generation() <= r.getGeneration()) {
                 log.info("Attempt {} of task {} was revoked ({}); aborting it", r.getAttempt(), r.getTaskId(),
                         r.getReason());
                 a.abort("revoked: " + r.getReason(), null);
@@ -389,26 +372,29 @@ final class WorkerCore {
         log.error("Worker {} generation {} is fenced: {}, but this process did not register it. Another worker "
                 + "uses the id {}; this one stops taking work (give each worker its own --id)", settings.id(),
                 generation, evidence, settings.id());
-        terminate(State.FENCED, "another worker registered the id " + settings.id() + " as generation " + newer);
+        terminate(Lifecycle.FENCED, "another worker registered the id " + settings.id() + " as generation " + newer);
     }
 
     // ==== attempts ================================================================================
 
-    private void abortWhere(Predicate<Attempt> which, String reason, String what) {
-        for (Attempt a : new ArrayList<>(running.values())) {
+    private void abortWhere(Predicate<AttemptRun> which, String reason, String what) {
+        for (AttemptRun a : new ArrayList<>(running.values())) {
             if (which.test(a)) {
-                log.warn("Attempt {} of task {} {}; aborting the local copy: {}", a.id.attempt(), a.id.taskId(), what,
-                        reason);
+                log.warn("Attempt {} of task {} {}; aborting the local copy: {}", a.id().attempt(), a.id().taskId(),
+                        what, reason);
                 a.abort(reason, null);
             }
         }
     }
 
-    private void ended(Attempt a) {
+    @Override
+    public void ended(AttemptRun a, boolean viaAbort) {
         synchronized (lock) {
-            running.remove(a.id, a);
-            finished.add(a.id);
-            finishDrainIfIdle();
+            running.remove(a.id(), a);
+            finished.add(a.id());
+            if (!viaAbort) {
+                finishDrainIfIdle();
+            }
         }
     }
 
@@ -419,10 +405,10 @@ final class WorkerCore {
      * Waits at most {@value #REPORTS_WAIT_SECONDS} s for the broker.
      */
     private void finishDrainIfIdle() {
-        if (state != State.DRAINING || !running.isEmpty() || leaving) {
+        if (state != Lifecycle.DRAINING || !running.isEmpty()) {
             return;
         }
-        leaving = true;
+        become(Lifecycle.LEAVING);
         long leftGeneration = generation;
         CompletableFuture.allOf(reportsInFlight.toArray(CompletableFuture[]::new))
                 .orTimeout(REPORTS_WAIT_SECONDS, TimeUnit.SECONDS)
@@ -436,23 +422,28 @@ final class WorkerCore {
                                 now().plusMillis(1)));
                         log.info("Worker {} generation {} drained and left pool {}", settings.id(), leftGeneration,
                                 settings.pool());
-                        terminate(State.LEFT, "drained");
+                        terminate(Lifecycle.LEFT, "drained");
                     }
                 });
     }
 
     /** Publishes a report about an attempt, keeping it in flight until the broker has it. */
-    private void report(SpecificRecord event) {
+    @Override
+    public void report(SpecificRecord event) {
         CompletableFuture<Void> sent = sink.publish(event);
         reportsInFlight.add(sent);
         sent.whenComplete((ok, error) -> reportsInFlight.remove(sent));
     }
 
-    private void terminate(State end, String reason) {
-        state = end;
+    private void become(Lifecycle next) {
+        state = state.to(next);
+    }
+
+    private void terminate(Lifecycle end, String reason) {
+        become(end);
         endReason = reason;
-        activation.complete(end);
-        termination.complete(end);
+        activation.complete(end.shown());
+        termination.complete(end.shown());
     }
 
     private boolean terminal() {
@@ -467,7 +458,7 @@ final class WorkerCore {
 
     State state() {
         synchronized (lock) {
-            return state;
+            return state.shown();
         }
     }
 
@@ -499,216 +490,5 @@ final class WorkerCore {
 
     CompletableFuture<State> termination() {
         return termination;
-    }
-
-    // ==== one attempt =============================================================================
-
-    /** One assigned attempt: its context for the handler, its cancellation, and exactly one outcome report. */
-    private final class Attempt implements TaskContext, Runnable {
-
-        final AttemptId id;
-        final long generation;
-        private final AttemptAssigned assigned;
-        private final Map<String, String> group;
-        private final CancellationSignal cancellation = new CancellationSignal();
-        /** Set once the outcome is reported or deliberately not reported. */
-        private final AtomicBoolean settled = new AtomicBoolean();
-        private Thread thread;
-
-        Attempt(AttemptAssigned assigned) {
-            this.assigned = assigned;
-            this.id = new AttemptId(assigned.getTaskId(), assigned.getAttempt());
-            this.generation = assigned.getGeneration();
-            this.group = Collections.unmodifiableMap(new LinkedHashMap<>(assigned.getGroup()));
-        }
-
-        @Override
-        public void run() {
-            boolean aborted;
-            synchronized (this) {
-                aborted = settled.get();
-                if (!aborted) {
-                    thread = Thread.currentThread();
-                }
-            }
-            if (aborted) {
-                ended(this); // aborted while it waited for a thread; never started
-                return;
-            }
-            try {
-                if (!awaitStart()) {
-                    return; // aborted while it waited for its fixed start; never started (the abort reported it)
-                }
-                report(new AttemptStarted(id.taskId(), settings.pool(), id.attempt(), settings.id(), generation,
-                        now()));
-                byte[] result = handler.handle(this);
-                if (settled.compareAndSet(false, true)) {
-                    report(new AttemptSucceeded(id.taskId(), settings.pool(), id.attempt(), settings.id(),
-                            generation, now(), result == null ? null : ByteBuffer.wrap(result)));
-                } else {
-                    log.info("Attempt {} of task {} returned after it was aborted ({}); not reported", id.attempt(),
-                            id.taskId(), cancellation.reason().orElse("aborted"));
-                }
-            } catch (Throwable t) {
-                if (settled.compareAndSet(false, true)) {
-                    boolean retryable = !(t instanceof NonRetryableException)
-                            && !(t instanceof TaskFailedException f && !f.retryable());
-                    log.info("Attempt {} of task {} failed ({}): {}", id.attempt(), id.taskId(),
-                            retryable ? "retryable" : "not retryable", t.toString());
-                    reportFailed(error(t), retryable);
-                } else {
-                    log.info("Attempt {} of task {} ended after it was aborted ({}): {}; not reported", id.attempt(),
-                            id.taskId(), cancellation.reason().orElse("aborted"), t.toString());
-                }
-                if (t instanceof Error e && !(t instanceof AssertionError)) {
-                    throw e;
-                }
-            } finally {
-                synchronized (this) {
-                    thread = null;
-                    Thread.interrupted(); // an abort's interrupt must not leak into the pool thread's next attempt
-                }
-                ended(this);
-            }
-        }
-
-        /**
-         * Holds the slot (this thread) until the attempt's fixed start, if it has one in the future. Returns whether
-         * it may start: false when it was aborted (revoked, fenced, stopped) meanwhile.
-         */
-        private boolean awaitStart() throws InterruptedException {
-            Instant startAt = assigned.getStartAt();
-            if (startAt == null || settled.get()) {
-                return !settled.get();
-            }
-            long remaining = startAt.toEpochMilli() - clock.millis();
-            if (remaining > 0) {
-                log.info("Attempt {} of task {} has a fixed start at {}; it holds its slot and starts in {} ms",
-                        id.attempt(), id.taskId(), startAt, remaining);
-            }
-            try {
-                while (remaining > 0) {
-                    if (cancellation.await(Duration.ofMillis(Math.min(remaining, START_CHECK_MILLIS)))) {
-                        break;
-                    }
-                    remaining = startAt.toEpochMilli() - clock.millis();
-                }
-            } catch (InterruptedException e) {
-                if (!settled.get()) {
-                    throw e; // not an abort: the executor is shutting down
-                }
-            }
-            if (settled.get()) {
-                log.info("Attempt {} of task {} was aborted before its fixed start at {} ({}); it never started",
-                        id.attempt(), id.taskId(), startAt, cancellation.reason().orElse("aborted"));
-                return false;
-            }
-            return true;
-        }
-
-        /**
-         * Cancels the attempt and interrupts its thread; reports it failed (retryable) with {@code failure} when
-         * given, else reports nothing (the scheduler has already ended it). Removes it from the running set.
-         */
-        void abort(String reason, String failure) {
-            if (settled.compareAndSet(false, true) && failure != null) {
-                reportFailed(failure, true);
-            }
-            cancellation.cancel(reason);
-            synchronized (this) {
-                if (thread != null) {
-                    thread.interrupt();
-                }
-            }
-            synchronized (lock) {
-                running.remove(id, this);
-                finished.add(id);
-            }
-        }
-
-        private void reportFailed(String error, boolean retryable) {
-            report(new AttemptFailed(id.taskId(), settings.pool(), id.attempt(), settings.id(), generation,
-                    now(), error, retryable));
-        }
-
-        @Override
-        public String taskId() {
-            return id.taskId();
-        }
-
-        @Override
-        public int attempt() {
-            return id.attempt();
-        }
-
-        @Override
-        public String pool() {
-            return settings.pool();
-        }
-
-        @Override
-        public String workerId() {
-            return settings.id();
-        }
-
-        @Override
-        public long generation() {
-            return generation;
-        }
-
-        @Override
-        public Map<String, String> group() {
-            return group;
-        }
-
-        @Override
-        public byte[] payload() {
-            ByteBuffer buffer = assigned.getPayload().duplicate();
-            byte[] bytes = new byte[buffer.remaining()];
-            buffer.get(bytes);
-            return bytes;
-        }
-
-        @Override
-        public Optional<Instant> deadline() {
-            return Optional.ofNullable(assigned.getDeadline());
-        }
-
-        @Override
-        public Optional<Duration> timeout() {
-            return Optional.ofNullable(assigned.getTimeoutMs()).map(Duration::ofMillis);
-        }
-
-        @Override
-        public Optional<Instant> startAt() {
-            return Optional.ofNullable(assigned.getStartAt());
-        }
-
-        @Override
-        public CancellationSignal cancellation() {
-            return cancellation;
-        }
-
-        @Override
-        public void progress(Double fraction, String message) {
-            if (fraction != null && (fraction.isNaN() || fraction < 0 || fraction > 1)) {
-                throw new IllegalArgumentException("progress fraction is " + fraction + "; it must be between 0 and 1");
-            }
-            if (settled.get()) {
-                return; // the attempt is over (or aborted); progress would only be fenced
-            }
-            report(new AttemptProgress(id.taskId(), settings.pool(), id.attempt(), settings.id(), generation,
-                    now(), fraction, message));
-        }
-    }
-
-    private static String error(Throwable t) {
-        String text;
-        if (t instanceof TaskFailedException || t instanceof NonRetryableException) {
-            text = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
-        } else {
-            text = t.getMessage() == null ? t.getClass().getName() : t.getClass().getName() + ": " + t.getMessage();
-        }
-        return text.length() <= MAX_ERROR_CHARS ? text : text.substring(0, MAX_ERROR_CHARS) + "...";
     }
 }

@@ -5,8 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.cronoq.agent.CronoqWorker.State;
 import io.cronoq.agent.WorkerProtocolTest.RecordingSink;
-import io.cronoq.agent.process.ChildProcessRunner;
-import io.cronoq.agent.process.ProcessTaskHandler;
 import io.cronoq.events.AssignmentEvent;
 import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.AttemptFailed;
@@ -43,37 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * at that time by the worker's clock, not before; a revoke, fence or stop while it waits means it never starts.
  */
 @Timeout(30)
-class FixedStartTest {
-
-    private static final String ID = "w-1";
-    private static final String POOL = "inference";
-    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
-    private static final Instant START = T0.plusSeconds(60);
-    /** Long enough for a waiting attempt to have started had it ignored its start time (it re-reads every 100 ms). */
-    private static final Duration QUIET = Duration.ofMillis(600);
-
-    private final SettableClock clock = new SettableClock(T0);
-    private final RecordingSink sink = new RecordingSink();
-    private final ExecutorService pool = Executors.newCachedThreadPool();
-    /** The thread of the latest attempt the executor picked up. */
-    private final AtomicReference<Thread> attemptThread = new AtomicReference<>();
-    private final List<String> handled = new CopyOnWriteArrayList<>();
-    private final List<Instant> handledAt = new CopyOnWriteArrayList<>();
-    private final List<TaskContext> contexts = new CopyOnWriteArrayList<>();
-
-    private final TaskHandler handler = ctx -> {
-        handled.add(ctx.taskId());
-        handledAt.add(clock.instant());
-        contexts.add(ctx);
-        return ctx.payload();
-    };
-
-    private WorkerCore core = newCore(handler);
-
-    @AfterEach
-    void stop() {
-        pool.shutdownNow();
-    }
+class FixedStartTest extends FixedStartFixture {
 
     @Test
     void anAttemptIsNotStartedBeforeItsStartAtAndStartsAtIt() {
@@ -179,82 +147,5 @@ class FixedStartTest {
         assertThat(handled).containsExactly("t1");
         assertThat(sink.types()).containsSubsequence("WorkerDraining", "AttemptStarted", "AttemptSucceeded",
                 "WorkerLeft");
-    }
-
-    @Test
-    void theProcessAgentStartsTheChildAtTheStartTime(@TempDir Path dir) throws Exception {
-        Path marker = dir.resolve("started");
-        core = newCore(new ProcessTaskHandler(List.of("sh", "-c", "printf %s \"$CRONOQ_START_AT\" > started; cat"),
-                new ChildProcessRunner(null, dir), null));
-        activate();
-        core.onEvent(assigned("p1", START));
-        awaitWaiting();
-
-        clock.set(START.minusMillis(1));
-        await().during(QUIET).atMost(QUIET.multipliedBy(3)).until(() -> !Files.exists(marker));
-
-        clock.set(START);
-
-        AttemptSucceeded done = sink.awaitEvent(AttemptSucceeded.class, "p1");
-        assertThat(StandardCharsets.UTF_8.decode(done.getResult()).toString()).isEqualTo("payload of p1");
-        assertThat(Files.readString(marker)).isEqualTo(Long.toString(START.toEpochMilli()));
-        assertThat(sink.first(AttemptStarted.class).getAt()).isAfterOrEqualTo(START);
-    }
-
-    // ---- helpers ----------------------------------------------------------------------------------
-
-    private WorkerCore newCore(TaskHandler taskHandler) {
-        return new WorkerCore(
-                new WorkerSettings(ID, POOL, Map.of("gpu", "a100"), 2, Duration.ofSeconds(3), Duration.ofSeconds(5)),
-                taskHandler, runnable -> pool.execute(() -> {
-                    attemptThread.set(Thread.currentThread());
-                    runnable.run();
-                }), sink, clock, new WorkerResources());
-    }
-
-    private void activate() {
-        core.register();
-        core.onEvent(new AssignmentEvent(new RegistrationAccepted(ID, POOL, 1L, Map.of("gpu", "a100"), 2,
-                sink.first(WorkerRegistered.class).getRegisteredAt())));
-        assertThat(core.state()).isEqualTo(State.ACTIVE);
-    }
-
-    /** Until the attempt's thread waits for its start (rather than for the executor to pick it up). */
-    private void awaitWaiting() {
-        await().until(() -> attemptThread.get() != null
-                && attemptThread.get().getState() == Thread.State.TIMED_WAITING);
-    }
-
-    private static AssignmentEvent assigned(String taskId, Instant startAt) {
-        return new AssignmentEvent(new AttemptAssigned(taskId, POOL, 1, ID, 1L, Map.of("gpu", "a100"),
-                ByteBuffer.wrap(("payload of " + taskId).getBytes(StandardCharsets.UTF_8)), null, null, T0, startAt));
-    }
-
-    /** A clock the test moves; the worker reads it from its own threads. */
-    static final class SettableClock extends Clock {
-        private volatile Instant now;
-
-        SettableClock(Instant start) {
-            this.now = start;
-        }
-
-        void set(Instant instant) {
-            now = instant;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
     }
 }

@@ -30,7 +30,7 @@ class KafkaEventPublisherTest {
     private final MockProducer<String, byte[]> producer = new MockProducer<>(false, null, new StringSerializer(),
             new ByteArraySerializer());
     private final Topics topics = Topics.withPrefix("t.", new InMemorySchemaRegistry());
-    private final KafkaEventPublisher publisher = new KafkaEventPublisher(producer, topics, "inference", "w-1");
+    private final KafkaEventPublisher publisher = new KafkaEventPublisher(producer, topics, "w-1");
 
     @AfterEach
     void close() {

@@ -1,0 +1,210 @@
+package io.cronoq.agent;
+
+import io.cronoq.events.AttemptAssigned;
+import io.cronoq.events.AttemptFailed;
+import io.cronoq.events.AttemptProgress;
+import io.cronoq.events.AttemptStarted;
+import io.cronoq.events.AttemptSucceeded;
+import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.avro.specific.SpecificRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Drives one assigned attempt on an executor thread: waits for its fixed start, reports it started, calls the
+ * handler with its {@link AttemptContext}, and reports exactly one outcome — or none once it was aborted, when the
+ * abort reported what there was to report. Cancellable from any thread ({@link #abort}).
+ */
+final class AttemptRun implements Runnable {
+
+    /** What an attempt needs from its worker: reports, and word that it is over. */
+    interface Host {
+        /** Publishes a report about the attempt, kept in flight until the broker has it. */
+        void report(SpecificRecord event);
+
+        /** The attempt is over (ended or aborted): it no longer holds a slot. */
+        void ended(AttemptRun run, boolean viaAbort);
+    }
+
+    private static final Logger log = LoggerFactory.getLogger(AttemptRun.class);
+    private static final int MAX_ERROR_CHARS = 8 * 1024;
+    /**
+     * How often an attempt waiting for its fixed start reads the clock again: the start follows the injected clock
+     * (and a system clock that jumps) rather than a delay computed once.
+     */
+    private static final long START_CHECK_MILLIS = 100;
+
+    private final Host host;
+    private final TaskHandler handler;
+    private final Clock clock;
+    private final AttemptContext context;
+    /** Set once the outcome is reported or deliberately not reported. */
+    private final AtomicBoolean settled = new AtomicBoolean();
+    private Thread thread;
+
+    AttemptRun(AttemptAssigned assigned, WorkerSettings settings, TaskHandler handler, Clock clock, Host host) {
+        this.host = host;
+        this.handler = handler;
+        this.clock = clock;
+        this.context = new AttemptContext(assigned, settings, this::progress);
+    }
+
+    AttemptId id() {
+        return context.id();
+    }
+
+    long generation() {
+        return context.generation();
+    }
+
+    @Override
+    public void run() {
+        boolean aborted;
+        synchronized (this) {
+            aborted = settled.get();
+            if (!aborted) {
+                thread = Thread.currentThread();
+            }
+        }
+        if (aborted) {
+            host.ended(this, false); // aborted while it waited for a thread; never started
+            return;
+        }
+        try {
+            if (!awaitStart()) {
+                return; // aborted while it waited for its fixed start; never started (the abort reported it)
+            }
+            report(started());
+            byte[] result = handler.handle(context);
+            if (settled.compareAndSet(false, true)) {
+                report(new AttemptSucceeded(taskId(), context.pool(), attempt(), context.workerId(),
+                        context.generation(), now(), result == null ? null : ByteBuffer.wrap(result)));
+            } else {
+                log.info("Attempt {} of task {} returned after it was aborted ({}); not reported", attempt(), taskId(),
+                        abortReason());
+            }
+        } catch (Throwable t) {
+            if (settled.compareAndSet(false, true)) {
+                boolean retryable = !(t instanceof NonRetryableException)
+                        && !(t instanceof TaskFailedException f && !f.retryable());
+                log.info("Attempt {} of task {} failed ({}): {}", attempt(), taskId(),
+                        retryable ? "retryable" : "not retryable", t.toString());
+                reportFailed(error(t), retryable);
+            } else {
+                log.info("Attempt {} of task {} ended after it was aborted ({}): {}; not reported", attempt(),
+                        taskId(), abortReason(), t.toString());
+            }
+            if (t instanceof Error e && !(t instanceof AssertionError)) {
+                throw e;
+            }
+        } finally {
+            synchronized (this) {
+                thread = null;
+                Thread.interrupted(); // an abort's interrupt must not leak into the pool thread's next attempt
+            }
+            host.ended(this, false);
+        }
+    }
+
+    /**
+     * Holds the slot (this thread) until the attempt's fixed start, if it has one in the future. Returns whether
+     * it may start: false when it was aborted (revoked, fenced, stopped) meanwhile.
+     */
+    private boolean awaitStart() throws InterruptedException {
+        Instant startAt = context.assigned().getStartAt();
+        if (startAt == null || settled.get()) {
+            return !settled.get();
+        }
+        long remaining = startAt.toEpochMilli() - clock.millis();
+        if (remaining > 0) {
+            log.info("Attempt {} of task {} has a fixed start at {}; it holds its slot and starts in {} ms",
+                    attempt(), taskId(), startAt, remaining);
+        }
+        try {
+            while (remaining > 0) {
+                if (context.cancellation().await(Duration.ofMillis(Math.min(remaining, START_CHECK_MILLIS)))) {
+                    break;
+                }
+                remaining = startAt.toEpochMilli() - clock.millis();
+            }
+        } catch (InterruptedException e) {
+            if (!settled.get()) {
+                throw e; // not an abort: the executor is shutting down
+            }
+        }
+        if (settled.get()) {
+            log.info("Attempt {} of task {} was aborted before its fixed start at {} ({}); it never started",
+                    attempt(), taskId(), startAt, abortReason());
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * Cancels the attempt and interrupts its thread; reports it failed (retryable) with {@code failure} when
+     * given, else reports nothing (the scheduler has already ended it). It no longer holds its slot.
+     */
+    void abort(String reason, String failure) {
+        if (settled.compareAndSet(false, true) && failure != null) {
+            reportFailed(failure, true);
+        }
+        context.cancellation().cancel(reason);
+        synchronized (this) {
+            if (thread != null) {
+                thread.interrupt();
+            }
+        }
+        host.ended(this, true);
+    }
+
+    private void progress(Double fraction, String message) {
+        if (settled.get()) {
+            return; // the attempt is over (or aborted); progress would only be fenced
+        }
+        report(new AttemptProgress(taskId(), context.pool(), attempt(), context.workerId(), context.generation(),
+                now(), fraction, message));
+    }
+
+    private AttemptStarted started() {
+        return new AttemptStarted(taskId(), context.pool(), attempt(), context.workerId(), context.generation(), now());
+    }
+
+    private void reportFailed(String error, boolean retryable) {
+        report(new AttemptFailed(taskId(), context.pool(), attempt(), context.workerId(), context.generation(),
+                now(), error, retryable));
+    }
+
+    private void report(SpecificRecord event) {
+        host.report(event);
+    }
+
+    private String taskId() {
+        return context.taskId();
+    }
+
+    private int attempt() {
+        return context.attempt();
+    }
+
+    private String abortReason() {
+        return context.cancellation().reason().orElse("aborted");
+    }
+
+    private Instant now() {
+        return clock.instant();
+    }
+
+    private static String error(Throwable t) {
+        String text;
+        if (t instanceof TaskFailedException || t instanceof NonRetryableException) {
+            text = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+        } else {
+            text = t.getMessage() == null ? t.getClass().getName() : t.getClass().getName() + ": " + t.getMessage();
+        }
+        return text.length() <= MAX_ERROR_CHARS ? text : text.substring(0, MAX_ERROR_CHARS) + "...";
+    }
+}

@@ -1,0 +1,67 @@
+package io.cronoq.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.cronoq.agent.CronoqWorker.State;
+import io.cronoq.agent.WorkerProtocolTest.RecordingSink;
+import io.cronoq.agent.process.ChildProcessRunner;
+import io.cronoq.agent.process.ProcessTaskHandler;
+import io.cronoq.events.AssignmentEvent;
+import io.cronoq.events.AttemptAssigned;
+import io.cronoq.events.AttemptFailed;
+import io.cronoq.events.AttemptRevoked;
+import io.cronoq.events.AttemptStarted;
+import io.cronoq.events.AttemptSucceeded;
+import io.cronoq.events.RegistrationAccepted;
+import io.cronoq.events.WorkerFenced;
+import io.cronoq.events.WorkerHeartbeat;
+import io.cronoq.events.WorkerRegistered;
+import io.cronoq.events.WorkerResources;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Fixed starts through the process agent's handler, without a broker: the child process is started at the
+ * attempt's start time by the worker's clock, not before, and sees that time in {@code CRONOQ_START_AT}.
+ */
+@Timeout(30)
+class ProcessFixedStartTest extends FixedStartFixture {
+
+    @Test
+    void theProcessAgentStartsTheChildAtTheStartTime(@TempDir Path dir) throws Exception {
+        Path marker = dir.resolve("started");
+        core = newCore(new ProcessTaskHandler(List.of("sh", "-c", "printf %s \"$CRONOQ_START_AT\" > started; cat"),
+                new ChildProcessRunner(null, dir), null));
+        activate();
+        core.onEvent(assigned("p1", START));
+        awaitWaiting();
+
+        clock.set(START.minusMillis(1));
+        await().during(QUIET).atMost(QUIET.multipliedBy(3)).until(() -> !Files.exists(marker));
+
+        clock.set(START);
+
+        AttemptSucceeded done = sink.awaitEvent(AttemptSucceeded.class, "p1");
+        assertThat(StandardCharsets.UTF_8.decode(done.getResult()).toString()).isEqualTo("payload of p1");
+        assertThat(Files.readString(marker)).isEqualTo(Long.toString(START.toEpochMilli()));
+        assertThat(sink.first(AttemptStarted.class).getAt()).isAfterOrEqualTo(START);
+    }
+}
