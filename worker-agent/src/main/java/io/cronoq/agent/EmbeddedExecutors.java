@@ -39,7 +39,7 @@ public final class EmbeddedExecutors implements AutoCloseable {
     private final String name;
     /** The options every group shares; each group's worker gets its identity, handler and executor on top. */
     private final WorkerOptions shared;
-    private final Map<GroupKey, Group> groups = new LinkedHashMap<>();
+    private final Map<GroupKey, ExecutorGroup> groups = new LinkedHashMap<>();
     /** Workers draining after a capacity change; a concurrent list, as their completion callbacks take no lock. */
     private final List<CronoqWorker> retiring = new CopyOnWriteArrayList<>();
 
@@ -92,10 +92,10 @@ public final class EmbeddedExecutors implements AutoCloseable {
                     + ": give one here or a default one to the builder");
         }
         GroupKey key = new GroupKey(pool, new TreeMap<>(labels));
-        Group group = groups.get(key);
+        ExecutorGroup group = groups.get(key);
         if (group == null) {
             if (n > 0) {
-                Group created = new Group(baseId(key), n, executor, effective);
+                ExecutorGroup created = new ExecutorGroup(baseId(key), n, executor, effective);
                 created.worker = start(created, created.baseId, key);
                 groups.put(key, created);
             }
@@ -106,7 +106,7 @@ public final class EmbeddedExecutors implements AutoCloseable {
         }
         CronoqWorker old = group.worker;
         if (n == 0) {
-            log.info("Group {} of pool {} goes to capacity 0: draining {}", labels, pool, old.id());
+            log.info("ExecutorGroup {} of pool {} goes to capacity 0: draining {}", labels, pool, old.id());
             groups.remove(key);
             retire(old);
             return;
@@ -116,14 +116,14 @@ public final class EmbeddedExecutors implements AutoCloseable {
         group.handler = effective;
         if (old.runningAttempts().isEmpty()) {
             // Leave first, then register again: the scheduler sees a clean leave and a new generation, nothing lost.
-            log.info("Group {} of pool {}: capacity {} -> {}; re-registering idle {}", labels, pool, old.slots(), n,
+            log.info("ExecutorGroup {} of pool {}: capacity {} -> {}; re-registering idle {}", labels, pool, old.slots(), n,
                     old.id());
             old.drain().join();
             group.worker = start(group, old.id(), key);
         } else {
             group.epoch++;
             String id = group.baseId + "-e" + group.epoch;
-            log.info("Group {} of pool {}: capacity {} -> {} while {} attempt(s) run; {} takes over and {} drains",
+            log.info("ExecutorGroup {} of pool {}: capacity {} -> {} while {} attempt(s) run; {} takes over and {} drains",
                     labels, pool, old.slots(), n, old.runningAttempts().size(), id, old.id());
             group.worker = start(group, id, key);
             retire(old);
@@ -139,14 +139,14 @@ public final class EmbeddedExecutors implements AutoCloseable {
 
     /** The worker that currently stands for a group, if the group has capacity. */
     public synchronized Optional<CronoqWorker> worker(String pool, Map<String, String> labels) {
-        Group g = groups.get(new GroupKey(pool, new TreeMap<>(labels)));
+        ExecutorGroup g = groups.get(new GroupKey(pool, new TreeMap<>(labels)));
         return g == null ? Optional.empty() : Optional.of(g.worker);
     }
 
     /** Drains every group: running attempts finish, nothing new is taken; completes when all have left. */
     public synchronized CompletableFuture<Void> drain() {
         List<CompletableFuture<?>> all = new ArrayList<>();
-        for (Group g : groups.values()) {
+        for (ExecutorGroup g : groups.values()) {
             all.add(g.worker.drain());
         }
         groups.clear();
@@ -162,7 +162,7 @@ public final class EmbeddedExecutors implements AutoCloseable {
     /** Stops every group at once (running attempts are reported failed and retryable). */
     @Override
     public synchronized void close() {
-        for (Group g : groups.values()) {
+        for (ExecutorGroup g : groups.values()) {
             g.worker.close();
         }
         groups.clear();
@@ -186,7 +186,7 @@ public final class EmbeddedExecutors implements AutoCloseable {
         worker.drain().whenComplete((state, error) -> retiring.remove(worker));
     }
 
-    private CronoqWorker start(Group group, String id, GroupKey key) {
+    private CronoqWorker start(ExecutorGroup group, String id, GroupKey key) {
         WorkerOptions options = shared.forWorker(id, key.pool(), key.labels(), group.capacity, group.handler,
                 group.executor);
         if (connection == null) {
@@ -221,7 +221,7 @@ public final class EmbeddedExecutors implements AutoCloseable {
         }
     }
 
-    private static final class Group {
+    private static final class ExecutorGroup {
         final String baseId;
         int capacity;
         Executor executor;
@@ -229,7 +229,7 @@ public final class EmbeddedExecutors implements AutoCloseable {
         int epoch = 1;
         CronoqWorker worker;
 
-        Group(String baseId, int capacity, Executor executor, TaskHandler handler) {
+        ExecutorGroup(String baseId, int capacity, Executor executor, TaskHandler handler) {
             this.baseId = baseId;
             this.capacity = capacity;
             this.executor = executor;

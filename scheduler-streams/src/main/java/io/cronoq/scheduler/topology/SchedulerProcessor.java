@@ -20,7 +20,7 @@ import io.cronoq.scheduler.auth.RegistrationGuard;
 import io.cronoq.scheduler.policy.Decision;
 import io.cronoq.scheduler.policy.PoolScheduler;
 import io.cronoq.scheduler.policy.TimeRules;
-import io.cronoq.scheduler.topology.StorePoolStore.SchedulerStores;
+import io.cronoq.scheduler.topology.StorePoolStore.WritableStores;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -56,7 +56,7 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
     private final TimeRules rules;
     private final Duration tick;
     private ProcessorContext<Object, Object> context;
-    private SchedulerStores stores;
+    private WritableStores stores;
     private StorePoolStore.DecodedTasks decoded;
 
     SchedulerProcessor(RegistrationGuard guard, TimeRules rules, Duration tick) {
@@ -71,7 +71,7 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
         // init also runs when a task is revived after its stores were rolled back: drop what was loaded.
         schedulers.clear();
         decoded = new StorePoolStore.DecodedTasks();
-        this.stores = new SchedulerStores(
+        this.stores = new WritableStores(
                 context.getStateStore(StoreNames.TASKS),
                 context.getStateStore(StoreNames.WORKERS),
                 context.getStateStore(StoreNames.POOLS),

@@ -30,7 +30,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
 final class StorePoolStore implements PoolStore {
 
     private final String pool;
-    private final SchedulerStores stores;
+    private final WritableStores stores;
     private final WaitingQueue waiting;
     private final TimerQueue timers;
     private final TimerQueue expiries;
@@ -42,7 +42,7 @@ final class StorePoolStore implements PoolStore {
     /** Ids of this pool's tasks read under the bare-id key of an earlier release, to move when written. */
     private final Set<String> legacyKeys = new HashSet<>();
 
-    StorePoolStore(String pool, SchedulerStores stores, DecodedTasks decoded) {
+    StorePoolStore(String pool, WritableStores stores, DecodedTasks decoded) {
         this.pool = pool;
         this.stores = stores;
         this.decoded = decoded;
@@ -167,7 +167,7 @@ final class StorePoolStore implements PoolStore {
     }
 
     /** The scheduler's stores, as one processor sees them. */
-    record SchedulerStores(KeyValueStore<String, TaskRecord> tasks,
+    record WritableStores(KeyValueStore<String, TaskRecord> tasks,
                            KeyValueStore<String, WorkerRecord> workers,
                            KeyValueStore<String, PoolRecord> pools,
                            KeyValueStore<String, String> waiting,
