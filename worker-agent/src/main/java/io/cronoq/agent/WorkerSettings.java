@@ -26,7 +26,7 @@ record WorkerSettings(String id, String pool, Map<String, String> labels, int sl
         labels = java.util.Collections.unmodifiableMap(new TreeMap<>(labels));
         Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
         Objects.requireNonNull(registrationTimeout, "registrationTimeout");
-        Optional<Violation> broken = first(Rules.workerId(id), Rules.pool(pool), Rules.labels(labels),
+        Optional<Violation> broken = Violation.first(Rules.workerId(id), Rules.pool(pool), Rules.labels(labels),
                 Rules.slots(slots));
         if (broken.isPresent()) {
             throw broken.get().toException();
@@ -36,13 +36,4 @@ record WorkerSettings(String id, String pool, Map<String, String> labels, int sl
         }
     }
 
-    @SafeVarargs
-    private static Optional<Violation> first(Optional<Violation>... checks) {
-        for (Optional<Violation> check : checks) {
-            if (check.isPresent()) {
-                return check;
-            }
-        }
-        return Optional.empty();
-    }
 }

@@ -48,39 +48,31 @@ final class Group {
     }
 
     int capacity() {
-        int sum = 0;
-        for (Profile p : ordered) {
-            sum += p.capacity();
-        }
-        return sum;
+        return sum(Profile::capacity);
     }
 
     int busy() {
-        int sum = 0;
-        for (Profile p : ordered) {
-            sum += p.busy();
-        }
-        return sum;
+        return sum(Profile::busy);
     }
 
     int activeWorkers() {
-        int sum = 0;
-        for (Profile p : ordered) {
-            sum += p.activeWorkers();
-        }
-        return sum;
+        return sum(Profile::activeWorkers);
     }
 
     int drainingBusy() {
-        int sum = 0;
-        for (Profile p : ordered) {
-            sum += p.drainingBusy();
-        }
-        return sum;
+        return sum(Profile::drainingBusy);
     }
 
     @Override
     public String toString() {
         return "Group[" + labels + " profiles=" + ordered.size() + "]";
+    }
+
+    private int sum(java.util.function.ToIntFunction<Profile> of) {
+        int sum = 0;
+        for (Profile p : ordered) {
+            sum += of.applyAsInt(p);
+        }
+        return sum;
     }
 }

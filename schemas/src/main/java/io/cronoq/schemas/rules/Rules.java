@@ -162,7 +162,7 @@ public final class Rules {
     // ---- events -------------------------------------------------------------------------------
 
     public static Optional<Violation> check(TaskSubmitted e) {
-        Optional<Violation> v = first(pool(e.getPool()), taskId(e.getTaskId()), labels(e.getLabels()));
+        Optional<Violation> v = Violation.first(pool(e.getPool()), taskId(e.getTaskId()), labels(e.getLabels()));
         if (v.isPresent() || e.getRetry() == null || e.getRetry().getMaxAttempts() >= 1) {
             return v;
         }
@@ -182,7 +182,7 @@ public final class Rules {
         if (v.isPresent()) {
             return v;
         }
-        return first(payload(e.getPayload()), resources(e.getResources()), preferences(e.getPreferences()), times(e),
+        return Violation.first(payload(e.getPayload()), resources(e.getResources()), preferences(e.getPreferences()), times(e),
                 retry(e.getRetry()), text("submitter", e.getSubmitter(), MAX_SUBMITTER_LENGTH));
     }
 
@@ -201,7 +201,7 @@ public final class Rules {
         if (r == null) {
             return Optional.empty();
         }
-        Optional<Violation> v = first(notNegative("resources.cpuMillis", r.getCpuMillis()),
+        Optional<Violation> v = Violation.first(notNegative("resources.cpuMillis", r.getCpuMillis()),
                 notNegative("resources.memoryBytes", r.getMemoryBytes()),
                 notNegative("resources.diskBytes", r.getDiskBytes()),
                 notNegative("resources.gpu", r.getGpu() == null ? null : r.getGpu().longValue()));
@@ -299,11 +299,11 @@ public final class Rules {
     }
 
     public static Optional<Violation> check(TaskCancelRequested e) {
-        return first(pool(e.getPool()), taskId(e.getTaskId()), text("reason", e.getReason(), MAX_REASON_LENGTH));
+        return Violation.first(pool(e.getPool()), taskId(e.getTaskId()), text("reason", e.getReason(), MAX_REASON_LENGTH));
     }
 
     public static Optional<Violation> check(WorkerRegistered e) {
-        return first(pool(e.getPool()), workerId(e.getWorkerId()), slots(e.getSlots()), labels(e.getLabels()),
+        return Violation.first(pool(e.getPool()), workerId(e.getWorkerId()), slots(e.getSlots()), labels(e.getLabels()),
                 published(e.getResources()));
     }
 
@@ -350,27 +350,27 @@ public final class Rules {
     }
 
     public static Optional<Violation> check(WorkerHeartbeat e) {
-        return first(pool(e.getPool()), workerId(e.getWorkerId()));
+        return Violation.first(pool(e.getPool()), workerId(e.getWorkerId()));
     }
 
     public static Optional<Violation> check(WorkerDraining e) {
-        return first(pool(e.getPool()), workerId(e.getWorkerId()));
+        return Violation.first(pool(e.getPool()), workerId(e.getWorkerId()));
     }
 
     public static Optional<Violation> check(WorkerLeft e) {
-        return first(pool(e.getPool()), workerId(e.getWorkerId()));
+        return Violation.first(pool(e.getPool()), workerId(e.getWorkerId()));
     }
 
     public static Optional<Violation> check(AttemptStarted e) {
-        return first(pool(e.getPool()), taskId(e.getTaskId()), workerId(e.getWorkerId()), attempt(e.getAttempt()));
+        return Violation.first(pool(e.getPool()), taskId(e.getTaskId()), workerId(e.getWorkerId()), attempt(e.getAttempt()));
     }
 
     public static Optional<Violation> check(AttemptSucceeded e) {
-        return first(pool(e.getPool()), taskId(e.getTaskId()), workerId(e.getWorkerId()), attempt(e.getAttempt()));
+        return Violation.first(pool(e.getPool()), taskId(e.getTaskId()), workerId(e.getWorkerId()), attempt(e.getAttempt()));
     }
 
     public static Optional<Violation> check(AttemptFailed e) {
-        return first(pool(e.getPool()), taskId(e.getTaskId()), workerId(e.getWorkerId()), attempt(e.getAttempt()));
+        return Violation.first(pool(e.getPool()), taskId(e.getTaskId()), workerId(e.getWorkerId()), attempt(e.getAttempt()));
     }
 
     // ---- helpers ------------------------------------------------------------------------------
@@ -436,13 +436,4 @@ public final class Rules {
         return what + " '" + shown + "' is not allowed";
     }
 
-    @SafeVarargs
-    private static Optional<Violation> first(Optional<Violation>... checks) {
-        for (Optional<Violation> check : checks) {
-            if (check.isPresent()) {
-                return check;
-            }
-        }
-        return Optional.empty();
-    }
 }

@@ -1,5 +1,7 @@
 package io.cronoq.schemas.rules;
 
+import java.util.Optional;
+
 import java.util.Objects;
 
 /**
@@ -20,5 +22,16 @@ public record Violation(String field, String message) {
     /** Throws this violation as an {@link InvalidInputException}. */
     public InvalidInputException toException() {
         return new InvalidInputException(this);
+    }
+
+    /** The first of {@code checks} that found a violation, or empty when none did. */
+    @SafeVarargs
+    public static Optional<Violation> first(Optional<Violation>... checks) {
+        for (Optional<Violation> check : checks) {
+            if (check.isPresent()) {
+                return check;
+            }
+        }
+        return Optional.empty();
     }
 }
