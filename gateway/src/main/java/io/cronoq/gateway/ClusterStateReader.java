@@ -16,19 +16,8 @@ import org.apache.kafka.streams.state.HostInfo;
  * about every pool, or a task by id alone, goes to this instance and every peer, and the answers
  * are merged. An answer is complete or it is UNAVAILABLE, never silently partial.
  */
-final class ClusterStateReader implements StateReader {
-
-    private final LocalStateReader local;
-    private final Ownership ownership;
-    private final PeerClient peers;
-    private final Clock clock;
-
-    ClusterStateReader(LocalStateReader local, Ownership ownership, PeerClient peers, Clock clock) {
-        this.local = local;
-        this.ownership = ownership;
-        this.peers = peers;
-        this.clock = clock;
-    }
+record ClusterStateReader(LocalStateReader local, Ownership ownership, PeerClient peers, Clock clock)
+        implements StateReader {
 
     @Override
     public SnapshotView snapshot() {

@@ -21,29 +21,14 @@ import org.apache.kafka.streams.state.HostInfo;
  * Which scheduler instance owns what, from Kafka Streams' metadata: the owner of a pool
  * ({@code queryMetadataForKey} on the pools store — inputs are keyed by pool, so a pool lives in one
  * partition) and the instances that together own every input partition.
+ *
+ * @param self           this instance's {@code application.server}, or {@code null} when not set (single instance)
+ * @param partitionCount the number of partitions of {@code inputTopic}
  */
-final class Ownership {
+record Ownership(KafkaStreams streams, HostInfo self, String inputTopic, IntSupplier partitionCount,
+                 LocalStateReader local) {
 
     private static final StringSerializer KEYS = new StringSerializer();
-
-    private final KafkaStreams streams;
-    private final HostInfo self;
-    private final String inputTopic;
-    private final IntSupplier partitionCount;
-    private final LocalStateReader local;
-
-    /**
-     * @param self           this instance's {@code application.server}, or {@code null} when not set (single instance)
-     * @param partitionCount the number of partitions of {@code inputTopic}
-     */
-    Ownership(KafkaStreams streams, HostInfo self, String inputTopic, IntSupplier partitionCount,
-              LocalStateReader local) {
-        this.streams = streams;
-        this.self = self;
-        this.inputTopic = inputTopic;
-        this.partitionCount = partitionCount;
-        this.local = local;
-    }
 
     /** The instance that owns the pool when it is another one; empty when this instance owns it. */
     Optional<HostInfo> remoteOwner(String pool) {

@@ -9,11 +9,8 @@ public class NonRetryableException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
+    /** Fails the attempt for good; the message says why. */
     public NonRetryableException(String message) {
         super(message);
-    }
-
-    public NonRetryableException(String message, Throwable cause) {
-        super(message, cause);
     }
 }

@@ -13,59 +13,30 @@ import java.util.concurrent.Executor;
 
 /**
  * Everything a worker is started with, immutable once built: where Kafka is, who the worker is (its validated
- * {@link WorkerSettings}), what runs its attempts, and what it publishes as its resources.
+ * {@link WorkerSettings}), what runs its attempts, and what it publishes as its resources. Made and checked by a
+ * {@link Builder}.
+ *
+ * @param bootstrap           Kafka's {@code bootstrap.servers}
+ * @param topicPrefix         the prefix of cronoq's topic names
+ * @param kafka               the extra Kafka client settings (and {@code schema.registry.url}), as given
+ * @param heartbeatInterval   how often each worker says it is alive
+ * @param registrationTimeout how long starting a worker waits for the answer to its registration
+ * @param credential          what signs each registration, or {@code null}
+ * @param settings            who the worker is and how it paces itself; null in a template, whose workers are made
+ *                            by {@link #forWorker}
+ * @param handler             what runs each attempt
+ * @param executor            the application's executor for attempts, or {@code null} for the worker's own pool of
+ *                            slot threads
+ * @param workDir             the directory whose free disk is published
+ * @param packages            the installed packages published, name → version
+ * @param overrides           what is published instead of what is detected
+ * @param detector            how resources are detected
+ * @param clock               the clock that stamps events
  */
-public final class WorkerOptions {
-
-    private final String bootstrap;
-    private final String topicPrefix;
-    private final Map<String, Object> kafka;
-    private final Duration heartbeatInterval;
-    private final Duration registrationTimeout;
-    private final WorkerCredential credential;
-    /** Null in a template, whose workers are made by {@link #forWorker}. */
-    private final WorkerSettings settings;
-    private final TaskHandler handler;
-    private final Executor executor;
-    private final Path workDir;
-    private final Map<String, String> packages;
-    private final ResourceOverrides overrides;
-    private final ResourceDetector detector;
-    private final Clock clock;
-
-    private WorkerOptions(Builder<?> b, WorkerSettings settings) {
-        this.bootstrap = b.bootstrap;
-        this.topicPrefix = b.topicPrefix;
-        this.kafka = Collections.unmodifiableMap(new HashMap<>(b.kafka));
-        this.heartbeatInterval = b.heartbeatInterval;
-        this.registrationTimeout = b.registrationTimeout;
-        this.credential = b.credential;
-        this.settings = settings;
-        this.handler = b.handler;
-        this.executor = b.executor;
-        this.workDir = b.workDir;
-        this.packages = Collections.unmodifiableMap(new LinkedHashMap<>(b.packages));
-        this.overrides = b.overrides;
-        this.detector = b.detector != null ? b.detector : ResourceDetector.system();
-        this.clock = b.clock;
-    }
-
-    private WorkerOptions(WorkerOptions base, WorkerSettings settings, TaskHandler handler, Executor executor) {
-        this.bootstrap = base.bootstrap;
-        this.topicPrefix = base.topicPrefix;
-        this.kafka = base.kafka;
-        this.heartbeatInterval = base.heartbeatInterval;
-        this.registrationTimeout = base.registrationTimeout;
-        this.credential = base.credential;
-        this.settings = settings;
-        this.handler = handler;
-        this.executor = executor;
-        this.workDir = base.workDir;
-        this.packages = base.packages;
-        this.overrides = base.overrides;
-        this.detector = base.detector;
-        this.clock = base.clock;
-    }
+public record WorkerOptions(String bootstrap, String topicPrefix, Map<String, Object> kafka, Duration heartbeatInterval,
+                            Duration registrationTimeout, WorkerCredential credential, WorkerSettings settings,
+                            TaskHandler handler, Executor executor, Path workDir, Map<String, String> packages,
+                            ResourceOverrides overrides, ResourceDetector detector, Clock clock) {
 
     /**
      * These options for another worker of the same process: its own id, pool, labels, slots, handler and executor
@@ -75,62 +46,8 @@ public final class WorkerOptions {
                             Executor runOn) {
         WorkerSettings other = new WorkerSettings(id, pool, labels, slots, heartbeatInterval, registrationTimeout,
                 credential);
-        return new WorkerOptions(this, other, requireHandler(runBy), runOn);
-    }
-
-    /** Kafka's {@code bootstrap.servers}. */
-    public String bootstrap() {
-        return bootstrap;
-    }
-
-    /** The prefix of cronoq's topic names. */
-    public String topicPrefix() {
-        return topicPrefix;
-    }
-
-    /** The extra Kafka client settings (and {@code schema.registry.url}), as given. */
-    public Map<String, Object> kafka() {
-        return kafka;
-    }
-
-    /** Who the worker is and how it paces itself. */
-    WorkerSettings settings() {
-        return settings;
-    }
-
-    /** What runs each attempt. */
-    public TaskHandler handler() {
-        return handler;
-    }
-
-    /** The application's executor for attempts, or {@code null} for the worker's own pool of slot threads. */
-    public Executor executor() {
-        return executor;
-    }
-
-    /** The directory whose free disk is published. */
-    public Path workDir() {
-        return workDir;
-    }
-
-    /** The installed packages published, name → version. */
-    public Map<String, String> packages() {
-        return packages;
-    }
-
-    /** What is published instead of what is detected. */
-    public ResourceOverrides overrides() {
-        return overrides;
-    }
-
-    /** How resources are detected. */
-    public ResourceDetector detector() {
-        return detector;
-    }
-
-    /** The clock that stamps events. */
-    public Clock clock() {
-        return clock;
+        return new WorkerOptions(bootstrap, topicPrefix, kafka, heartbeatInterval, registrationTimeout, credential,
+                other, requireHandler(runBy), runOn, workDir, packages, overrides, detector, clock);
     }
 
     private static TaskHandler requireHandler(TaskHandler handler) {
@@ -246,7 +163,7 @@ public final class WorkerOptions {
             requireHandler(handler);
             WorkerSettings settings = new WorkerSettings(id != null ? id : WorkerIds.defaultId(), pool, labels, slots,
                     heartbeatInterval, registrationTimeout, credential);
-            return new WorkerOptions(this, settings);
+            return build(settings);
         }
 
         /**
@@ -254,7 +171,14 @@ public final class WorkerOptions {
          * {@link WorkerOptions#forWorker}, which checks each of them.
          */
         final WorkerOptions template() {
-            return new WorkerOptions(this, null);
+            return build(null);
+        }
+
+        private WorkerOptions build(WorkerSettings settings) {
+            return new WorkerOptions(bootstrap, topicPrefix, Collections.unmodifiableMap(new HashMap<>(kafka)),
+                    heartbeatInterval, registrationTimeout, credential, settings, handler, executor, workDir,
+                    Collections.unmodifiableMap(new LinkedHashMap<>(packages)), overrides,
+                    detector != null ? detector : ResourceDetector.system(), clock);
         }
     }
 }

@@ -161,7 +161,7 @@ public final class Bench {
                     if (measured) {
                         threadMetrics.put("drain", scheduler.threadMetrics());
                         logEntries.put("drain, per task", LogVolume.per(LogVolume.of(bootstrap, runId + "-drain"), n));
-                        memory = memory(scheduler, 0);
+                        memory = scheduler.memory(0);
                     }
                     step(String.format(java.util.Locale.ROOT, "%s: %,.0f placements/s, %,.0f tasks/s full lifecycle",
                             label, drain.placementsPerSecond(), drain.lifecyclePerSecond()));
@@ -191,12 +191,12 @@ public final class Bench {
             AtomicLong sent = new AtomicLong();
             BenchReport.Rate empty = measureRate("Rate", topics, producer, workers, journal, sent);
             threadMetrics.put("rate", scheduler.threadMetrics());
-            BenchReport.Memory memoryEmpty = memory(scheduler, 0);
+            BenchReport.Memory memoryEmpty = scheduler.memory(0);
             if (settings.backlog() == 0) {
                 return new RateOutcome(empty, memoryEmpty, null, null);
             }
             loadBacklog(config, topics, producer, workers);
-            BenchReport.Memory memoryBacklog = memory(scheduler, settings.backlog());
+            BenchReport.Memory memoryBacklog = scheduler.memory(settings.backlog());
             BenchReport.Rate backlog = measureRate("Rate with backlog", topics, producer, workers, journal, sent);
             threadMetrics.put("backlog rate", scheduler.threadMetrics());
             return new RateOutcome(empty, memoryEmpty, backlog, memoryBacklog);
@@ -290,10 +290,6 @@ public final class Bench {
         if (failures.get() > 0) {
             throw new IllegalStateException(failures.get() + " submissions could not be sent; see the log");
         }
-    }
-
-    private static BenchReport.Memory memory(SchedulerUnderTest scheduler, long waiting) {
-        return new BenchReport.Memory(waiting, scheduler.heapUsedAfterGc(), scheduler.rss().orElse(-1));
     }
 
     /** Long enough for a drain of {@code n} at 100 tasks/s. */

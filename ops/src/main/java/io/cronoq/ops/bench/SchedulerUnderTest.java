@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 
 /**
  * The scheduler a bench phase measures: in the bench's own JVM (the default: its memory figures then
@@ -25,11 +24,11 @@ public interface SchedulerUnderTest extends AutoCloseable {
 
     void awaitRunning(Duration timeout);
 
-    /** Heap used after a full GC of the JVM it runs in. */
-    long heapUsedAfterGc();
-
-    /** Resident set size of the process it runs in. */
-    OptionalLong rss();
+    /**
+     * Its memory with {@code waiting} tasks waiting: heap used after a full GC of the JVM it runs in and the
+     * resident set size of that process (-1 if unknown).
+     */
+    BenchReport.Memory memory(long waiting);
 
     /** Which process the memory figures describe. */
     String where();
@@ -53,13 +52,9 @@ public interface SchedulerUnderTest extends AutoCloseable {
         }
 
         @Override
-        public long heapUsedAfterGc() {
-            return ProcessMemory.heapUsedAfterGc();
-        }
-
-        @Override
-        public OptionalLong rss() {
-            return ProcessMemory.rssOfThisProcess();
+        public BenchReport.Memory memory(long waiting) {
+            return new BenchReport.Memory(waiting, ProcessMemory.heapUsedAfterGc(),
+                    ProcessMemory.rssOfThisProcess().orElse(-1));
         }
 
         @Override
@@ -86,13 +81,8 @@ public interface SchedulerUnderTest extends AutoCloseable {
         }
 
         @Override
-        public long heapUsedAfterGc() {
-            return process.heapUsedAfterGc();
-        }
-
-        @Override
-        public OptionalLong rss() {
-            return process.rss();
+        public BenchReport.Memory memory(long waiting) {
+            return new BenchReport.Memory(waiting, process.heapUsedAfterGc(), process.rss().orElse(-1));
         }
 
         @Override

@@ -1,19 +1,11 @@
 package io.cronoq.ops.http;
 
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code cronoq cancel}: cancels a task in any state (a running attempt is revoked). */
 @Command(name = "cancel", mixinStandardHelpOptions = true, description = "Cancel a task in any state.")
-public final class CancelCommand implements Callable<Integer> {
-
-    @Mixin
-    GatewayOptions gateway;
-
-    @Mixin
-    TaskRef task;
+public final class CancelCommand extends TaskCommand {
 
     @Option(names = "--reason", paramLabel = "TEXT", description = "Why, kept in the journal.")
     String reason;

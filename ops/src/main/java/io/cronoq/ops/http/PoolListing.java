@@ -18,14 +18,18 @@ abstract class PoolListing implements Callable<Integer> {
     String pool;
 
     /** The gateway path listed, e.g. {@code /v1/workers}. */
-    abstract String path();
+    private final String path;
+
+    PoolListing(String path) {
+        this.path = path;
+    }
 
     /** The answer as a table for people. */
     abstract Table table(JsonNode answer);
 
     @Override
     public final Integer call() {
-        JsonNode answer = gateway.client().get(path() + new Query().add("pool", pool));
+        JsonNode answer = gateway.client().get(path + new Query().add("pool", pool));
         if (!gateway.printedJson(answer)) {
             table(answer).print(gateway.out());
         }

@@ -9,9 +9,9 @@ import picocli.CommandLine.Command;
         description = "Show pools and groups: capacity, busy, waiting, oldest wait, demand.")
 public final class SnapshotCommand extends PoolListing {
 
-    @Override
-    String path() {
-        return "/v1/snapshot";
+    /** Lists {@code /v1/snapshot}. */
+    public SnapshotCommand() {
+        super("/v1/snapshot");
     }
 
     @Override

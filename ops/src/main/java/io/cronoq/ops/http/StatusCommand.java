@@ -2,19 +2,11 @@ package io.cronoq.ops.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 
 /** {@code cronoq status}: a task's state, why it waits, and its attempts. */
 @Command(name = "status", mixinStandardHelpOptions = true, description = "Show a task: state, waiting reason, attempts.")
-public final class StatusCommand implements Callable<Integer> {
-
-    @Mixin
-    GatewayOptions gateway;
-
-    @Mixin
-    TaskRef task;
+public final class StatusCommand extends TaskCommand {
 
     @Override
     public Integer call() {

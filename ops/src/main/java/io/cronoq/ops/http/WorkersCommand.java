@@ -7,9 +7,9 @@ import picocli.CommandLine.Command;
 @Command(name = "workers", mixinStandardHelpOptions = true, description = "List workers: labels, slots, busy, state.")
 public final class WorkersCommand extends PoolListing {
 
-    @Override
-    String path() {
-        return "/v1/workers";
+    /** Lists {@code /v1/workers}. */
+    public WorkersCommand() {
+        super("/v1/workers");
     }
 
     @Override

@@ -22,9 +22,7 @@ final class StateJson {
         for (StateAt.Pool p : state.pools()) {
             ObjectNode pool = pools.addObject();
             pool.put("pool", p.pool());
-            pool.put("workers", p.workers());
-            pool.put("capacity", p.capacity());
-            pool.put("busy", p.busy());
+            putSlots(pool, p.workers(), p.capacity(), p.busy());
             pool.put("waiting", p.waiting());
             ObjectNode tasks = pool.putObject("tasks");
             p.tasks().forEach((state1, n) -> tasks.put(state1.toString(), n));
@@ -34,9 +32,7 @@ final class StateJson {
             ObjectNode group = groups.addObject();
             group.put("pool", g.pool());
             group.set("labels", TimelineJsonLines.labels(g.labels()));
-            group.put("workers", g.workers());
-            group.put("capacity", g.capacity());
-            group.put("busy", g.busy());
+            putSlots(group, g.workers(), g.capacity(), g.busy());
             group.put("drainingBusy", g.drainingBusy());
             group.put("waiting", g.waiting());
         }
@@ -59,5 +55,12 @@ final class StateJson {
             throw new UncheckedIOException(e);
         }
         out.flush();
+    }
+
+    /** The slot figures a pool and a group both have, in this order. */
+    private static void putSlots(ObjectNode node, int workers, int capacity, int busy) {
+        node.put("workers", workers);
+        node.put("capacity", capacity);
+        node.put("busy", busy);
     }
 }

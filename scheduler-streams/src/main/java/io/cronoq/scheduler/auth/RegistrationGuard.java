@@ -15,15 +15,7 @@ import java.util.TreeMap;
  * within the window of the record's timestamp — no wall clock), by a worker or admin credential whose
  * pools, worker ids and labels allow every claim. With no credentials configured every registration stands.
  */
-public final class RegistrationGuard {
-
-    private final Credentials credentials;
-    private final long maxAgeMs;
-
-    public RegistrationGuard(Credentials credentials, long maxAgeMs) {
-        this.credentials = credentials;
-        this.maxAgeMs = maxAgeMs;
-    }
+public record RegistrationGuard(Credentials credentials, long maxAgeMs) {
 
     /** A guard that lets every registration through (no credentials configured). */
     public static RegistrationGuard open() {

@@ -16,19 +16,7 @@ import java.util.List;
  * when its deadline comes near it moves ahead. Each change is written to the task's record and the
  * store here, so the record always says where the task is ({@code rank}, {@code timerAt}).
  */
-final class Lines {
-
-    private final ClassIndex classes;
-    private final TimerQueue timers;
-    private final PoolStore store;
-    private final TimeRules rules;
-
-    Lines(ClassIndex classes, TimerQueue timers, PoolStore store, TimeRules rules) {
-        this.classes = classes;
-        this.timers = timers;
-        this.store = store;
-        this.rules = rules;
-    }
+record Lines(ClassIndex classes, TimerQueue timers, PoolStore store, TimeRules rules) {
 
     /** Puts a task into its class's line at the place {@link Ordering#rank} gives it now. */
     void enqueue(TaskRecord task, WaitClass c, Instant at, String reason) {

@@ -11,15 +11,14 @@ import java.util.TreeMap;
  * by name and joined with commas ({@code ""} for none); it is unambiguous because validated label
  * names and values contain neither {@code =} nor {@code ,}.
  */
-public final class LabelSet {
+public final class LabelSet extends Keyed {
 
     public static final LabelSet EMPTY = new LabelSet("", Collections.emptySortedMap());
 
-    private final String key;
     private final SortedMap<String, String> labels;
 
     private LabelSet(String key, SortedMap<String, String> labels) {
-        this.key = key;
+        super(key);
         this.labels = labels;
     }
 
@@ -68,10 +67,6 @@ public final class LabelSet {
         return b.toString();
     }
 
-    public String key() {
-        return key;
-    }
-
     /** Unmodifiable, sorted by name. */
     public SortedMap<String, String> asMap() {
         return labels;
@@ -111,17 +106,7 @@ public final class LabelSet {
     }
 
     @Override
-    public boolean equals(Object o) {
-        return o instanceof LabelSet other && key.equals(other.key);
-    }
-
-    @Override
-    public int hashCode() {
-        return key.hashCode();
-    }
-
-    @Override
     public String toString() {
-        return key.isEmpty() ? "(no labels)" : key;
+        return key().isEmpty() ? "(no labels)" : key();
     }
 }

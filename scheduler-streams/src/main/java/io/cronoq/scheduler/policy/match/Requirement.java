@@ -19,18 +19,17 @@ import java.util.SortedMap;
  * requirements no {@code ;}) and deterministic: the same requirement always has the same key, and
  * {@link #parse} reads it back. Immutable.
  */
-public final class Requirement {
+public final class Requirement extends Keyed {
 
     private static final char RESOURCES = '|';
 
     private final LabelSet labels;
     private final ResourceNeed resources;
-    private final String key;
 
     private Requirement(LabelSet labels, ResourceNeed resources, String key) {
+        super(key);
         this.labels = labels;
         this.resources = resources;
-        this.key = key;
     }
 
     /** The requirement of these required labels and this (valid) request; {@code null} means none. */
@@ -83,11 +82,6 @@ public final class Requirement {
         return need.isEmpty() ? labelKey : labelKey + RESOURCES + need.key();
     }
 
-    /** The class key. */
-    public String key() {
-        return key;
-    }
-
     /** The labels a worker must carry, sorted by name; unmodifiable. */
     public SortedMap<String, String> labels() {
         return labels.asMap();
@@ -100,16 +94,6 @@ public final class Requirement {
 
     public LabelSet labelSet() {
         return labels;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof Requirement r && key.equals(r.key);
-    }
-
-    @Override
-    public int hashCode() {
-        return key.hashCode();
     }
 
     /** In words: {@code gpu=a100, cpu 4, memory 8Gi}; {@code "nothing"} for none. */
