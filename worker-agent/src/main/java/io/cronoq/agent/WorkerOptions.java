@@ -38,6 +38,20 @@ public record WorkerOptions(String bootstrap, String topicPrefix, Map<String, Ob
                             TaskHandler handler, Executor executor, Path workDir, Map<String, String> packages,
                             ResourceOverrides overrides, ResourceDetector detector, Clock clock) {
 
+    /** Immutable whichever way it is made: the maps are copied, and what every worker needs is present. */
+    public WorkerOptions {
+        Objects.requireNonNull(bootstrap, "bootstrap");
+        Objects.requireNonNull(topicPrefix, "topicPrefix");
+        Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
+        Objects.requireNonNull(registrationTimeout, "registrationTimeout");
+        Objects.requireNonNull(workDir, "workDir");
+        Objects.requireNonNull(overrides, "overrides");
+        Objects.requireNonNull(detector, "detector");
+        Objects.requireNonNull(clock, "clock");
+        kafka = Collections.unmodifiableMap(new HashMap<>(kafka));
+        packages = Collections.unmodifiableMap(new LinkedHashMap<>(packages));
+    }
+
     /**
      * These options for another worker of the same process: its own id, pool, labels, slots, handler and executor
      * (an embedded group), the connection, pacing, credential and resources unchanged. Validated as at build.
@@ -175,9 +189,9 @@ public record WorkerOptions(String bootstrap, String topicPrefix, Map<String, Ob
         }
 
         private WorkerOptions build(WorkerSettings settings) {
-            return new WorkerOptions(bootstrap, topicPrefix, Collections.unmodifiableMap(new HashMap<>(kafka)),
+            return new WorkerOptions(bootstrap, topicPrefix, kafka,
                     heartbeatInterval, registrationTimeout, credential, settings, handler, executor, workDir,
-                    Collections.unmodifiableMap(new LinkedHashMap<>(packages)), overrides,
+                    packages, overrides,
                     detector != null ? detector : ResourceDetector.system(), clock);
         }
     }
