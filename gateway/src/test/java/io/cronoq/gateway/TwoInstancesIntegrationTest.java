@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.cronoq.scheduler.auth.Credential;
 import io.cronoq.scheduler.auth.Credentials;
 import io.cronoq.scheduler.auth.Role;
+import io.cronoq.scheduler.testing.Inputs;
 import io.cronoq.scheduler.topology.StoreNames;
 import io.cronoq.testkit.KafkaBroker;
 import java.nio.charset.StandardCharsets;
