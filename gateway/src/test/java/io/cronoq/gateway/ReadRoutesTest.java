@@ -1,8 +1,12 @@
 package io.cronoq.gateway;
 
 import static io.cronoq.gateway.TestGateway.get;
+import static io.cronoq.gateway.TestGateway.ok;
+import static io.cronoq.gateway.TestGateway.refused;
+import static io.cronoq.gateway.TestGateway.statuses;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.cronoq.scheduler.auth.Credentials;
 import io.javalin.testtools.Response;
 import java.time.Instant;
@@ -11,63 +15,63 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The snapshot, history, health, readiness, metrics and API-description routes in Javalin's test server over a
  * state in memory: what each answers, and how it refuses a bad or missing parameter, an unknown pool and a missing
- * or weak token; and that a peer's forwarded request reads this instance's own state.
+ * or weak token; that every read (tasks and workers too) is of the caller's pools; and that a peer's forwarded
+ * request reads this instance's own state.
  */
 class ReadRoutesTest {
 
     private final MemoryState state = new MemoryState("2026-06-01T11:59:59Z")
             .pool(MemoryState.pool("theirs", 2, 2, 5))
-            .pool(MemoryState.pool("ours", 8, 3, 0));
+            .pool(MemoryState.pool("ours", 8, 3, 0))
+            .task(MemoryState.task("t-1", "ours", "RUNNING", Map.of(), "w-2"))
+            .worker(MemoryState.worker("w-2", "ours", "ACTIVE", 1, 1, "t-1"));
     private final GatewayContext open = TestGateway.context(Credentials.none(), state, new RecordingCommands());
     private final GatewayContext secured = TestGateway.context(TestGateway.SECURED, state, new RecordingCommands());
 
     @Test
     void theSnapshotHasEveryPoolByNameOrTheOneAskedFor() {
         TestGateway.test(open, (server, client) -> {
-            TestGateway.Answer all = get(client, "/v1/snapshot", null);
-            TestGateway.Answer ours = get(client, "/v1/snapshot?pool=ours", null);
+            JsonNode all = ok(get(client, "/v1/snapshot", null));
+            JsonNode ours = ok(get(client, "/v1/snapshot?pool=ours", null));
 
-            assertThat(all.status()).as(all.toString()).isEqualTo(200);
-            assertThat(all.json().path("at").asText()).isEqualTo("2026-06-01T11:59:59Z");
-            assertThat(all.json().path("pools").findValuesAsText("pool")).containsExactly("ours", "theirs");
-            assertThat(all.json().path("pools").get(1).path("waiting").asLong()).isEqualTo(5);
-            assertThat(all.json().path("pools").get(1).path("oldestWaitingMs").asLong()).isEqualTo(1000);
-            assertThat(ours.status()).isEqualTo(200);
-            assertThat(ours.json().path("at").asText()).as("the gateway's clock").isEqualTo(TestGateway.NOW.toString());
-            assertThat(ours.json().path("pools")).hasSize(1);
-            assertThat(ours.json().path("pools").get(0).path("capacity").asInt()).isEqualTo(8);
-            assertThat(ours.json().path("pools").get(0).path("groups").get(0).path("busy").asInt()).isEqualTo(3);
+            assertThat(all.path("at").asText()).isEqualTo("2026-06-01T11:59:59Z");
+            assertThat(all.path("pools").findValuesAsText("pool")).containsExactly("ours", "theirs");
+            assertThat(all.path("pools").get(1).path("waiting").asLong()).isEqualTo(5);
+            assertThat(all.path("pools").get(1).path("oldestWaitingMs").asLong()).isEqualTo(1000);
+            assertThat(ours.path("at").asText()).as("the gateway's clock").isEqualTo(TestGateway.NOW.toString());
+            assertThat(ours.path("pools")).hasSize(1);
+            assertThat(ours.path("pools").get(0).path("capacity").asInt()).isEqualTo(8);
+            assertThat(ours.path("pools").get(0).path("groups").get(0).path("busy").asInt()).isEqualTo(3);
         });
     }
 
     @Test
-    void theSnapshotOfAnUnknownPoolIs404AndABadPoolIs400() {
-        TestGateway.test(open, (server, client) -> {
-            TestGateway.Answer unknown = get(client, "/v1/snapshot?pool=nobody", null);
-            TestGateway.Answer bad = get(client, "/v1/snapshot?pool=" + "p".repeat(300), null);
-
-            assertThat(unknown.status()).isEqualTo(404);
-            assertThat(unknown.error("code")).isEqualTo("NOT_FOUND");
-            assertThat(unknown.error("message")).contains("no pool nobody");
-            assertThat(bad.status()).as(bad.toString()).isEqualTo(400);
-            assertThat(bad.error("field")).isEqualTo("pool");
+    void theSnapshotOrHistoryOfAnUnknownPoolAndAnUnknownPathAre404() {
+        TestGateway.test(withHistory(open, (pool, minutes, now) -> Optional.empty()), (server, client) -> {
+            assertThat(refused(get(client, "/v1/snapshot?pool=nobody", null), 404, null)).contains("no pool nobody");
+            assertThat(refused(get(client, "/v1/history?pool=nobody", null), 404, null))
+                    .contains("no history of pool nobody");
+            assertThat(refused(get(client, "/v1/nothing-here", null), 404, null)).contains("/openapi.json");
         });
     }
 
-    @Test
-    void withTokensTheSnapshotIsOfTheCallersPools() {
-        TestGateway.test(secured, (server, client) -> {
-            assertThat(get(client, "/v1/snapshot", null).status()).isEqualTo(401);
-            assertThat(get(client, "/v1/snapshot", "viewer").status()).isEqualTo(200);
-            assertThat(get(client, "/v1/snapshot?pool=ours", "submitter").status()).isEqualTo(200);
-            assertThat(get(client, "/v1/snapshot", "submitter").status()).isEqualTo(403);
-            assertThat(get(client, "/v1/snapshot?pool=theirs", "submitter").status()).isEqualTo(403);
-            assertThat(get(client, "/v1/snapshot?pool=ours", "worker").status()).isEqualTo(403);
-        });
+    @ParameterizedTest(name = "GET {0}")
+    @CsvSource({"/v1/tasks/-starts-with-a-dash, id", "/v1/tasks/t-1?pool=two%20words, pool", "/v1/tasks?limit=0, limit",
+            "/v1/tasks?limit=501, limit", "/v1/tasks?limit=ten, limit", "/v1/tasks?state=DONE, state",
+            "/v1/tasks?before=not-a-cursor, before", "/v1/tasks?pool=a/b, pool", "/v1/workers?state=SLEEPING, state",
+            "/v1/workers?pool=%2Fetc, pool", "/v1/workers/_w, id", "/v1/snapshot?pool=two%20words, pool",
+            "/v1/history, pool", "/v1/history?pool=ours&minutes=0, minutes", "/v1/history?pool=ours&minutes=61, minutes",
+            "/v1/history?pool=ours&minutes=an-hour, minutes"})
+    void aBadParameterOfAReadIs400NamingIt(String path, String field) {
+        TestGateway.test(withHistory(open, (pool, minutes, now) -> Optional.of(history(pool, now))),
+                (server, client) -> assertThat(refused(get(client, path, null), 400, field)).isNotBlank());
     }
 
     @Test
@@ -91,33 +95,17 @@ class ReadRoutesTest {
         });
     }
 
-    @Test
-    void theHistoryNeedsAPoolAndMinutesFromOneToSixtyAndAnUnknownPoolIs404() {
-        TestGateway.test(withHistory(open, (pool, minutes, now) -> Optional.empty()), (server, client) -> {
-            TestGateway.Answer noPool = get(client, "/v1/history", null);
-            TestGateway.Answer unknown = get(client, "/v1/history?pool=nobody", null);
-
-            assertThat(noPool.status()).as(noPool.toString()).isEqualTo(400);
-            assertThat(noPool.error("field")).isEqualTo("pool");
-            for (String minutes : new String[] {"0", "61", "an-hour"}) {
-                TestGateway.Answer bad = get(client, "/v1/history?pool=ours&minutes=" + minutes, null);
-
-                assertThat(bad.status()).as(minutes + ": " + bad).isEqualTo(400);
-                assertThat(bad.error("field")).isEqualTo("minutes");
-            }
-            assertThat(unknown.status()).isEqualTo(404);
-            assertThat(unknown.error("message")).contains("no history of pool nobody");
-        });
-    }
-
-    @Test
-    void withTokensTheHistoryIsOfTheCallersPools() {
+    @ParameterizedTest(name = "GET {0}")
+    @ValueSource(strings = {"/v1/snapshot", "/v1/history", "/v1/tasks", "/v1/tasks/t-1", "/v1/workers",
+            "/v1/workers/w-2"})
+    void withTokensEveryReadIsInTheCallersPools(String path) {
         TestGateway.test(withHistory(secured, (pool, minutes, now) -> Optional.of(history(pool, now))),
                 (server, client) -> {
-                    assertThat(get(client, "/v1/history?pool=ours", null).status()).isEqualTo(401);
-                    assertThat(get(client, "/v1/history?pool=ours", "submitter").status()).isEqualTo(200);
-                    assertThat(get(client, "/v1/history?pool=theirs", "submitter").status()).isEqualTo(403);
-                    assertThat(get(client, "/v1/history?pool=theirs", "viewer").status()).isEqualTo(200);
+                    assertThat(statuses(client, path + "?pool=ours", "none", "admin", "viewer", "submitter", "worker"))
+                            .containsExactly("none=401", "admin=200", "viewer=200", "submitter=200", "worker=403");
+                    assertThat(statuses(client, path + "?pool=theirs", "submitter")).containsExactly("submitter=403");
+                    assertThat(statuses(client, path, "submitter")).as("a caller restricted to pools names one")
+                            .containsExactly("submitter=403");
                 });
     }
 
@@ -140,9 +128,7 @@ class ReadRoutesTest {
         TestGateway.test(TestGateway.context(Credentials.none()), (server, client) -> {
             TestGateway.Answer ready = get(client, "/readyz", null);
 
-            assertThat(ready.status()).isEqualTo(503);
-            assertThat(ready.error("code")).isEqualTo("UNAVAILABLE");
-            assertThat(ready.error("message")).isEqualTo("not ready: this test gateway reads no state");
+            assertThat(refused(ready, 503, null)).isEqualTo("not ready: this test gateway reads no state");
             assertThat(ready.header("Retry-After")).isEqualTo("1");
             assertThat(get(client, "/healthz", null).status()).as("alive all the same").isEqualTo(200);
         });
@@ -156,10 +142,8 @@ class ReadRoutesTest {
             assertThat(viewer.status()).isEqualTo(200);
             assertThat(viewer.text()).isEqualTo(TestGateway.METRICS);
             assertThat(viewer.header("Content-Type")).isEqualTo(ServiceRoutes.PROMETHEUS_TEXT);
-            assertThat(get(client, "/metrics", "admin").status()).isEqualTo(200);
-            assertThat(get(client, "/metrics", null).status()).isEqualTo(401);
-            assertThat(get(client, "/metrics", "submitter").status()).isEqualTo(403);
-            assertThat(get(client, "/metrics", "worker").status()).isEqualTo(403);
+            assertThat(statuses(client, "/metrics", "none", "admin", "submitter", "worker"))
+                    .containsExactly("none=401", "admin=200", "submitter=403", "worker=403");
         });
     }
 
@@ -172,17 +156,6 @@ class ReadRoutesTest {
             assertThat(api.header("Content-Type")).startsWith("application/json");
             assertThat(api.json().path("paths").has("/v1/tasks")).isTrue();
             assertThat(api.json().path("paths").has("/v1/workers/{id}/drain")).isTrue();
-        });
-    }
-
-    @Test
-    void anUnknownPathIs404NamingTheApiDescription() {
-        TestGateway.test(open, (server, client) -> {
-            TestGateway.Answer answer = get(client, "/v1/nothing-here", null);
-
-            assertThat(answer.status()).isEqualTo(404);
-            assertThat(answer.error("code")).isEqualTo("NOT_FOUND");
-            assertThat(answer.error("message")).contains("/openapi.json");
         });
     }
 

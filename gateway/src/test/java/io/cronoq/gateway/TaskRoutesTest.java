@@ -1,9 +1,14 @@
 package io.cronoq.gateway;
 
+import static io.cronoq.gateway.TestGateway.accepted;
 import static io.cronoq.gateway.TestGateway.call;
+import static io.cronoq.gateway.TestGateway.callStatuses;
 import static io.cronoq.gateway.TestGateway.get;
+import static io.cronoq.gateway.TestGateway.ok;
+import static io.cronoq.gateway.TestGateway.refused;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.cronoq.events.TaskCancelRequested;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.scheduler.auth.Credentials;
@@ -14,8 +19,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code /v1/tasks} in Javalin's test server over a state in memory: what a submit, a cancel, a read and a list
- * answer, what they write, and how they refuse a bad parameter, an unknown task, a missing or weak token and a
- * body that is not JSON.
+ * answer, what they write, and how they refuse a bad body, an unknown or finished task, a missing or weak token and
+ * a body that is not JSON (the reads' bad parameters and tokens: {@link ReadRoutesTest}).
  */
 class TaskRoutesTest {
 
@@ -32,14 +37,11 @@ class TaskRoutesTest {
     @Test
     void aSubmitIs202WithTheIdAndPoolAndWritesTheParsedTask() {
         TestGateway.test(open, (server, client) -> {
-            TestGateway.Answer answer = call(client, "POST", "/v1/tasks", null, JSON,
-                    "{\"pool\":\"ours\",\"id\":\"new-1\",\"labels\":{\"gpu\":\"a100\"},\"payload\":\"hello\"}");
+            accepted(call(client, "POST", "/v1/tasks", null, JSON,
+                    "{\"pool\":\"ours\",\"id\":\"new-1\",\"labels\":{\"gpu\":\"a100\"},\"payload\":\"hello\"}"),
+                    "new-1", "ours");
 
-            assertThat(answer.status()).as(answer.toString()).isEqualTo(202);
-            assertThat(answer.json().path("id").asText()).isEqualTo("new-1");
-            assertThat(answer.json().path("pool").asText()).isEqualTo("ours");
-            assertThat(commands.submitted).hasSize(1);
-            TaskSubmitted task = commands.submitted.get(0);
+            TaskSubmitted task = commands.only(TaskSubmitted.class);
             assertThat(task.getTaskId()).isEqualTo("new-1");
             assertThat(task.getPool()).isEqualTo("ours");
             assertThat(task.getLabels()).isEqualTo(Map.of("gpu", "a100"));
@@ -53,37 +55,21 @@ class TaskRoutesTest {
     void aSubmitWithoutAnIdGetsOneAndAnswersIt() {
         TestGateway.test(open, (server, client) -> {
             TestGateway.Answer answer = call(client, "POST", "/v1/tasks", null, JSON, "{\"pool\":\"ours\"}");
+            String id = commands.only(TaskSubmitted.class).getTaskId();
 
-            assertThat(answer.status()).as(answer.toString()).isEqualTo(202);
-            assertThat(answer.json().path("id").asText()).isNotBlank()
-                    .isEqualTo(commands.submitted.get(0).getTaskId());
+            assertThat(id).isNotBlank();
+            accepted(answer, id, "ours");
         });
     }
 
     @Test
-    void aSubmitWithoutAPoolOrWithABadFieldIs400NamingTheFieldAndWritesNothing() {
+    void aSubmitWithoutAPoolOrWithABadFieldOrNotDeclaredJsonIsRefusedAndWritesNothing() {
         TestGateway.test(open, (server, client) -> {
-            TestGateway.Answer noPool = call(client, "POST", "/v1/tasks", null, JSON, "{\"payload\":\"x\"}");
-            TestGateway.Answer badLabels = call(client, "POST", "/v1/tasks", null, JSON,
-                    "{\"pool\":\"ours\",\"labels\":[\"gpu\"]}");
-
-            assertThat(noPool.status()).as(noPool.toString()).isEqualTo(400);
-            assertThat(noPool.error("code")).isEqualTo("INVALID_ARGUMENT");
-            assertThat(noPool.error("field")).isEqualTo("pool");
-            assertThat(badLabels.status()).as(badLabels.toString()).isEqualTo(400);
-            assertThat(badLabels.error("field")).isEqualTo("labels");
-            assertThat(commands.submitted).isEmpty();
-        });
-    }
-
-    @Test
-    void aSubmitThatIsNotDeclaredJsonIs415() {
-        TestGateway.test(open, (server, client) -> {
-            TestGateway.Answer answer = call(client, "POST", "/v1/tasks", null, "text/plain", "{\"pool\":\"ours\"}");
-
-            assertThat(answer.status()).isEqualTo(415);
-            assertThat(answer.error("code")).isEqualTo("UNSUPPORTED_MEDIA_TYPE");
-            assertThat(commands.submitted).isEmpty();
+            refused(call(client, "POST", "/v1/tasks", null, JSON, "{\"payload\":\"x\"}"), 400, "pool");
+            refused(call(client, "POST", "/v1/tasks", null, JSON, "{\"pool\":\"ours\",\"labels\":[\"gpu\"]}"), 400,
+                    "labels");
+            refused(call(client, "POST", "/v1/tasks", null, "text/plain", "{\"pool\":\"ours\"}"), 415, "Content-Type");
+            assertThat(commands.written(TaskSubmitted.class)).isEmpty();
         });
     }
 
@@ -92,20 +78,15 @@ class TaskRoutesTest {
         TestGateway.test(secured, (server, client) -> {
             String body = "{\"pool\":\"ours\",\"id\":\"mine\",\"submitter\":\"someone-else\"}";
             TestGateway.Answer none = call(client, "POST", "/v1/tasks", null, JSON, body);
-            TestGateway.Answer viewer = call(client, "POST", "/v1/tasks", "viewer", JSON, body);
-            TestGateway.Answer elsewhere = call(client, "POST", "/v1/tasks", "submitter", JSON,
-                    "{\"pool\":\"theirs\"}");
-            TestGateway.Answer own = call(client, "POST", "/v1/tasks", "submitter", JSON, body);
 
-            assertThat(none.status()).isEqualTo(401);
-            assertThat(none.error("code")).isEqualTo("UNAUTHENTICATED");
+            refused(none, 401, null);
             assertThat(none.header("WWW-Authenticate")).isEqualTo("Bearer");
-            assertThat(viewer.status()).isEqualTo(403);
-            assertThat(viewer.error("code")).isEqualTo("PERMISSION_DENIED");
-            assertThat(elsewhere.status()).isEqualTo(403);
-            assertThat(elsewhere.error("message")).contains("'theirs'");
-            assertThat(own.status()).as(own.toString()).isEqualTo(202);
-            assertThat(commands.submitted).singleElement()
+            refused(call(client, "POST", "/v1/tasks", "viewer", JSON, body), 403, null);
+            assertThat(refused(call(client, "POST", "/v1/tasks", "submitter", JSON, "{\"pool\":\"theirs\"}"), 403,
+                    null)).contains("'theirs'");
+            assertThat(commands.written(TaskSubmitted.class)).isEmpty();
+            assertThat(call(client, "POST", "/v1/tasks", "submitter", JSON, body).status()).isEqualTo(202);
+            assertThat(commands.written(TaskSubmitted.class)).singleElement()
                     .satisfies(t -> assertThat(t.getSubmitter()).as("the caller, not the body").isEqualTo("submitter"));
         });
     }
@@ -113,107 +94,43 @@ class TaskRoutesTest {
     @Test
     void aTaskReadsAsItsViewAndAnUnknownOneIs404() {
         TestGateway.test(open, (server, client) -> {
-            TestGateway.Answer found = get(client, "/v1/tasks/t-1", null);
-            TestGateway.Answer inItsPool = get(client, "/v1/tasks/t-1?pool=ours", null);
-            TestGateway.Answer inAnother = get(client, "/v1/tasks/t-1?pool=theirs", null);
-            TestGateway.Answer unknown = get(client, "/v1/tasks/nope", null);
+            JsonNode found = ok(get(client, "/v1/tasks/t-1", null));
 
-            assertThat(found.status()).as(found.toString()).isEqualTo(200);
-            assertThat(found.json().path("id").asText()).isEqualTo("t-1");
-            assertThat(found.json().path("pool").asText()).isEqualTo("ours");
-            assertThat(found.json().path("state").asText()).isEqualTo("SUCCEEDED");
-            assertThat(found.json().path("labels").path("gpu").asText()).isEqualTo("a100");
-            assertThat(found.json().path("attempts").get(0).path("worker").asText()).isEqualTo("w-1");
-            assertThat(inItsPool.status()).isEqualTo(200);
-            assertThat(inAnother.status()).isEqualTo(404);
-            assertThat(inAnother.error("code")).isEqualTo("NOT_FOUND");
-            assertThat(inAnother.error("message")).contains("no task t-1 in pool theirs");
-            assertThat(unknown.status()).isEqualTo(404);
-        });
-    }
-
-    @Test
-    void aTaskReadWithABadIdOrPoolIs400NamingIt() {
-        TestGateway.test(open, (server, client) -> {
-            TestGateway.Answer badId = get(client, "/v1/tasks/-starts-with-a-dash", null);
-            TestGateway.Answer badPool = get(client, "/v1/tasks/t-1?pool=no%20spaces", null);
-
-            assertThat(badId.status()).as(badId.toString()).isEqualTo(400);
-            assertThat(badId.error("field")).isEqualTo("id");
-            assertThat(badPool.status()).as(badPool.toString()).isEqualTo(400);
-            assertThat(badPool.error("field")).isEqualTo("pool");
-        });
-    }
-
-    @Test
-    void withTokensATaskIsReadInTheCallersPools() {
-        TestGateway.test(secured, (server, client) -> {
-            assertThat(get(client, "/v1/tasks/t-1", null).status()).isEqualTo(401);
-            assertThat(get(client, "/v1/tasks/t-1", "viewer").status()).isEqualTo(200);
-            assertThat(get(client, "/v1/tasks/t-1?pool=ours", "submitter").status()).isEqualTo(200);
-            assertThat(get(client, "/v1/tasks/t-1", "submitter").status()).as("a pool-restricted caller names the pool")
-                    .isEqualTo(403);
-            assertThat(get(client, "/v1/tasks/t-2?pool=theirs", "submitter").status()).isEqualTo(403);
-            assertThat(get(client, "/v1/tasks/t-1?pool=ours", "worker").status()).as("a worker reads no tasks")
-                    .isEqualTo(403);
+            assertThat(found.path("id").asText()).isEqualTo("t-1");
+            assertThat(found.path("pool").asText()).isEqualTo("ours");
+            assertThat(found.path("state").asText()).isEqualTo("SUCCEEDED");
+            assertThat(found.path("labels").path("gpu").asText()).isEqualTo("a100");
+            assertThat(found.path("attempts").get(0).path("worker").asText()).isEqualTo("w-1");
+            assertThat(ok(get(client, "/v1/tasks/t-1?pool=ours", null))).isEqualTo(found);
+            assertThat(refused(get(client, "/v1/tasks/t-1?pool=theirs", null), 404, null))
+                    .contains("no task t-1 in pool theirs");
+            refused(get(client, "/v1/tasks/nope", null), 404, null);
         });
     }
 
     @Test
     void theListIsAPageNewestFirstFilteredByPoolAndState() {
         TestGateway.test(open, (server, client) -> {
-            TestGateway.Answer all = get(client, "/v1/tasks", null);
-            TestGateway.Answer ours = get(client, "/v1/tasks?pool=ours", null);
-            TestGateway.Answer waiting = get(client, "/v1/tasks?pool=ours&state=waiting", null);
-            TestGateway.Answer first = get(client, "/v1/tasks?limit=1", null);
+            JsonNode all = ok(get(client, "/v1/tasks", null));
+            JsonNode first = ok(get(client, "/v1/tasks?limit=1", null));
 
-            assertThat(all.status()).as(all.toString()).isEqualTo(200);
-            assertThat(all.json().path("tasks").findValuesAsText("id")).containsExactly("t-3", "t-2", "t-1");
-            assertThat(all.json().path("next").asText(null)).as("the last page").isNull();
-            assertThat(ours.json().path("tasks").findValuesAsText("id")).containsExactly("t-3", "t-1");
-            assertThat(waiting.json().path("tasks").findValuesAsText("id")).containsExactly("t-3");
-            assertThat(first.json().path("tasks").findValuesAsText("id")).containsExactly("t-3");
-            assertThat(first.json().path("next").asText()).as("more follow").isNotEmpty();
-        });
-    }
-
-    @Test
-    void theListRefusesABadLimitStateOrCursorNamingIt() {
-        TestGateway.test(open, (server, client) -> {
-            for (String[] bad : new String[][] {{"limit=0", "limit"}, {"limit=501", "limit"}, {"limit=ten", "limit"},
-                    {"state=DONE", "state"}, {"before=not-a-cursor", "before"}, {"pool=a/b", "pool"}}) {
-                TestGateway.Answer answer = get(client, "/v1/tasks?" + bad[0], null);
-
-                assertThat(answer.status()).as(bad[0] + ": " + answer).isEqualTo(400);
-                assertThat(answer.error("field")).as(bad[0]).isEqualTo(bad[1]);
-            }
-        });
-    }
-
-    @Test
-    void withTokensTheListIsOfTheCallersPools() {
-        TestGateway.test(secured, (server, client) -> {
-            TestGateway.Answer ours = get(client, "/v1/tasks?pool=ours", "submitter");
-
-            assertThat(get(client, "/v1/tasks", null).status()).isEqualTo(401);
-            assertThat(get(client, "/v1/tasks", "viewer").status()).isEqualTo(200);
-            assertThat(ours.status()).isEqualTo(200);
-            assertThat(ours.json().path("tasks").findValuesAsText("pool")).containsOnly("ours");
-            assertThat(get(client, "/v1/tasks", "submitter").status()).isEqualTo(403);
-            assertThat(get(client, "/v1/tasks?pool=theirs", "submitter").status()).isEqualTo(403);
+            assertThat(all.path("tasks").findValuesAsText("id")).containsExactly("t-3", "t-2", "t-1");
+            assertThat(all.path("next").asText(null)).as("the last page").isNull();
+            assertThat(ok(get(client, "/v1/tasks?pool=ours", null)).path("tasks").findValuesAsText("id"))
+                    .containsExactly("t-3", "t-1");
+            assertThat(ok(get(client, "/v1/tasks?pool=ours&state=waiting", null)).path("tasks").findValuesAsText("id"))
+                    .containsExactly("t-3");
+            assertThat(first.path("tasks").findValuesAsText("id")).containsExactly("t-3");
+            assertThat(first.path("next").asText()).as("more follow").isNotEmpty();
         });
     }
 
     @Test
     void aCancelIs202AndWritesTheRequestInTheTasksPool() {
         TestGateway.test(open, (server, client) -> {
-            TestGateway.Answer answer = call(client, "DELETE", "/v1/tasks/t-3?reason=not%20needed", null, null, null);
+            accepted(call(client, "DELETE", "/v1/tasks/t-3?reason=not%20needed", null, null, null), "t-3", "ours");
 
-            assertThat(answer.status()).as(answer.toString()).isEqualTo(202);
-            assertThat(answer.json().path("id").asText()).isEqualTo("t-3");
-            assertThat(answer.json().path("pool").asText()).isEqualTo("ours");
-            assertThat(commands.cancelled).hasSize(1);
-            TaskCancelRequested cancel = commands.cancelled.get(0);
+            TaskCancelRequested cancel = commands.only(TaskCancelRequested.class);
             assertThat(cancel.getTaskId()).isEqualTo("t-3");
             assertThat(cancel.getPool()).as("found from the task").isEqualTo("ours");
             assertThat(cancel.getReason()).isEqualTo("not needed");
@@ -224,36 +141,30 @@ class TaskRoutesTest {
     @Test
     void aCancelOfAFinishedOrUnknownTaskOrWithTooLongAReasonIsRefused() {
         TestGateway.test(open, (server, client) -> {
-            TestGateway.Answer finished = call(client, "DELETE", "/v1/tasks/t-1", null, null, null);
-            TestGateway.Answer unknown = call(client, "DELETE", "/v1/tasks/nope", null, null, null);
-            TestGateway.Answer longReason = call(client, "DELETE",
-                    "/v1/tasks/t-3?reason=" + "r".repeat(Rules.MAX_REASON_LENGTH + 1), null, null, null);
-            TestGateway.Answer textBody = call(client, "DELETE", "/v1/tasks/t-3", null, "text/plain", "please");
-
-            assertThat(finished.status()).as(finished.toString()).isEqualTo(400);
-            assertThat(finished.error("field")).isEqualTo("id");
-            assertThat(finished.error("message")).contains("already SUCCEEDED");
-            assertThat(unknown.status()).isEqualTo(404);
-            assertThat(longReason.status()).as(longReason.toString()).isEqualTo(400);
-            assertThat(longReason.error("field")).isEqualTo("reason");
-            assertThat(textBody.status()).isEqualTo(415);
-            assertThat(commands.cancelled).isEmpty();
+            assertThat(refused(call(client, "DELETE", "/v1/tasks/t-1", null, null, null), 400, "id"))
+                    .contains("already SUCCEEDED");
+            refused(call(client, "DELETE", "/v1/tasks/nope", null, null, null), 404, null);
+            refused(call(client, "DELETE", "/v1/tasks/t-3?reason=" + "r".repeat(Rules.MAX_REASON_LENGTH + 1), null,
+                    null, null), 400, "reason");
+            refused(call(client, "DELETE", "/v1/tasks/t-3", null, "text/plain", "please"), 415, "Content-Type");
+            assertThat(commands.written(TaskCancelRequested.class)).isEmpty();
         });
     }
 
     @Test
     void withTokensACancelIsASubmittersInItsPoolsOrAnAdmins() {
         TestGateway.test(secured, (server, client) -> {
-            assertThat(call(client, "DELETE", "/v1/tasks/t-3?pool=ours", null, null, null).status()).isEqualTo(401);
-            assertThat(call(client, "DELETE", "/v1/tasks/t-3?pool=ours", "viewer", null, null).status())
-                    .isEqualTo(403);
-            assertThat(call(client, "DELETE", "/v1/tasks/t-2?pool=theirs", "submitter", null, null).status())
-                    .isEqualTo(403);
-            assertThat(commands.cancelled).isEmpty();
-            assertThat(call(client, "DELETE", "/v1/tasks/t-3?pool=ours", "submitter", null, null).status())
-                    .isEqualTo(202);
-            assertThat(call(client, "DELETE", "/v1/tasks/t-2", "admin", null, null).status()).isEqualTo(202);
-            assertThat(commands.cancelled).extracting(TaskCancelRequested::getTaskId).containsExactly("t-3", "t-2");
+            assertThat(callStatuses(client, "DELETE", "/v1/tasks/t-3?pool=ours", null, null, "none", "viewer",
+                    "worker")).containsExactly("none=401", "viewer=403", "worker=403");
+            assertThat(callStatuses(client, "DELETE", "/v1/tasks/t-2?pool=theirs", null, null, "submitter"))
+                    .containsExactly("submitter=403");
+            assertThat(commands.written(TaskCancelRequested.class)).isEmpty();
+            assertThat(callStatuses(client, "DELETE", "/v1/tasks/t-3?pool=ours", null, null, "submitter"))
+                    .containsExactly("submitter=202");
+            assertThat(callStatuses(client, "DELETE", "/v1/tasks/t-2", null, null, "admin"))
+                    .containsExactly("admin=202");
+            assertThat(commands.written(TaskCancelRequested.class)).extracting(TaskCancelRequested::getTaskId)
+                    .containsExactly("t-3", "t-2");
         });
     }
 }

@@ -1,9 +1,8 @@
 package io.cronoq.gateway;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
-import io.cronoq.events.TaskCancelRequested;
-import io.cronoq.events.TaskSubmitted;
-import io.cronoq.events.WorkerDraining;
 import io.cronoq.scheduler.auth.Credential;
 import io.cronoq.scheduler.auth.Credentials;
 import io.cronoq.scheduler.auth.Role;
@@ -22,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -61,7 +61,7 @@ final class TestGateway implements AutoCloseable {
     }
 
     static GatewayContext context(Credentials credentials) {
-        return new GatewayContext(new NoState(), new NoState(), REFUSES_WRITES, new InMemorySchemaRegistry(),
+        return new GatewayContext(new NoState(), new NoState(), RecordingCommands.refusing(), new InMemorySchemaRegistry(),
                 () -> METRICS, Clock.systemUTC(), credentials);
     }
 
@@ -104,6 +104,59 @@ final class TestGateway implements AutoCloseable {
             }
         });
         return new Answer(response.code(), response.body().string(), response.headers());
+    }
+
+    /**
+     * What each caller gets for one call, as {@code who=status} in the callers' order; {@code none} calls without a
+     * token.
+     */
+    static List<String> callStatuses(HttpClient client, String method, String path, String contentType, String body,
+                                     String... callers) {
+        List<String> statuses = new ArrayList<>();
+        for (String who : callers) {
+            Answer answer = call(client, method, path, who.equals("none") ? null : who, contentType, body);
+            statuses.add(who + "=" + answer.status());
+        }
+        return statuses;
+    }
+
+    /** As {@link #callStatuses} for {@code GET path}. */
+    static List<String> statuses(HttpClient client, String path, String... callers) {
+        return callStatuses(client, "GET", path, null, null, callers);
+    }
+
+    /** Asserts that {@code answer} is a 200 and returns its body, parsed. */
+    static JsonNode ok(Answer answer) {
+        assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
+        return answer.json();
+    }
+
+    /** Asserts that {@code answer} is a 202 naming {@code id} in {@code pool} (a write on its topic) and returns it. */
+    static JsonNode accepted(Answer answer, String id, String pool) {
+        assertThat(answer.status()).as(answer.toString()).isEqualTo(202);
+        assertThat(answer.json().path("id").asText()).isEqualTo(id);
+        assertThat(answer.json().path("pool").asText()).isEqualTo(pool);
+        return answer.json();
+    }
+
+    /**
+     * Asserts that {@code answer} is the API's refusal with {@code status} (and its code) naming {@code field}
+     * ({@code null}: none), and returns its message.
+     */
+    static String refused(Answer answer, int status, String field) {
+        assertThat(answer.status()).as(answer.toString()).isEqualTo(status);
+        assertThat(answer.error("code")).as(answer.toString()).isEqualTo(codeOf(status).name());
+        assertThat(answer.error("field")).as(answer.toString()).isEqualTo(field);
+        return answer.error("message");
+    }
+
+    private static ErrorCode codeOf(int status) {
+        for (ErrorCode code : ErrorCode.values()) {
+            if (code.status() == status) {
+                return code;
+            }
+        }
+        throw new IllegalArgumentException("no error code answers " + status);
     }
 
     /** {@code GET path} as {@code who}. */
@@ -151,21 +204,4 @@ final class TestGateway implements AutoCloseable {
     public void close() {
         app.stop();
     }
-
-    private static final Commands REFUSES_WRITES = new Commands() {
-        @Override
-        public void submit(TaskSubmitted task) {
-            throw new IllegalStateException("this test gateway writes nothing");
-        }
-
-        @Override
-        public void cancel(TaskCancelRequested cancel) {
-            throw new IllegalStateException("this test gateway writes nothing");
-        }
-
-        @Override
-        public void drain(WorkerDraining drain) {
-            throw new IllegalStateException("this test gateway writes nothing");
-        }
-    };
 }

@@ -46,10 +46,10 @@ public final class RunningScheduler implements AutoCloseable {
     private final SchedulerApp app;
     private final Path ownedStateDir;
 
-    private RunningScheduler(KafkaBroker broker, SchedulerApp app, Path ownedStateDir) {
+    private RunningScheduler(KafkaBroker broker, SchedulerConfig config, Credentials credentials, Path ownedStateDir) {
         this.broker = broker;
-        this.app = app;
         this.ownedStateDir = ownedStateDir;
+        this.app = SchedulerApp.start(config, credentials);
     }
 
     /** A scheduler on the test broker, named after {@code scheduler} unless told otherwise. */
@@ -154,7 +154,6 @@ public final class RunningScheduler implements AutoCloseable {
         private final Map<String, String> settings = new HashMap<>();
         private String name = "scheduler";
         private Credentials credentials = Credentials.none();
-        private boolean awaitRunning = true;
 
         private Builder(KafkaBroker broker, String bootstrap) {
             this.broker = broker;
@@ -226,13 +225,7 @@ public final class RunningScheduler implements AutoCloseable {
             return this;
         }
 
-        /** Whether {@link #start()} waits until the streams are {@code RUNNING}; it does by default. */
-        public Builder awaitRunning(boolean await) {
-            this.awaitRunning = await;
-            return this;
-        }
-
-        /** Starts the scheduler (creating its topics) and, unless told not to, waits until it runs. */
+        /** Starts the scheduler (creating its topics) and waits until it runs; fails if it does not within a minute. */
         public RunningScheduler start() {
             Map<String, String> all = new HashMap<>(settings);
             all.put(SchedulerConfig.BOOTSTRAP_SERVERS.name(), broker != null ? broker.bootstrapServers() : bootstrap);
@@ -243,17 +236,13 @@ public final class RunningScheduler implements AutoCloseable {
                 ownedStateDir = temporaryDirectory("cronoq-" + name);
                 all.put(SchedulerConfig.STATE_DIR.name(), ownedStateDir.toString());
             }
-            RunningScheduler scheduler = new RunningScheduler(broker,
-                    SchedulerApp.start(SchedulerConfig.of(all), credentials), ownedStateDir);
-            if (awaitRunning) {
-                try {
-                    scheduler.awaitRunning();
-                } catch (RuntimeException | Error e) {
-                    scheduler.close();
-                    throw e;
-                }
+            RunningScheduler scheduler = new RunningScheduler(broker, SchedulerConfig.of(all), credentials, ownedStateDir);
+            try {
+                return scheduler.awaitRunning();
+            } catch (RuntimeException | Error e) {
+                scheduler.close();
+                throw e;
             }
-            return scheduler;
         }
 
         private String unique(String word) {
