@@ -61,8 +61,8 @@ final class TestGateway implements AutoCloseable {
     }
 
     static GatewayContext context(Credentials credentials) {
-        return new GatewayContext(new NoState(), new NoState(), RecordingCommands.refusing(), new InMemorySchemaRegistry(),
-                () -> METRICS, Clock.systemUTC(), credentials);
+        return new GatewayContext(new NoState(), new NoState(), RecordingCommands.refusing(),
+                new InMemorySchemaRegistry(), () -> METRICS, Clock.systemUTC(), credentials);
     }
 
     /**
