@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.cronoq.events.TaskState;
+import io.cronoq.scheduler.testing.RunningScheduler;
 import io.cronoq.testkit.KafkaBroker;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -16,7 +16,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /** A producer that starts before the scheduler: nothing is auto-created, and nothing is lost once it is up. */
 @Tag("integration")
@@ -27,9 +26,6 @@ class ClientBeforeSchedulerIntegrationTest {
     static final KafkaBroker broker = KafkaBroker.create();
 
     private static final String POOL = "reports";
-
-    @TempDir
-    Path stateDir;
 
     @Test
     void submitsFailClearlyUntilTheSchedulerCreatedItsTopicsAndAnEarlyOutcomeWaitsForTheJournal() throws Exception {
@@ -46,8 +42,8 @@ class ClientBeforeSchedulerIntegrationTest {
                     .as("the broker did not auto-create the submissions topic with its default partition count")
                     .doesNotContain(prefix + "submissions");
 
-            try (RunningScheduler scheduler = RunningScheduler.start(broker, stateDir, prefix);
-                 SimulatedWorker worker = scheduler.worker(POOL, "w1")) {
+            try (RunningScheduler scheduler = RunningScheduler.on(broker).prefix(prefix).neverEvict().start();
+                 SimulatedWorker worker = new SimulatedWorker(scheduler, POOL, "w1")) {
                 worker.register(Map.of(), 1);
                 // Resending the same task until it lands is safe: one id, one task.
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() ->

@@ -5,9 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.TaskState;
+import io.cronoq.scheduler.testing.JournalTail;
+import io.cronoq.scheduler.testing.RunningScheduler;
 import io.cronoq.testkit.KafkaBroker;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -21,7 +22,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Tasks submitted with the client run on a real scheduler, and their outcomes are awaited from the journal. */
 @Tag("integration")
@@ -33,18 +33,15 @@ class ClientOutcomeIntegrationTest {
 
     private static final String POOL = "inference";
 
-    @TempDir
-    Path stateDir;
-
     private RunningScheduler scheduler;
     private CronoqClient client;
     private SimulatedWorker worker;
 
     @BeforeEach
     void start() {
-        scheduler = RunningScheduler.start(broker, stateDir);
-        client = scheduler.client();
-        worker = scheduler.worker(POOL, "gpu-1");
+        scheduler = RunningScheduler.on(broker).name("client").neverEvict().start();
+        client = CronoqClient.builder(scheduler.bootstrap()).topicPrefix(scheduler.prefix()).build();
+        worker = new SimulatedWorker(scheduler, POOL, "gpu-1");
     }
 
     @AfterEach
@@ -122,7 +119,7 @@ class ClientOutcomeIntegrationTest {
         CompletableFuture<TaskOutcome> late = awaitEnded(client, second);
         assertThat(late.get(60, TimeUnit.SECONDS).state()).isEqualTo(TaskState.SUCCEEDED);
 
-        try (CronoqClient other = scheduler.client()) {
+        try (CronoqClient other = CronoqClient.builder(scheduler.bootstrap()).topicPrefix(scheduler.prefix()).build()) {
             assertThat(other.outcome(first.id(), POOL).get(60, TimeUnit.SECONDS).state()).isEqualTo(TaskState.SUCCEEDED);
             assertThat(other.outcome(second.id(), POOL, Instant.now().minus(Duration.ofMinutes(5)))
                     .get(60, TimeUnit.SECONDS).workerId()).contains("gpu-1");

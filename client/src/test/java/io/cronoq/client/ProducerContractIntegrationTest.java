@@ -7,6 +7,8 @@ import io.cronoq.events.DeadLetter;
 import io.cronoq.events.InputRejected;
 import io.cronoq.events.TaskFinished;
 import io.cronoq.events.TaskState;
+import io.cronoq.scheduler.testing.JournalTail;
+import io.cronoq.scheduler.testing.RunningScheduler;
 import io.cronoq.schemas.RegisteredSchema;
 import io.cronoq.schemas.SchemaRegistries;
 import io.cronoq.schemas.SchemaRegistry;
@@ -44,7 +46,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The producer contract of docs/producer-contract.md, proved from outside the client: what a Python
@@ -63,9 +64,6 @@ class ProducerContractIntegrationTest {
     private static final Path AVSC = Path.of("..", "schemas", "src", "main", "avro");
     private static final String POOL = "inference";
 
-    @TempDir
-    Path stateDir;
-
     private RunningScheduler scheduler;
     private SchemaRegistry registry;
     private KafkaProducer<String, byte[]> producer;
@@ -73,7 +71,7 @@ class ProducerContractIntegrationTest {
 
     @BeforeEach
     void start() {
-        scheduler = RunningScheduler.start(broker, stateDir);
+        scheduler = RunningScheduler.on(broker).name("client").neverEvict().start();
         topic = scheduler.prefix() + "submissions";
         // The registry the gateway serves under the Confluent paths: here, straight from its topic.
         registry = SchemaRegistries.fromConfig(Map.of("bootstrap.servers", broker.bootstrapServers(),
@@ -104,7 +102,7 @@ class ProducerContractIntegrationTest {
 
         produce(POOL, wireFormat(id, envelope, new GenericRecordBuilder(envelope).set("event", task).build()));
 
-        try (SimulatedWorker worker = scheduler.worker(POOL, "gpu-1"); JournalTail journal = scheduler.journal()) {
+        try (SimulatedWorker worker = new SimulatedWorker(scheduler, POOL, "gpu-1"); JournalTail journal = scheduler.journal()) {
             worker.register(Map.of("gpu", "a100"), 1);
             var attempt = worker.awaitAssignment(taskId);
             assertThat(StandardCharsets.UTF_8.decode(attempt.getPayload()).toString()).isEqualTo("from python");

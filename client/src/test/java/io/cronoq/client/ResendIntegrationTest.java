@@ -5,8 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.TaskState;
+import io.cronoq.scheduler.testing.JournalTail;
+import io.cronoq.scheduler.testing.RunningScheduler;
 import io.cronoq.testkit.KafkaBroker;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -17,7 +18,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /** A producer that gives up waiting and sends the same task again creates one task, not two. */
 @Tag("integration")
@@ -29,14 +29,11 @@ class ResendIntegrationTest {
 
     private static final String POOL = "batch";
 
-    @TempDir
-    Path stateDir;
-
     private RunningScheduler scheduler;
 
     @BeforeEach
     void start() {
-        scheduler = RunningScheduler.start(broker, stateDir);
+        scheduler = RunningScheduler.on(broker).name("client").neverEvict().start();
     }
 
     @AfterEach
@@ -46,8 +43,8 @@ class ResendIntegrationTest {
 
     @Test
     void resendingTheSameTaskAfterATimeoutYieldsOneTask() throws Exception {
-        try (CronoqClient client = scheduler.client();
-             SimulatedWorker worker = scheduler.worker(POOL, "w1");
+        try (CronoqClient client = CronoqClient.builder(scheduler.bootstrap()).topicPrefix(scheduler.prefix()).build();
+             SimulatedWorker worker = new SimulatedWorker(scheduler, POOL, "w1");
              JournalTail journal = scheduler.journal()) {
             worker.register(Map.of(), 4);
             Task task = Task.of("charge order 17").pool(POOL).build();
@@ -55,7 +52,7 @@ class ResendIntegrationTest {
             // Given a send whose future the caller abandoned (it looked timed out to them)...
             CompletableFuture<String> abandoned = client.submit(task);
             // ...when the caller sends the same task again, from another client as after a restart,
-            try (CronoqClient restarted = scheduler.client()) {
+            try (CronoqClient restarted = CronoqClient.builder(scheduler.bootstrap()).topicPrefix(scheduler.prefix()).build()) {
                 assertThat(restarted.submit(task).get(30, TimeUnit.SECONDS)).isEqualTo(task.id());
             }
             assertThat(abandoned.get(30, TimeUnit.SECONDS)).as("the first send landed too").isEqualTo(task.id());

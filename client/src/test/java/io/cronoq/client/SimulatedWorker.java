@@ -7,9 +7,9 @@ import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.AttemptFailed;
 import io.cronoq.events.AttemptStarted;
 import io.cronoq.events.AttemptSucceeded;
-import io.cronoq.events.CompletionEvent;
-import io.cronoq.events.WorkerEvent;
 import io.cronoq.events.WorkerRegistered;
+import io.cronoq.scheduler.testing.Inputs;
+import io.cronoq.scheduler.testing.RunningScheduler;
 import io.cronoq.schemas.Topics;
 import io.cronoq.testkit.KafkaBroker;
 import java.nio.ByteBuffer;
@@ -19,11 +19,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * A worker as the scheduler sees it, driven by the test: registers, reads the assignments topic
@@ -31,27 +28,25 @@ import org.apache.kafka.common.serialization.StringSerializer;
  */
 final class SimulatedWorker implements AutoCloseable {
 
-    private final Topics topics;
     private final String pool;
     private final String workerId;
-    private final KafkaProducer<String, byte[]> producer;
+    private final Inputs inputs;
     private final KafkaConsumer<String, AssignmentEvent> assignments;
     private final List<AttemptAssigned> received = new ArrayList<>();
 
-    SimulatedWorker(KafkaBroker broker, Topics topics, String pool, String workerId) {
-        this.topics = topics;
+    SimulatedWorker(RunningScheduler scheduler, String pool, String workerId) {
         this.pool = pool;
         this.workerId = workerId;
-        this.producer = new KafkaProducer<>(broker.producerProps(), new StringSerializer(), new ByteArraySerializer());
+        this.inputs = scheduler.inputs();
+        Topics topics = scheduler.topics();
+        KafkaBroker broker = scheduler.broker();
         this.assignments = new KafkaConsumer<>(broker.consumerProps(broker.uniqueName(workerId)),
                 topics.assignments().keySerde().deserializer(), topics.assignments().valueSerde().deserializer());
         assignments.subscribe(List.of(topics.assignments().name()));
     }
 
     void register(Map<String, String> labels, int slots) {
-        var registered = new WorkerRegistered(workerId, pool, labels, slots, null, null, null, Instant.now());
-        String topic = topics.workers().name();
-        send(topic, topics.workers().valueSerde().serializer().serialize(topic, new WorkerEvent(registered)));
+        inputs.send(pool, new WorkerRegistered(workerId, pool, labels, slots, null, null, null, Instant.now()));
     }
 
     /** Waits until the scheduler assigns this task to this worker. */
@@ -90,9 +85,8 @@ final class SimulatedWorker implements AutoCloseable {
         complete(new AttemptStarted(a.getTaskId(), pool, a.getAttempt(), workerId, a.getGeneration(), Instant.now()));
     }
 
-    private void complete(Object event) {
-        String topic = topics.completions().name();
-        send(topic, topics.completions().valueSerde().serializer().serialize(topic, new CompletionEvent(event)));
+    private void complete(SpecificRecord event) {
+        inputs.send(pool, event);
     }
 
     private Optional<AttemptAssigned> find(String taskId, int attempt) {
@@ -107,17 +101,9 @@ final class SimulatedWorker implements AutoCloseable {
         });
     }
 
-    private void send(String topic, byte[] value) {
-        try {
-            producer.send(new ProducerRecord<>(topic, pool, value)).get();
-        } catch (Exception e) {
-            throw new AssertionError("could not send to " + topic, e);
-        }
-    }
-
     @Override
     public void close() {
-        producer.close();
+        inputs.close();
         assignments.close();
     }
 }

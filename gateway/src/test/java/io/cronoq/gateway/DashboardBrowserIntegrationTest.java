@@ -3,6 +3,8 @@ package io.cronoq.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.cronoq.scheduler.testing.Inputs;
 import io.cronoq.testkit.KafkaBroker;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,7 +20,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import com.fasterxml.jackson.databind.JsonNode;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.cronoq.events.JournalEntry;
+import io.cronoq.scheduler.testing.Inputs;
 import io.cronoq.schemas.AvroSerde;
 import io.cronoq.schemas.HttpSchemaRegistry;
 import io.cronoq.testkit.KafkaBroker;

@@ -2,26 +2,27 @@ package io.cronoq.gateway;
 
 import io.cronoq.scheduler.app.SchedulerApp;
 import io.cronoq.scheduler.auth.Credentials;
-import io.cronoq.scheduler.config.SchedulerConfig;
+import io.cronoq.scheduler.testing.RunningScheduler;
 import io.cronoq.testkit.KafkaBroker;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.util.Map;
 
 /**
- * One scheduler instance with its gateway in this JVM, as ops runs them: its own state directory,
- * and {@code cronoq.application.server} set to the gateway's port so other instances can forward.
+ * One {@link RunningScheduler} with its gateway in this JVM, as ops runs them: {@code cronoq.application.server}
+ * set to the gateway's port so other instances can forward; its simulated workers are never evicted.
  */
 final class SchedulerNode implements AutoCloseable {
 
     final SchedulerApp app;
     final GatewayServer gateway;
     final Api api;
+    private final RunningScheduler scheduler;
 
-    private SchedulerNode(SchedulerApp app, GatewayServer gateway) {
-        this.app = app;
+    private SchedulerNode(RunningScheduler scheduler, GatewayServer gateway) {
+        this.scheduler = scheduler;
+        this.app = scheduler.app();
         this.gateway = gateway;
         this.api = new Api(gateway.url());
     }
@@ -41,26 +42,18 @@ final class SchedulerNode implements AutoCloseable {
     static SchedulerNode start(KafkaBroker broker, String prefix, String applicationId, int partitions,
                                Credentials credentials, Map<String, String> settings) {
         int port = freePort();
+        RunningScheduler scheduler = RunningScheduler.on(broker).settings(settings).prefix(prefix)
+                .applicationId(applicationId).partitions(partitions).credentials(credentials).neverEvict()
+                .applicationServer("localhost:" + port).start();
         try {
-            Map<String, String> all = new java.util.HashMap<>(settings);
-            all.putAll(Map.of(
-                    SchedulerConfig.BOOTSTRAP_SERVERS.name(), broker.bootstrapServers(),
-                    SchedulerConfig.TOPIC_PREFIX.name(), prefix,
-                    SchedulerConfig.APPLICATION_ID.name(), applicationId,
-                    SchedulerConfig.STATE_DIR.name(), Files.createTempDirectory("cronoq-gateway").toString(),
-                    SchedulerConfig.APPLICATION_SERVER.name(), "localhost:" + port,
-                    SchedulerConfig.PARTITIONS.name(), Integer.toString(partitions),
-                    // Its simulated workers never heartbeat: no eviction during the test.
-                    SchedulerConfig.HEARTBEAT_TIMEOUT_MS.name(), "86400000"));
-            SchedulerConfig config = SchedulerConfig.of(all);
-            SchedulerApp app = SchedulerApp.start(config, credentials);
-            return new SchedulerNode(app, GatewayServer.start(app, port));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            return new SchedulerNode(scheduler, GatewayServer.start(scheduler.app(), port));
+        } catch (RuntimeException e) {
+            scheduler.close();
+            throw e;
         }
     }
 
-    static int freePort() {
+    private static int freePort() {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         } catch (IOException e) {
@@ -71,6 +64,6 @@ final class SchedulerNode implements AutoCloseable {
     @Override
     public void close() {
         gateway.close();
-        app.close();
+        scheduler.close();
     }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.cronoq.scheduler.auth.Credential;
 import io.cronoq.scheduler.auth.Credentials;
 import io.cronoq.scheduler.auth.Role;
+import io.cronoq.scheduler.testing.Inputs;
 import io.cronoq.scheduler.topology.StoreNames;
 import io.cronoq.testkit.KafkaBroker;
 import java.nio.charset.StandardCharsets;
@@ -43,7 +44,7 @@ class TwoInstancesIntegrationTest {
     private static final int POOLS_PER_INSTANCE = 3;
 
     @Test
-    void eitherInstanceAnswersForEveryPoolAndTaskAndRefusesAPartialAnswer() {
+    void eitherInstanceAnswersForEveryPoolAndTaskAndRefusesAPartialAnswer() throws InterruptedException {
         String prefix = broker.uniqueName("two") + ".";
         String applicationId = broker.uniqueName("scheduler");
         try (SchedulerNode a = SchedulerNode.start(broker, prefix, applicationId, PARTITIONS);
@@ -101,6 +102,8 @@ class TwoInstancesIntegrationTest {
 
             // B's gateway goes away while its scheduler keeps its pools: A cannot give a complete answer.
             b.gateway.close();
+            // A reuses a peer's liveness answer for a second (the scrape above just asked): let it lapse.
+            Thread.sleep(1_100);
             Api.Reply readiness = a.api.get("/readyz");
             assertThat(readiness.status()).as("A cannot serve B's pools, so it is not ready: " + readiness)
                     .isEqualTo(503);

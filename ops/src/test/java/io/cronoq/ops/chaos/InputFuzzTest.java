@@ -20,7 +20,7 @@ import io.cronoq.ops.chaos.Garbage.RejectedForPool;
 import io.cronoq.ops.chaos.Garbage.RejectedOrAccepted;
 import io.cronoq.ops.chaos.Garbage.RejectedOrSucceeded;
 import io.cronoq.scheduler.app.SchedulerApp;
-import io.cronoq.scheduler.config.SchedulerConfig;
+import io.cronoq.scheduler.testing.RunningScheduler;
 import io.cronoq.schemas.SchemaRegistry;
 import io.cronoq.schemas.Topics;
 import io.cronoq.testkit.KafkaBroker;
@@ -87,11 +87,10 @@ class InputFuzzTest {
         String run = "fuzz-" + UUID.randomUUID().toString().substring(0, 6);
         String bootstrap = broker.bootstrapServers();
         List<String> pools = List.of(run + "-a", run + "-b");
-        SchedulerConfig config = config(run);
-        try (SchedulerApp app = SchedulerApp.start(config);
-             SchemaRegistry registry = SchedulerApp.registry(config)) {
+        try (RunningScheduler scheduler = start(run);
+             SchemaRegistry registry = SchedulerApp.registry(scheduler.config())) {
+            SchedulerApp app = scheduler.app();
             Topics topics = app.topics();
-            await().atMost(Duration.ofMinutes(1)).until(() -> app.streams().state() == KafkaStreams.State.RUNNING);
             Set<String> threads = threadNames(app.streams());
             GarbageMaker maker = new GarbageMaker(topics, pools.get(0), run + "-bad", 42);
             List<WorkerRegistered> fleet = new ArrayList<>();
@@ -165,11 +164,10 @@ class InputFuzzTest {
         String run = "fuzzbig-" + UUID.randomUUID().toString().substring(0, 6);
         String bootstrap = broker.bootstrapServers();
         List<String> pools = List.of(run + "-a", run + "-b");
-        SchedulerConfig config = config(run);
-        SchedulerApp app = SchedulerApp.start(config);
-        try (SchemaRegistry registry = SchedulerApp.registry(config)) {
+        RunningScheduler scheduler = start(run);
+        SchedulerApp app = scheduler.app();
+        try (SchemaRegistry registry = SchedulerApp.registry(scheduler.config())) {
             Topics topics = app.topics();
-            await().atMost(Duration.ofMinutes(1)).until(() -> app.streams().state() == KafkaStreams.State.RUNNING);
             Set<String> threads = threadNames(app.streams());
             if (raised) {
                 try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
@@ -216,7 +214,7 @@ class InputFuzzTest {
             // A stream thread that keeps dying and being replaced takes a while to stop; the next test must
             // not meet it.
             app.streams().close(Duration.ofMinutes(2));
-            app.close();
+            scheduler.close();
         }
     }
 
@@ -235,13 +233,9 @@ class InputFuzzTest {
         throw new AssertionError("no payload size was accepted");
     }
 
-    private SchedulerConfig config(String run) {
-        return SchedulerConfig.of(Map.of(
-                SchedulerConfig.BOOTSTRAP_SERVERS.name(), broker.bootstrapServers(),
-                SchedulerConfig.TOPIC_PREFIX.name(), run + ".",
-                SchedulerConfig.APPLICATION_ID.name(), run,
-                SchedulerConfig.STATE_DIR.name(), stateDir.toString(),
-                SchedulerConfig.PARTITIONS.name(), String.valueOf(PARTITIONS)));
+    private RunningScheduler start(String run) {
+        return RunningScheduler.on(broker).prefix(run + ".").applicationId(run).stateDir(stateDir)
+                .partitions(PARTITIONS).start();
     }
 
     static KafkaProducer<String, byte[]> garbageProducer(String bootstrap, int maxRequestSize) {

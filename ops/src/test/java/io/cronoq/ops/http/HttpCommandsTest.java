@@ -9,15 +9,12 @@ import io.cronoq.agent.CronoqWorker;
 import io.cronoq.gateway.GatewayServer;
 import io.cronoq.kafka.LocalKafka;
 import io.cronoq.ops.Cronoq;
-import io.cronoq.scheduler.app.SchedulerApp;
-import io.cronoq.scheduler.config.SchedulerConfig;
+import io.cronoq.scheduler.testing.RunningScheduler;
 import io.cronoq.testkit.KafkaBroker;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,21 +33,15 @@ class HttpCommandsTest {
     static final KafkaBroker broker = KafkaBroker.create();
 
     private static final String POOL = "cli";
-    private static SchedulerApp scheduler;
+    private static RunningScheduler scheduler;
     private static GatewayServer gateway;
     private static CronoqWorker worker;
 
     @BeforeAll
     static void start() throws Exception {
-        String prefix = broker.uniqueName("cli") + ".";
-        scheduler = SchedulerApp.start(SchedulerConfig.of(Map.of(
-                SchedulerConfig.BOOTSTRAP_SERVERS.name(), broker.bootstrapServers(),
-                SchedulerConfig.TOPIC_PREFIX.name(), prefix,
-                SchedulerConfig.APPLICATION_ID.name(), broker.uniqueName("cli-scheduler"),
-                SchedulerConfig.STATE_DIR.name(), Files.createTempDirectory("cronoq-cli").toString(),
-                SchedulerConfig.PARTITIONS.name(), "2")));
-        gateway = GatewayServer.start(scheduler, 0);
-        worker = CronoqWorker.builder().bootstrap(broker.bootstrapServers()).topicPrefix(prefix).id("cli-gpu")
+        scheduler = RunningScheduler.on(broker).name("cli").partitions(2).start();
+        gateway = GatewayServer.start(scheduler.app(), 0);
+        worker = CronoqWorker.builder().bootstrap(broker.bootstrapServers()).topicPrefix(scheduler.prefix()).id("cli-gpu")
                 .pool(POOL).label("gpu", "a100").slots(1)
                 .handler(ctx -> ("echo " + ctx.payloadAsString()).getBytes(StandardCharsets.UTF_8)).build();
         // Ready once the gateway answers a snapshot (the stores are queryable).

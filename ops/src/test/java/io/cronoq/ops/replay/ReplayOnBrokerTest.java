@@ -23,8 +23,7 @@ import io.cronoq.events.WorkerEvent;
 import io.cronoq.events.WorkerRegistered;
 import io.cronoq.kafka.LocalKafka;
 import io.cronoq.ops.Cronoq;
-import io.cronoq.scheduler.app.SchedulerApp;
-import io.cronoq.scheduler.config.SchedulerConfig;
+import io.cronoq.scheduler.testing.RunningScheduler;
 import io.cronoq.schemas.Topics;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -87,16 +86,10 @@ class ReplayOnBrokerTest {
         kafka = LocalKafka.start(dir.resolve("kafka"), LocalKafka.freePort(), LocalKafka.freePort());
         prefix = "replay-" + UUID.randomUUID().toString().substring(0, 8) + ".";
         base = Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(Duration.ofMinutes(10));
-        SchedulerConfig config = SchedulerConfig.of(Map.of(
-                SchedulerConfig.BOOTSTRAP_SERVERS.name(), kafka.bootstrapServers(),
-                SchedulerConfig.TOPIC_PREFIX.name(), prefix,
-                SchedulerConfig.APPLICATION_ID.name(), prefix + "scheduler",
-                SchedulerConfig.STATE_DIR.name(), Files.createDirectories(dir.resolve("state")).toString(),
-                SchedulerConfig.PARTITIONS.name(), "2",
-                // Its simulated workers never heartbeat: no eviction during the test.
-                SchedulerConfig.HEARTBEAT_TIMEOUT_MS.name(), "86400000"));
-        try (SchedulerApp app = SchedulerApp.start(config);
-             Workload workload = new Workload(app.topics(), kafka.bootstrapServers())) {
+        try (RunningScheduler scheduler = RunningScheduler.on(kafka.bootstrapServers()).prefix(prefix)
+                     .applicationId(prefix + "scheduler").stateDir(Files.createDirectories(dir.resolve("state")))
+                     .partitions(2).neverEvict().start();
+             Workload workload = new Workload(scheduler.topics(), kafka.bootstrapServers())) {
             workload.run();
         }
     }

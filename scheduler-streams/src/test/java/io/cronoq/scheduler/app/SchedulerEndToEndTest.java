@@ -9,17 +9,14 @@ import static org.awaitility.Awaitility.await;
 
 import io.cronoq.events.AssignmentEvent;
 import io.cronoq.events.AttemptAssigned;
-import io.cronoq.events.CompletionEvent;
 import io.cronoq.events.JournalEntry;
-import io.cronoq.events.SubmissionEvent;
 import io.cronoq.events.TaskFinished;
 import io.cronoq.events.TaskState;
-import io.cronoq.events.WorkerEvent;
-import io.cronoq.scheduler.config.SchedulerConfig;
+import io.cronoq.scheduler.testing.Inputs;
+import io.cronoq.scheduler.testing.RunningScheduler;
 import io.cronoq.schemas.Topic;
 import io.cronoq.schemas.Topics;
 import io.cronoq.testkit.KafkaBroker;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,8 +25,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -50,28 +45,19 @@ class SchedulerEndToEndTest {
 
     private static final String POOL = "inference";
 
-    private SchedulerApp app;
+    private RunningScheduler scheduler;
     private Topics topics;
-    private KafkaProducer<String, Object> producer;
+    private Inputs inputs;
     private KafkaConsumer<String, AssignmentEvent> assignments;
     private KafkaConsumer<String, JournalEntry> journal;
     private final List<ConsumerRecord<String, AssignmentEvent>> received = new ArrayList<>();
     private final List<JournalEntry> journaled = new ArrayList<>();
 
     @BeforeEach
-    void start() throws Exception {
-        SchedulerConfig config = SchedulerConfig.of(Map.of(
-                SchedulerConfig.BOOTSTRAP_SERVERS.name(), broker.bootstrapServers(),
-                SchedulerConfig.TOPIC_PREFIX.name(), broker.uniqueName("e2e") + ".",
-                SchedulerConfig.APPLICATION_ID.name(), broker.uniqueName("scheduler"),
-                SchedulerConfig.STATE_DIR.name(), Files.createTempDirectory("cronoq-e2e").toString(),
-                SchedulerConfig.PARTITIONS.name(), "4",
-                // Its simulated workers never heartbeat: no eviction during the test.
-                SchedulerConfig.HEARTBEAT_TIMEOUT_MS.name(), "86400000"));
-        app = SchedulerApp.start(config);
-        topics = app.topics();
-        producer = new KafkaProducer<>(broker.producerProps(), topics.submissions().keySerde().serializer(),
-                new EnvelopeSerializer(topics));
+    void start() {
+        scheduler = RunningScheduler.on(broker).name("e2e").neverEvict().start();
+        topics = scheduler.topics();
+        inputs = scheduler.inputs();
         assignments = consumer(topics.assignments());
         journal = consumer(topics.journal());
     }
@@ -85,10 +71,10 @@ class SchedulerEndToEndTest {
 
     @AfterEach
     void stop() {
-        producer.close();
+        inputs.close();
         assignments.close();
         journal.close();
-        app.close();
+        scheduler.close();
     }
 
     @Test
@@ -168,38 +154,6 @@ class SchedulerEndToEndTest {
     }
 
     private void send(SpecificRecord event) {
-        String topic = EnvelopeSerializer.topicOf(topics, event);
-        try {
-            producer.send(new ProducerRecord<>(topic, POOL, event)).get();
-        } catch (Exception e) {
-            throw new AssertionError("could not send " + event, e);
-        }
-    }
-
-    /** Wraps an input event in its topic's envelope and serializes it with that topic's serde. */
-    static final class EnvelopeSerializer implements org.apache.kafka.common.serialization.Serializer<Object> {
-        private final Topics topics;
-
-        EnvelopeSerializer(Topics topics) {
-            this.topics = topics;
-        }
-
-        static String topicOf(Topics topics, SpecificRecord event) {
-            String name = event.getSchema().getName();
-            if (name.startsWith("Task")) {
-                return topics.submissions().name();
-            }
-            return name.startsWith("Worker") ? topics.workers().name() : topics.completions().name();
-        }
-
-        @Override
-        public byte[] serialize(String topic, Object event) {
-            if (topic.equals(topics.submissions().name())) {
-                return topics.submissions().valueSerde().serializer().serialize(topic, new SubmissionEvent(event));
-            } else if (topic.equals(topics.workers().name())) {
-                return topics.workers().valueSerde().serializer().serialize(topic, new WorkerEvent(event));
-            }
-            return topics.completions().valueSerde().serializer().serialize(topic, new CompletionEvent(event));
-        }
+        inputs.send(POOL, event);
     }
 }

@@ -1,0 +1,103 @@
+package io.cronoq.gateway;
+
+import io.cronoq.scheduler.query.TaskFilter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A state reader over views a test puts in, for gateways under test with no broker: it answers as the
+ * scheduler's stores would (pools sorted by name, tasks newest first as put in, workers by pool then id).
+ */
+final class MemoryState implements StateReader {
+
+    private final List<PoolView> pools = new ArrayList<>();
+    private final List<TaskView> tasks = new ArrayList<>();
+    private final List<WorkerView> workers = new ArrayList<>();
+    private final String at;
+
+    /** An empty state whose snapshots are as of {@code at}. */
+    MemoryState(String at) {
+        this.at = at;
+    }
+
+    MemoryState pool(PoolView pool) {
+        pools.add(pool);
+        return this;
+    }
+
+    /** Adds a task; tasks are listed in the order they were added (the newest first). */
+    MemoryState task(TaskView task) {
+        tasks.add(task);
+        return this;
+    }
+
+    MemoryState worker(WorkerView worker) {
+        workers.add(worker);
+        return this;
+    }
+
+    @Override
+    public SnapshotView snapshot() {
+        return new SnapshotView(at, pools.stream().sorted(Comparator.comparing(PoolView::pool)).toList());
+    }
+
+    @Override
+    public Optional<PoolView> pool(String pool) {
+        return pools.stream().filter(p -> p.pool().equals(pool)).findFirst();
+    }
+
+    @Override
+    public Optional<TaskView> task(String id, String pool) {
+        return tasks.stream().filter(t -> t.id().equals(id) && (pool == null || t.pool().equals(pool))).findFirst();
+    }
+
+    /** The page; its {@code next} is the last task's id when more tasks follow (a stand-in for a cursor). */
+    @Override
+    public TaskPage tasks(TaskFilter filter) {
+        List<TaskView> matching = tasks.stream()
+                .filter(t -> filter.pool() == null || t.pool().equals(filter.pool()))
+                .filter(t -> filter.state() == null || t.state().equals(filter.state().name()))
+                .toList();
+        List<TaskView> page = matching.stream().limit(filter.limit()).toList();
+        return new TaskPage(page, matching.size() > page.size() ? page.get(page.size() - 1).id() : null);
+    }
+
+    @Override
+    public List<WorkerView> workers(String pool) {
+        return workers.stream().filter(w -> pool == null || w.pool().equals(pool))
+                .sorted(Comparator.comparing(WorkerView::pool).thenComparing(WorkerView::id)).toList();
+    }
+
+    @Override
+    public Readiness readiness() {
+        return new Readiness(true, "RUNNING", null);
+    }
+
+    /** A task with labels and, when {@code worker} is given, one attempt on it; other fields unset. */
+    static TaskView task(String id, String pool, String state, Map<String, String> labels, String worker) {
+        List<TaskView.AttemptView> attempts = worker == null ? List.of() : List.of(new TaskView.AttemptView(1, worker,
+                labels, 3, "2026-06-01T11:59:00Z", "2026-06-01T11:59:01Z", null, null, null));
+        return new TaskView(id, pool, state, labels, null, "NORMAL", 5, null, "2026-06-01T11:58:00Z",
+                "2026-06-01T11:59:01Z", null, null, null, null, null, null, null, null, List.of(), null, attempts);
+    }
+
+    /** A worker running {@code running} attempts (each the first of its task). */
+    static WorkerView worker(String id, String pool, String state, int slots, long generation, String... running) {
+        List<WorkerView.RunningView> attempts = new ArrayList<>();
+        for (String task : running) {
+            attempts.add(new WorkerView.RunningView(task, 1));
+        }
+        return new WorkerView(id, pool, Map.of(), slots, attempts.size(), state, generation, null,
+                "2026-06-01T11:00:00Z", "2026-06-01T11:59:59Z", attempts);
+    }
+
+    /** A pool of one group without labels. */
+    static PoolView pool(String name, int capacity, int busy, long waiting) {
+        return new PoolView(name, capacity, busy, waiting, waiting > 0 ? 1000L : null, busy + waiting, 0, 0,
+                List.of(new PoolView.GroupView(Map.of(), "", capacity, busy, 1, waiting, waiting > 0 ? 1000L : null,
+                        busy + waiting, 0)));
+    }
+}
