@@ -1,7 +1,9 @@
 package io.cronoq.ops.replay;
 
 import io.cronoq.events.JournalEntry;
+import io.cronoq.schemas.KafkaClients;
 import io.cronoq.schemas.Topic;
+import io.cronoq.schemas.events.Journal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -9,7 +11,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -82,14 +83,8 @@ final class JournalReader implements AutoCloseable {
      * @throws IllegalArgumentException when the journal topic does not exist
      */
     static JournalReader open(Map<String, Object> kafka, Topic<String, JournalEntry> topic, Instant from) {
-        Map<String, Object> props = new HashMap<>(kafka);
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
-        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "cronoq-replay");
-        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer());
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(KafkaClients.logReader(kafka, "cronoq-replay"),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer());
         JournalReader reader = new JournalReader(consumer, topic, from);
         try {
             reader.position();
@@ -205,7 +200,7 @@ final class JournalReader implements AutoCloseable {
             return null;
         }
         try {
-            return topic.valueSerde().deserializer().deserialize(record.topic(), record.value());
+            return Journal.decode(topic, record);
         } catch (RuntimeException e) {
             log.warn("Skipping a journal record that does not decode at {}-{}@{}: {}", record.topic(),
                     record.partition(), record.offset(), e.toString());
