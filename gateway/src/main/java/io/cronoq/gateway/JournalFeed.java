@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -49,9 +50,9 @@ final class JournalFeed implements AutoCloseable {
     private final Topics topics;
     private final JournalMeter meter;
     private final JournalHistory history;
-    private final StateReader stores;
-    private final Clock clock;
-    private final Thread thread;
+    /** Applies the history's baseline and returns its start ({@link HistoryBaseline#apply}). */
+    private final Supplier<Instant> baseline;
+    private final Thread thread = new Thread(this::run, "cronoq-gateway-journal");
     private volatile boolean closed;
 
     // Owned by the feed's thread.
@@ -69,17 +70,15 @@ final class JournalFeed implements AutoCloseable {
         this(LogReaders.create(kafkaConfig, "cronoq-gateway-journal"), topics, meter, history, stores, clock);
     }
 
-    /** A feed reading with {@code consumer}, which it closes. */
+    /** A feed reading with {@code consumer}, which it closes; the history's baseline comes from {@code stores}. */
     JournalFeed(Consumer<String, byte[]> consumer, Topics topics, JournalMeter meter, JournalHistory history,
                 StateReader stores, Clock clock) {
         this.consumer = consumer;
         this.topics = topics;
         this.meter = meter;
         this.history = history;
-        this.stores = stores;
-        this.clock = clock;
-        this.thread = new Thread(this::run, "cronoq-gateway-journal");
-        this.thread.setDaemon(true);
+        this.baseline = () -> HistoryBaseline.apply(history, stores, clock);
+        thread.setDaemon(true);
     }
 
     JournalFeed start() {
@@ -129,18 +128,14 @@ final class JournalFeed implements AutoCloseable {
      */
     private void startHistory(List<TopicPartition> journal) {
         try {
-            Instant start = clock.instant().minus(Duration.ofMinutes(history.minutes()));
-            List<JournalEntry> entries;
+            Instant start;
             try {
-                entries = HistoryBaseline.at(start, stores);
+                start = baseline.get();
             } catch (ApiException e) {
                 log.debug("Journal history: the stores do not answer yet ({}); retrying", e.getMessage());
                 nextBaselineNanos = System.nanoTime() + RETRY.toNanos();
                 return;
             }
-            entries.forEach(history::apply);
-            history.since(start);
-            log.info("Journal history: {} entries of the state at {} taken from the stores", entries.size(), start);
             Map<TopicPartition, Long> times = new HashMap<>();
             journal.forEach(p -> times.put(p, start.toEpochMilli()));
             Map<TopicPartition, OffsetAndTimestamp> found = consumer.offsetsForTimes(times);

@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -157,7 +158,7 @@ final class Simulation {
     }
 
     private int replayOutsideEvents(List<JournalEntry> recorded, long[] times, FleetChange change) {
-        Fleet fleet = new Fleet(pool, change);
+        Fleet fleet = new Fleet(labels -> change.removes(pool, labels));
         for (int i = 0; i < recorded.size(); i++) {
             Object event = recorded.get(i).getEvent();
             JournalKind kind = JournalKind.of(event);
@@ -194,20 +195,19 @@ final class Simulation {
      * bump the worker's generation, so its later drains and leaves are renumbered.
      */
     private static final class Fleet {
-        private final String pool;
-        private final FleetChange change;
+        /** Whether the change removes the group of these labels. */
+        private final Predicate<Map<String, String>> removed;
         private final Set<String> removedWorkers = new HashSet<>();
         /** Per worker, how many recorded generation bumps the simulation does not make: its dropped registrations. */
         private final Map<String, Integer> unmatched = new HashMap<>();
         private int dropped;
 
-        Fleet(String pool, FleetChange change) {
-            this.pool = pool;
-            this.change = change;
+        Fleet(Predicate<Map<String, String>> removed) {
+            this.removed = removed;
         }
 
         WorkerRegistered registered(WorkerRegistered r) {
-            if (!change.removes(pool, r.getLabels())) {
+            if (!removed.test(r.getLabels())) {
                 removedWorkers.remove(r.getWorkerId());
                 return r;
             }
