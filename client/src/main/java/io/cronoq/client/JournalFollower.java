@@ -8,6 +8,8 @@ import io.cronoq.events.TaskCancelled;
 import io.cronoq.events.TaskFinished;
 import io.cronoq.events.TaskState;
 import io.cronoq.schemas.Topic;
+import io.cronoq.schemas.events.Journal;
+import io.cronoq.schemas.events.JournalKind;
 import io.cronoq.schemas.rules.InvalidInputException;
 import io.cronoq.schemas.rules.Violation;
 import java.nio.ByteBuffer;
@@ -234,26 +236,49 @@ final class JournalFollower implements AutoCloseable {
         }
         String pool = entry.getPool();
         Object event = entry.getEvent();
-        if (event instanceof AttemptSucceeded s) {
-            if (s.getResult() != null) {
-                results.put(key(pool, s.getTaskId()) + "#" + s.getAttempt(), bytes(s.getResult()));
-            }
-        } else if (event instanceof TaskFinished f) {
-            byte[] result = results.remove(key(pool, f.getTaskId()) + "#" + f.getAttempt());
-            if (f.getState() == TaskState.SUCCEEDED || f.getState() == TaskState.FAILED
-                    || f.getState() == TaskState.CANCELLED) {
-                finished(record, pool, f.getTaskId(), new Finished(new TaskOutcome(f.getTaskId(), pool, f.getState(),
-                        f.getAttempt(), f.getWorkerId(), f.getError(), result, entry.getAt()), null));
-            }
-            // Any other state (WAITING) is a failed attempt that will be retried: keep waiting.
-        } else if (event instanceof TaskCancelled c) {
-            finished(record, pool, c.getTaskId(), new Finished(new TaskOutcome(c.getTaskId(), pool,
-                    TaskState.CANCELLED, 0, null, c.getReason(), null, entry.getAt()), null));
-        } else if (event instanceof InputRejected r && "TaskSubmitted".equals(r.getInputType())
-                && r.getTaskId() != null) {
-            String field = r.getField() == null ? "task" : r.getField();
-            finished(record, pool, r.getTaskId(), new Finished(null, new Violation(field, r.getReason())));
+        Finished finished = switch (JournalKind.of(event)) {
+            case ATTEMPT_SUCCEEDED -> succeeded(pool, (AttemptSucceeded) event);
+            case TASK_FINISHED -> finished(entry, (TaskFinished) event);
+            case TASK_CANCELLED -> new Finished(new TaskOutcome(Journal.taskId(event), pool, TaskState.CANCELLED, 0,
+                    null, ((TaskCancelled) event).getReason(), null, entry.getAt()), null);
+            case INPUT_REJECTED -> rejected((InputRejected) event);
+            // Neither ends a task nor carries its result.
+            case TASK_SUBMITTED, TASK_CANCEL_REQUESTED, WORKER_REGISTERED, WORKER_DRAINING, WORKER_LEFT, ATTEMPT_STARTED,
+                    ATTEMPT_FAILED, TASK_WAITING, ATTEMPT_ASSIGNED, DUPLICATE_SUBMISSION, WORKER_ACCEPTED,
+                    WORKER_REMOVED, ATTEMPT_REVOKED, WORKER_FENCED, REGISTRATION_REJECTED, TASK_FORGOTTEN -> null;
+        };
+        if (finished != null) {
+            finished(record, pool, Journal.taskId(event), finished);
         }
+    }
+
+    /** Keeps a success's result for the {@code TaskFinished} that follows it; ends nothing itself. */
+    private Finished succeeded(String pool, AttemptSucceeded s) {
+        if (s.getResult() != null) {
+            results.put(key(pool, Journal.attemptKey(s.getTaskId(), s.getAttempt())), bytes(s.getResult()));
+        }
+        return null;
+    }
+
+    /** A final state ends the task; any other (WAITING) is a failed attempt that will be retried: keep waiting. */
+    private Finished finished(JournalEntry entry, TaskFinished f) {
+        String pool = entry.getPool();
+        byte[] result = results.remove(key(pool, Journal.attemptKey(f.getTaskId(), f.getAttempt())));
+        if (f.getState() == TaskState.SUCCEEDED || f.getState() == TaskState.FAILED
+                || f.getState() == TaskState.CANCELLED) {
+            return new Finished(new TaskOutcome(f.getTaskId(), pool, f.getState(), f.getAttempt(), f.getWorkerId(),
+                    f.getError(), result, entry.getAt()), null);
+        }
+        return null;
+    }
+
+    /** A submission the scheduler refused ends its task with the refusal; another input's refusal ends none. */
+    private static Finished rejected(InputRejected r) {
+        if (!"TaskSubmitted".equals(r.getInputType()) || r.getTaskId() == null) {
+            return null;
+        }
+        String field = r.getField() == null ? "task" : r.getField();
+        return new Finished(null, new Violation(field, r.getReason()));
     }
 
     private void finished(ConsumerRecord<?, ?> record, String pool, String taskId, Finished finished) {

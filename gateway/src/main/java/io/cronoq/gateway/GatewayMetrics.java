@@ -10,8 +10,8 @@ import org.apache.kafka.streams.errors.InvalidStateStoreException;
 
 /**
  * The gateway's Prometheus registry: pool and group gauges ({@link PoolGauges}, refreshed at each
- * scrape from this instance's stores), journal-derived counters ({@link JournalMeter}) and the
- * Kafka Streams client metrics ({@link KafkaStreamsMetrics}).
+ * scrape from this instance's stores), journal-derived counters ({@link JournalMeter}, fed by the
+ * gateway's {@link JournalFeed}) and the Kafka Streams client metrics ({@link KafkaStreamsMetrics}).
  */
 final class GatewayMetrics implements MetricsSource, AutoCloseable {
 
@@ -20,7 +20,6 @@ final class GatewayMetrics implements MetricsSource, AutoCloseable {
     private final LocalStateReader local;
     private final Clock clock;
     private final KafkaStreamsMetrics streamsMetrics;
-    private JournalMeter journal;
 
     GatewayMetrics(KafkaStreams streams, LocalStateReader local, Clock clock) {
         this.local = local;
@@ -44,10 +43,6 @@ final class GatewayMetrics implements MetricsSource, AutoCloseable {
                 .register(registry);
     }
 
-    void journal(JournalMeter meter) {
-        this.journal = meter;
-    }
-
     @Override
     public synchronized String scrape() {
         try {
@@ -60,9 +55,6 @@ final class GatewayMetrics implements MetricsSource, AutoCloseable {
 
     @Override
     public void close() {
-        if (journal != null) {
-            journal.close();
-        }
         streamsMetrics.close();
         registry.close();
     }

@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * A running gateway next to a scheduler instance in the same process:
  * {@code try (var gateway = GatewayServer.start(app, 8080)) { … }}. It reads the instance's stores,
  * forwards to the other instances at their {@code cronoq.application.server}, and owns its own
- * Kafka producer, journal consumer and schema registry client, which {@link #close()} releases.
+ * Kafka producer, journal consumer ({@link JournalFeed}) and schema registry client, which
+ * {@link #close()} releases.
  */
 public final class GatewayServer implements AutoCloseable {
 
@@ -32,17 +33,17 @@ public final class GatewayServer implements AutoCloseable {
     private final KafkaCommands commands;
     private final GatewayMetrics metrics;
     private final SchemaRegistry registry;
-    private final JournalHistoryReader history;
+    private final JournalFeed journal;
 
     private GatewayServer(Javalin app, String bind, GatewayTls tls, KafkaCommands commands, GatewayMetrics metrics,
-                          SchemaRegistry registry, JournalHistoryReader history) {
+                          SchemaRegistry registry, JournalFeed journal) {
         this.app = app;
         this.bind = bind;
         this.tls = tls;
         this.commands = commands;
         this.metrics = metrics;
         this.registry = registry;
-        this.history = history;
+        this.journal = journal;
     }
 
     /**
@@ -72,7 +73,7 @@ public final class GatewayServer implements AutoCloseable {
         SchemaRegistry registry = SchedulerApp.registry(config);
         KafkaCommands commands = null;
         GatewayMetrics metrics = null;
-        JournalHistoryReader historyReader = null;
+        JournalFeed journal = null;
         Javalin app;
         try {
             commands = new KafkaCommands(kafka, topics, TIMEOUT);
@@ -80,21 +81,21 @@ public final class GatewayServer implements AutoCloseable {
             LocalStateReader local = new LocalStateReader(streams, inputTopic, clock);
             Ownership ownership = new Ownership(streams, self, inputTopic, commands::inputPartitions, local);
             metrics = new GatewayMetrics(streams, local, clock);
-            metrics.journal(new JournalMeter(kafka, topics, metrics.registry(), local::ownedPartitions,
-                    commands::inputPartitions).start());
+            JournalMeter meter = new JournalMeter(metrics.registry(), local::ownedPartitions,
+                    commands::inputPartitions);
             PeerClient peers = new PeerClient(TIMEOUT, tls == null ? null : tls.peerContext());
             ClusterStateReader cluster = new ClusterStateReader(local, ownership, peers, clock);
             JournalHistory history = new JournalHistory(HistoryRoutes.MAX_MINUTES);
+            journal = new JournalFeed(kafka, topics, meter, history, cluster, clock).start();
             ForwardedStateReader forwarded = new ForwardedStateReader(local, ownership, peers::answers);
             metrics.unserved(forwarded::unservedPartitions);
             GatewayContext context = new GatewayContext(cluster, forwarded,
                     commands, registry, metrics, clock, credentials, history);
             app = Gateway.create(context, tls, bind, port).start(bind, port);
-            historyReader = new JournalHistoryReader(kafka, topics, cluster, clock, history).start();
         } catch (RuntimeException e) {
             // Did not start (e.g. the port is taken): release what was opened, then say why.
-            if (historyReader != null) {
-                historyReader.close();
+            if (journal != null) {
+                journal.close();
             }
             if (metrics != null) {
                 metrics.close();
@@ -116,7 +117,7 @@ public final class GatewayServer implements AutoCloseable {
                     + "can submit, cancel and drain. Set cronoq.http.bind = \"127.0.0.1\" or configure [[auth.tokens]].",
                     bind, app.port());
         }
-        return new GatewayServer(app, bind, tls, commands, metrics, registry, historyReader);
+        return new GatewayServer(app, bind, tls, commands, metrics, registry, journal);
     }
 
     private static HostInfo self(SchedulerConfig config) {
@@ -149,7 +150,7 @@ public final class GatewayServer implements AutoCloseable {
     @Override
     public void close() {
         app.stop();
-        history.close();
+        journal.close();
         metrics.close();
         commands.close();
         try {

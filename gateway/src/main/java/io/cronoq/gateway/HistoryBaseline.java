@@ -10,10 +10,14 @@ import io.cronoq.events.WorkerAccepted;
 import io.cronoq.events.WorkerRegistered;
 import io.cronoq.scheduler.query.TaskCursor;
 import io.cronoq.scheduler.query.TaskFilter;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What the history must know at its start that only earlier journal entries tell — workers
@@ -28,9 +32,25 @@ import java.util.Optional;
  */
 final class HistoryBaseline {
 
+    private static final Logger log = LoggerFactory.getLogger(HistoryBaseline.class);
     private static final int PAGE = 500;
 
     private HistoryBaseline() {}
+
+    /**
+     * Applies to {@code history} the state at its start (now − the minutes it keeps), as the stores
+     * tell it, and says from when it is known; returns that start.
+     *
+     * @throws ApiException while the stores cannot answer (the history is left as it was)
+     */
+    static Instant apply(JournalHistory history, StateReader stores, Clock clock) {
+        Instant start = clock.instant().minus(Duration.ofMinutes(history.minutes()));
+        List<JournalEntry> entries = at(start, stores);
+        entries.forEach(history::apply);
+        history.since(start);
+        log.info("Journal history: {} entries of the state at {} taken from the stores", entries.size(), start);
+        return start;
+    }
 
     /** The entries that set the state at {@code start}, as the stores tell it. */
     static List<JournalEntry> at(Instant start, StateReader reader) {

@@ -6,6 +6,8 @@ import io.cronoq.events.TaskState;
 import io.cronoq.schemas.AvroSerde;
 import io.cronoq.schemas.SchemaRegistry;
 import io.cronoq.schemas.Topic;
+import io.cronoq.schemas.events.Journal;
+import io.cronoq.schemas.events.JournalKind;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
@@ -14,8 +16,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * {@code read_committed} reader. Only those entries are decoded (see {@link JournalPeek}).
  */
 public final class JournalWatcher implements AutoCloseable {
-
-    private static final int TASK_FINISHED = JournalPeek.branchOf(TaskFinished.getClassSchema().getFullName());
 
     private final Topic<String, JournalEntry> journal;
     private final JournalPeek peek;
@@ -36,13 +36,24 @@ public final class JournalWatcher implements AutoCloseable {
 
     private void onRecord(ConsumerRecord<byte[], byte[]> record, long receivedNanos) {
         int branch = peek.branch(record.value());
-        if (branch != TASK_FINISHED && branch != JournalPeek.UNKNOWN) {
-            return;
+        if (branch != JournalPeek.UNKNOWN && !mayComplete(JournalKind.ofBranch(branch))) {
+            return; // told by its bytes alone: not decoded
         }
-        JournalEntry entry = journal.valueSerde().deserializer().deserialize(journal.name(), record.value());
-        if (entry.getEvent() instanceof TaskFinished f && f.getState() == TaskState.SUCCEEDED) {
+        JournalEntry entry = Journal.decode(journal, record);
+        if (mayComplete(JournalKind.of(entry)) && ((TaskFinished) entry.getEvent()).getState() == TaskState.SUCCEEDED) {
             succeeded.add(receivedNanos);
         }
+    }
+
+    /** Whether an entry of this kind can be a task's completed lifecycle: a {@code TaskFinished}, SUCCEEDED or not. */
+    private static boolean mayComplete(JournalKind kind) {
+        return switch (kind) {
+            case TASK_FINISHED -> true;
+            case TASK_SUBMITTED, TASK_CANCEL_REQUESTED, WORKER_REGISTERED, WORKER_DRAINING, WORKER_LEFT, ATTEMPT_STARTED,
+                    ATTEMPT_SUCCEEDED, ATTEMPT_FAILED, TASK_WAITING, ATTEMPT_ASSIGNED, TASK_CANCELLED,
+                    DUPLICATE_SUBMISSION, INPUT_REJECTED, WORKER_ACCEPTED, WORKER_REMOVED, ATTEMPT_REVOKED,
+                    WORKER_FENCED, REGISTRATION_REJECTED, TASK_FORGOTTEN -> false;
+        };
     }
 
     /** Tasks that finished SUCCEEDED since the start or the last {@link #reset()}. */

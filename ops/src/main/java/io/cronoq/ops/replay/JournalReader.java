@@ -3,6 +3,7 @@ package io.cronoq.ops.replay;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.schemas.KafkaClients;
 import io.cronoq.schemas.Topic;
+import io.cronoq.schemas.events.Journal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -200,7 +201,7 @@ final class JournalReader implements AutoCloseable {
             return null;
         }
         try {
-            return topic.valueSerde().deserializer().deserialize(record.topic(), record.value());
+            return Journal.decode(topic, record);
         } catch (RuntimeException e) {
             log.warn("Skipping a journal record that does not decode at {}-{}@{}: {}", record.topic(),
                     record.partition(), record.offset(), e.toString());

@@ -2,7 +2,8 @@ package io.cronoq.ops.replay;
 
 import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.JournalEntry;
-import io.cronoq.events.WorkerAccepted;
+import io.cronoq.schemas.events.Journal;
+import io.cronoq.schemas.events.JournalKind;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -29,11 +30,11 @@ record Placements(int recorded, int simulated, int asRecorded, boolean identical
         List<Placement> after = of(simulated);
         Map<String, String> workerOf = new HashMap<>();
         for (Placement p : before) {
-            workerOf.put(RecordedRuns.key(p.taskId(), p.attempt()), p.workerId());
+            workerOf.put(Journal.attemptKey(p.taskId(), p.attempt()), p.workerId());
         }
         int same = 0;
         for (Placement p : after) {
-            if (p.workerId().equals(workerOf.get(RecordedRuns.key(p.taskId(), p.attempt())))) {
+            if (p.workerId().equals(workerOf.get(Journal.attemptKey(p.taskId(), p.attempt())))) {
                 same++;
             }
         }
@@ -45,12 +46,25 @@ record Placements(int recorded, int simulated, int asRecorded, boolean identical
         List<Placement> placements = new ArrayList<>();
         Map<String, Integer> registrations = new HashMap<>();
         for (JournalEntry e : journal) {
-            if (e.getEvent() instanceof WorkerAccepted w) {
-                registrations.merge(w.getWorkerId(), 1, Integer::sum);
-            } else if (e.getEvent() instanceof AttemptAssigned a) {
-                // An attempt always goes to its worker's latest registration.
-                placements.add(new Placement(a.getTaskId(), a.getAttempt(), a.getWorkerId(),
-                        registrations.getOrDefault(a.getWorkerId(), 0)));
+            Object event = e.getEvent();
+            Placement placed = switch (JournalKind.of(event)) {
+                case WORKER_ACCEPTED -> {
+                    registrations.merge(Journal.workerId(event), 1, Integer::sum);
+                    yield null;
+                }
+                case ATTEMPT_ASSIGNED -> {
+                    // An attempt always goes to its worker's latest registration.
+                    AttemptAssigned a = (AttemptAssigned) event;
+                    yield new Placement(a.getTaskId(), a.getAttempt(), a.getWorkerId(),
+                            registrations.getOrDefault(a.getWorkerId(), 0));
+                }
+                case TASK_SUBMITTED, TASK_CANCEL_REQUESTED, WORKER_REGISTERED, WORKER_DRAINING, WORKER_LEFT,
+                        ATTEMPT_STARTED, ATTEMPT_SUCCEEDED, ATTEMPT_FAILED, TASK_WAITING, TASK_FINISHED, TASK_CANCELLED,
+                        DUPLICATE_SUBMISSION, INPUT_REJECTED, WORKER_REMOVED, ATTEMPT_REVOKED, WORKER_FENCED,
+                        REGISTRATION_REJECTED, TASK_FORGOTTEN -> null;
+            };
+            if (placed != null) {
+                placements.add(placed);
             }
         }
         return placements;

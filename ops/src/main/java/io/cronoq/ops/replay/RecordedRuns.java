@@ -1,13 +1,12 @@
 package io.cronoq.ops.replay;
 
 import io.cronoq.events.AttemptAssigned;
-import io.cronoq.events.AttemptFailed;
 import io.cronoq.events.AttemptOutcome;
-import io.cronoq.events.AttemptRevoked;
 import io.cronoq.events.AttemptStarted;
-import io.cronoq.events.AttemptSucceeded;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.TaskFinished;
+import io.cronoq.schemas.events.Journal;
+import io.cronoq.schemas.events.JournalKind;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -77,25 +76,26 @@ final class RecordedRuns {
         for (int i = 0; i < entries.size(); i++) {
             Object event = entries.get(i).getEvent();
             long t = times[i];
-            if (event instanceof AttemptAssigned a) {
-                Builder b = new Builder(a.getTaskId(), a.getAttempt(), t, Simulation.holdsFrom(a, t));
-                builders.put(key(a.getTaskId(), a.getAttempt()), b);
-                order.add(b);
-            } else if (event instanceof AttemptStarted s) {
-                Builder b = builders.get(key(s.getTaskId(), s.getAttempt()));
-                if (b != null) {
-                    b.started = s;
-                    b.startedAt = t;
-                    b.startedSeq = i;
-                }
-            } else if (event instanceof AttemptSucceeded s) {
-                report(builders.get(key(s.getTaskId(), s.getAttempt())), s, t, i);
-            } else if (event instanceof AttemptFailed f) {
-                report(builders.get(key(f.getTaskId(), f.getAttempt())), f, t, i);
-            } else if (event instanceof TaskFinished f && f.getOutcome() == AttemptOutcome.LOST) {
-                end(builders.get(key(f.getTaskId(), f.getAttempt())), t);
-            } else if (event instanceof AttemptRevoked r) {
-                end(builders.get(key(r.getTaskId(), r.getAttempt())), t);
+            Journal.Attempt attempt = Journal.attemptOf(event);
+            Builder known = attempt == null ? null : builders.get(attempt.key());
+            // The run the entry is part of, after it: a new one for an assignment.
+            Builder run = switch (JournalKind.of(event)) {
+                case ATTEMPT_ASSIGNED -> new Builder(attempt.taskId(), attempt.attempt(), t,
+                        Simulation.holdsFrom((AttemptAssigned) event, t));
+                case ATTEMPT_STARTED -> known == null ? null : known.started((AttemptStarted) event, t, i);
+                case ATTEMPT_SUCCEEDED, ATTEMPT_FAILED -> known == null ? null
+                        : known.reported((SpecificRecord) event, t, i);
+                // The scheduler ended it instead of its worker: lost with the worker, or revoked.
+                case TASK_FINISHED -> known == null || ((TaskFinished) event).getOutcome() != AttemptOutcome.LOST
+                        ? known : known.ended(t);
+                case ATTEMPT_REVOKED -> known == null ? null : known.ended(t);
+                case TASK_SUBMITTED, TASK_CANCEL_REQUESTED, WORKER_REGISTERED, WORKER_DRAINING, WORKER_LEFT,
+                        TASK_WAITING, TASK_CANCELLED, DUPLICATE_SUBMISSION, INPUT_REJECTED, WORKER_ACCEPTED,
+                        WORKER_REMOVED, WORKER_FENCED, REGISTRATION_REJECTED, TASK_FORGOTTEN -> known;
+            };
+            if (run != null && run != known) {
+                builders.put(attempt.key(), run);
+                order.add(run);
             }
         }
         RecordedRuns runs = new RecordedRuns();
@@ -133,22 +133,8 @@ final class RecordedRuns {
         return last;
     }
 
-    static String key(String taskId, int attempt) {
-        return taskId + "#" + attempt;
-    }
-
-    private static void report(Builder b, SpecificRecord report, long t, int seq) {
-        if (b != null && b.report == null) {
-            b.report = report;
-            b.reportedAt = t;
-            b.reportedSeq = seq;
-        }
-    }
-
-    private static void end(Builder b, long t) {
-        if (b != null && b.report == null && b.endedAt == Run.NEVER) {
-            b.endedAt = t;
-        }
+    private static String key(String taskId, int attempt) {
+        return Journal.attemptKey(taskId, attempt);
     }
 
     private static final class Builder {
@@ -169,6 +155,32 @@ final class RecordedRuns {
             this.attempt = attempt;
             this.assignedAt = assignedAt;
             this.holdsFrom = holdsFrom;
+        }
+
+        /** Its worker's start report (at journal index {@code seq}). */
+        Builder started(AttemptStarted s, long t, int seq) {
+            started = s;
+            startedAt = t;
+            startedSeq = seq;
+            return this;
+        }
+
+        /** Its worker's report of how it ended, unless one came before. */
+        Builder reported(SpecificRecord r, long t, int seq) {
+            if (report == null) {
+                report = r;
+                reportedAt = t;
+                reportedSeq = seq;
+            }
+            return this;
+        }
+
+        /** The scheduler ended it, unless its worker had reported or it had ended before. */
+        Builder ended(long t) {
+            if (report == null && endedAt == Run.NEVER) {
+                endedAt = t;
+            }
+            return this;
         }
 
         Run build() {

@@ -2,15 +2,12 @@ package io.cronoq.ops.replay;
 
 import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.AttemptFailed;
-import io.cronoq.events.AttemptRevoked;
 import io.cronoq.events.AttemptStarted;
 import io.cronoq.events.AttemptSucceeded;
 import io.cronoq.events.InputRejected;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.RejectionCode;
 import io.cronoq.events.TaskCancelRequested;
-import io.cronoq.events.TaskFinished;
-import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.WorkerDraining;
 import io.cronoq.events.WorkerLeft;
 import io.cronoq.events.WorkerRegistered;
@@ -20,6 +17,8 @@ import io.cronoq.scheduler.policy.Decision;
 import io.cronoq.scheduler.policy.store.InMemoryPoolStore;
 import io.cronoq.scheduler.policy.PoolScheduler;
 import io.cronoq.scheduler.policy.TimeRules;
+import io.cronoq.schemas.events.Journal;
+import io.cronoq.schemas.events.JournalKind;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -29,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -158,52 +158,79 @@ final class Simulation {
     }
 
     private int replayOutsideEvents(List<JournalEntry> recorded, long[] times, FleetChange change) {
-        Set<String> removedWorkers = new HashSet<>();
-        // Per worker, how many recorded generation bumps the simulation does not make: its dropped registrations.
-        Map<String, Integer> unmatched = new HashMap<>();
-        int dropped = 0;
+        Fleet fleet = new Fleet(labels -> change.removes(pool, labels));
         for (int i = 0; i < recorded.size(); i++) {
             Object event = recorded.get(i).getEvent();
-            boolean replay;
-            int kind = EVENT;
-            if (event instanceof WorkerRegistered r) {
-                replay = !change.removes(pool, r.getLabels());
-                if (replay) {
-                    removedWorkers.remove(r.getWorkerId());
-                } else {
-                    removedWorkers.add(r.getWorkerId());
-                    unmatched.merge(r.getWorkerId(), 1, Integer::sum);
-                    dropped++;
-                }
-            } else if (event instanceof WorkerDraining d) {
-                replay = !removedWorkers.contains(d.getWorkerId());
-                event = WorkerDraining.newBuilder(d)
-                        .setGeneration(renumbered(d.getGeneration(), unmatched.get(d.getWorkerId()))).build();
-            } else if (event instanceof WorkerLeft l) {
-                replay = !removedWorkers.contains(l.getWorkerId());
-                event = WorkerLeft.newBuilder(l)
-                        .setGeneration(renumbered(l.getGeneration(), unmatched.get(l.getWorkerId()))).build();
-            } else if (event instanceof WorkerRemoved r && r.getState() == WorkerState.EVICTED) {
+            JournalKind kind = JournalKind.of(event);
+            SpecificRecord input = switch (kind) {
+                case TASK_SUBMITTED, TASK_CANCEL_REQUESTED -> (SpecificRecord) event;
+                case WORKER_REGISTERED -> fleet.registered((WorkerRegistered) event);
+                case WORKER_DRAINING -> fleet.draining((WorkerDraining) event);
+                case WORKER_LEFT -> fleet.left((WorkerLeft) event);
                 // Heartbeats are not journaled, so the simulation cannot tell when a worker fell silent:
                 // the eviction is replayed as recorded (see dispatch).
-                replay = !removedWorkers.contains(r.getWorkerId());
-                kind = EVICTION;
-            } else if (event instanceof InputRejected r && isRefusedCancel(r)) {
+                case WORKER_REMOVED -> fleet.evicted((WorkerRemoved) event);
                 // The request itself is not journaled, only its refusal; in another fleet it may find the task running.
-                event = TaskCancelRequested.newBuilder().setTaskId(r.getTaskId()).setPool(pool)
-                        .setRequestedAt(Instant.ofEpochMilli(times[i])).build();
-                replay = true;
-            } else {
-                replay = event instanceof TaskSubmitted || event instanceof TaskCancelRequested;
-            }
-            if (replay) {
+                case INPUT_REJECTED -> isRefusedCancel((InputRejected) event) ? TaskCancelRequested.newBuilder()
+                        .setTaskId(Journal.taskId(event)).setPool(pool).setRequestedAt(Instant.ofEpochMilli(times[i]))
+                        .build() : null;
+                // What workers report is synthesized where the simulation places attempts (see plan); the
+                // decisions are the simulated scheduler's own.
+                case ATTEMPT_STARTED, ATTEMPT_SUCCEEDED, ATTEMPT_FAILED, TASK_WAITING, ATTEMPT_ASSIGNED, TASK_FINISHED,
+                        TASK_CANCELLED, DUPLICATE_SUBMISSION, WORKER_ACCEPTED, ATTEMPT_REVOKED, WORKER_FENCED,
+                        REGISTRATION_REJECTED, TASK_FORGOTTEN -> null;
+            };
+            if (input != null) {
                 // A copy: the scheduler keeps and updates what it is given, and the recording must stay as it was.
-                SpecificRecord input = (SpecificRecord) event;
-                queue.add(new Pending(times[i], kind, i, order++, SpecificData.get().deepCopy(input.getSchema(), input),
-                        false));
+                queue.add(new Pending(times[i], kind == JournalKind.WORKER_REMOVED ? EVICTION : EVENT, i, order++,
+                        SpecificData.get().deepCopy(input.getSchema(), input), false));
             }
         }
-        return dropped;
+        return fleet.dropped;
+    }
+
+    /**
+     * The recorded fleet's comings and goings as the changed fleet replays them: a registration of a
+     * removed group is dropped, and what that worker does after it; a dropped registration did not
+     * bump the worker's generation, so its later drains and leaves are renumbered.
+     */
+    private static final class Fleet {
+        /** Whether the change removes the group of these labels. */
+        private final Predicate<Map<String, String>> removed;
+        private final Set<String> removedWorkers = new HashSet<>();
+        /** Per worker, how many recorded generation bumps the simulation does not make: its dropped registrations. */
+        private final Map<String, Integer> unmatched = new HashMap<>();
+        private int dropped;
+
+        Fleet(Predicate<Map<String, String>> removed) {
+            this.removed = removed;
+        }
+
+        WorkerRegistered registered(WorkerRegistered r) {
+            if (!removed.test(r.getLabels())) {
+                removedWorkers.remove(r.getWorkerId());
+                return r;
+            }
+            removedWorkers.add(r.getWorkerId());
+            unmatched.merge(r.getWorkerId(), 1, Integer::sum);
+            dropped++;
+            return null;
+        }
+
+        WorkerDraining draining(WorkerDraining d) {
+            return removedWorkers.contains(d.getWorkerId()) ? null : WorkerDraining.newBuilder(d)
+                    .setGeneration(renumbered(d.getGeneration(), unmatched.get(d.getWorkerId()))).build();
+        }
+
+        WorkerLeft left(WorkerLeft l) {
+            return removedWorkers.contains(l.getWorkerId()) ? null : WorkerLeft.newBuilder(l)
+                    .setGeneration(renumbered(l.getGeneration(), unmatched.get(l.getWorkerId()))).build();
+        }
+
+        /** A recorded eviction, unless its worker's registration was dropped; a removal on leaving is its WorkerLeft's. */
+        WorkerRemoved evicted(WorkerRemoved r) {
+            return r.getState() == WorkerState.EVICTED && !removedWorkers.contains(r.getWorkerId()) ? r : null;
+        }
     }
 
     /** A recorded generation in the simulation's numbering: every dropped registration of the worker before it bumped it. */
@@ -242,17 +269,27 @@ final class Simulation {
     private void apply(List<Decision> decisions, long time) {
         Instant at = Instant.ofEpochMilli(time);
         for (Decision decision : decisions) {
-            if (decision.journal()) {
-                journal.add(new JournalEntry(pool, at, decision.event(), decision.cause()));
+            if (!decision.journal()) {
+                continue; // only a worker's notice (RegistrationAccepted, journaled as WorkerAccepted): no attempt in it
             }
             SpecificRecord event = decision.event();
-            if (event instanceof AttemptAssigned a) {
-                live.put(RecordedRuns.key(a.getTaskId(), a.getAttempt()), a);
-                plan(a, time);
-            } else if (event instanceof TaskFinished f) {
-                live.remove(RecordedRuns.key(f.getTaskId(), f.getAttempt()));
-            } else if (event instanceof AttemptRevoked r) {
-                live.remove(RecordedRuns.key(r.getTaskId(), r.getAttempt()));
+            journal.add(new JournalEntry(pool, at, event, decision.cause()));
+            boolean ended = switch (JournalKind.of(event)) {
+                case ATTEMPT_ASSIGNED -> {
+                    AttemptAssigned a = (AttemptAssigned) event;
+                    live.put(Journal.attemptKey(a.getTaskId(), a.getAttempt()), a);
+                    plan(a, time);
+                    yield false;
+                }
+                // Over: what its worker would still report is not replayed (see isLive).
+                case TASK_FINISHED, ATTEMPT_REVOKED -> true;
+                case TASK_SUBMITTED, TASK_CANCEL_REQUESTED, WORKER_REGISTERED, WORKER_DRAINING, WORKER_LEFT,
+                        ATTEMPT_STARTED, ATTEMPT_SUCCEEDED, ATTEMPT_FAILED, TASK_WAITING, TASK_CANCELLED,
+                        DUPLICATE_SUBMISSION, INPUT_REJECTED, WORKER_ACCEPTED, WORKER_REMOVED, WORKER_FENCED,
+                        REGISTRATION_REJECTED, TASK_FORGOTTEN -> false;
+            };
+            if (ended) {
+                live.remove(Journal.attemptOf(event).key());
             }
         }
     }
@@ -316,15 +353,25 @@ final class Simulation {
     private void report(AttemptAssigned a, long assignedAt, long when, RecordedRuns.Run run) {
         long at = Math.max(assignedAt, when);
         long shift = at - run.reportedAt();
-        SpecificRecord report;
-        if (run.report() instanceof AttemptSucceeded s) {
-            report = AttemptSucceeded.newBuilder(s).setAttempt(a.getAttempt()).setWorkerId(a.getWorkerId())
-                    .setGeneration(a.getGeneration()).setAt(shift(s.getAt(), shift)).build();
-        } else {
-            AttemptFailed f = (AttemptFailed) run.report();
-            report = AttemptFailed.newBuilder(f).setAttempt(a.getAttempt()).setWorkerId(a.getWorkerId())
-                    .setGeneration(a.getGeneration()).setAt(shift(f.getAt(), shift)).build();
-        }
+        SpecificRecord recorded = run.report();
+        SpecificRecord report = switch (JournalKind.of(recorded)) {
+            case ATTEMPT_SUCCEEDED -> {
+                AttemptSucceeded s = (AttemptSucceeded) recorded;
+                yield AttemptSucceeded.newBuilder(s).setAttempt(a.getAttempt()).setWorkerId(a.getWorkerId())
+                        .setGeneration(a.getGeneration()).setAt(shift(s.getAt(), shift)).build();
+            }
+            case ATTEMPT_FAILED -> {
+                AttemptFailed f = (AttemptFailed) recorded;
+                yield AttemptFailed.newBuilder(f).setAttempt(a.getAttempt()).setWorkerId(a.getWorkerId())
+                        .setGeneration(a.getGeneration()).setAt(shift(f.getAt(), shift)).build();
+            }
+            case TASK_SUBMITTED, TASK_CANCEL_REQUESTED, WORKER_REGISTERED, WORKER_DRAINING, WORKER_LEFT,
+                    ATTEMPT_STARTED, TASK_WAITING, ATTEMPT_ASSIGNED, TASK_FINISHED, TASK_CANCELLED,
+                    DUPLICATE_SUBMISSION, INPUT_REJECTED, WORKER_ACCEPTED, WORKER_REMOVED, ATTEMPT_REVOKED,
+                    WORKER_FENCED, REGISTRATION_REJECTED, TASK_FORGOTTEN ->
+                    throw new IllegalStateException("a worker reports how an attempt ended with AttemptSucceeded "
+                            + "or AttemptFailed, not " + recorded.getSchema().getName());
+        };
         queue.add(new Pending(at, EVENT, run.reportedSeq(), order++, report, true));
     }
 
@@ -332,30 +379,11 @@ final class Simulation {
         return at.plusMillis(ms);
     }
 
+    /** Whether the attempt a synthesized report is about is still the one its worker holds in the simulation. */
     private boolean isLive(SpecificRecord report) {
-        String taskId;
-        int attempt;
-        String workerId;
-        long generation;
-        if (report instanceof AttemptStarted s) {
-            taskId = s.getTaskId();
-            attempt = s.getAttempt();
-            workerId = s.getWorkerId();
-            generation = s.getGeneration();
-        } else if (report instanceof AttemptSucceeded s) {
-            taskId = s.getTaskId();
-            attempt = s.getAttempt();
-            workerId = s.getWorkerId();
-            generation = s.getGeneration();
-        } else {
-            AttemptFailed f = (AttemptFailed) report;
-            taskId = f.getTaskId();
-            attempt = f.getAttempt();
-            workerId = f.getWorkerId();
-            generation = f.getGeneration();
-        }
-        AttemptAssigned a = live.get(RecordedRuns.key(taskId, attempt));
-        return a != null && a.getWorkerId().equals(workerId) && a.getGeneration() == generation;
+        Journal.Attempt reported = Journal.attemptOf(report);
+        AttemptAssigned a = live.get(reported.key());
+        return a != null && a.getWorkerId().equals(reported.workerId()) && a.getGeneration() == reported.generation();
     }
 
     private List<Decision> dispatch(SpecificRecord input, long time) {

@@ -3,6 +3,7 @@ package io.cronoq.ops.replay;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.WorkerRegistered;
 import io.cronoq.scheduler.policy.TimeRules;
+import io.cronoq.schemas.events.JournalKind;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -89,8 +90,15 @@ final class WhatIf {
             }
             TreeSet<String> groups = new TreeSet<>();
             for (JournalEntry e : entries) {
-                if (e.getEvent() instanceof WorkerRegistered r) {
-                    groups.add("'" + Labels.format(r.getLabels()) + "'");
+                Map<String, String> registered = switch (JournalKind.of(e)) {
+                    case WORKER_REGISTERED -> ((WorkerRegistered) e.getEvent()).getLabels();
+                    case TASK_SUBMITTED, TASK_CANCEL_REQUESTED, WORKER_DRAINING, WORKER_LEFT, ATTEMPT_STARTED,
+                            ATTEMPT_SUCCEEDED, ATTEMPT_FAILED, TASK_WAITING, ATTEMPT_ASSIGNED, TASK_FINISHED,
+                            TASK_CANCELLED, DUPLICATE_SUBMISSION, INPUT_REJECTED, WORKER_ACCEPTED, WORKER_REMOVED,
+                            ATTEMPT_REVOKED, WORKER_FENCED, REGISTRATION_REJECTED, TASK_FORGOTTEN -> null;
+                };
+                if (registered != null) {
+                    groups.add("'" + Labels.format(registered) + "'");
                 }
             }
             if (!groups.contains("'" + Labels.format(remove.labels()) + "'")) {

@@ -38,7 +38,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -107,24 +106,18 @@ class DeployManifestsTest {
 
                 // The journal counters and the dead-letter gauge, fed a journal the real policy recorded.
                 Class<?> meterClass = Class.forName("io.cronoq.gateway.JournalMeter");
-                Constructor<?> meterCtor = meterClass.getDeclaredConstructor(Map.class, Topics.class,
+                Constructor<?> meterCtor = meterClass.getDeclaredConstructor(
                         io.micrometer.core.instrument.MeterRegistry.class, Supplier.class, IntSupplier.class);
                 meterCtor.setAccessible(true);
                 Supplier<Set<Integer>> owned = () -> Set.of(0, 1, 2, 3, 4, 5);
                 IntSupplier partitions = () -> 6;
-                Object meter = meterCtor.newInstance(Map.<String, Object>of("bootstrap.servers", "localhost:1"),
-                        topics, registry, owned, partitions);
-                call(metrics, "journal", meter); // closed with the metrics
-                Method count = meterClass.getDeclaredMethod("count", ConsumerRecord.class);
+                Object meter = meterCtor.newInstance(registry, owned, partitions);
+                Method count = meterClass.getDeclaredMethod("count", JournalEntry.class);
                 count.setAccessible(true);
-                var serializer = topics.journal().valueSerde().serializer();
-                String journal = topics.journal().name();
                 for (JournalEntry entry : recordedJournal()) {
-                    byte[] value = serializer.serialize(journal, entry);
-                    count.invoke(meter, new ConsumerRecord<>(journal, 0, 0L, entry.getPool(), value));
+                    count.invoke(meter, entry);
                 }
                 String scrape = registry.scrape();
-                ((AutoCloseable) field(meter, "consumer")).close(); // never started, so its thread will not close it
                 return parse(scrape);
             } finally {
                 metrics.close();

@@ -5,16 +5,17 @@ import io.cronoq.events.AttemptOutcome;
 import io.cronoq.events.AttemptRevoked;
 import io.cronoq.events.AttemptStarted;
 import io.cronoq.events.JournalEntry;
-import io.cronoq.events.TaskCancelled;
 import io.cronoq.events.TaskFinished;
 import io.cronoq.events.TaskForgotten;
 import io.cronoq.events.TaskState;
 import io.cronoq.events.TaskSubmitted;
+import io.cronoq.events.TaskWaiting;
 import io.cronoq.events.WorkerAccepted;
-import io.cronoq.events.WorkerDraining;
 import io.cronoq.events.WorkerRegistered;
 import io.cronoq.events.WorkerRemoved;
 import io.cronoq.events.WorkerState;
+import io.cronoq.schemas.events.Journal;
+import io.cronoq.schemas.events.JournalKind;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -53,7 +54,7 @@ public final class JournalFold {
 
     private final Map<String, Task> tasks = new LinkedHashMap<>();
     /** Whether forgotten tasks stay (history) or leave (the stores' state). */
-    private final boolean keepForgotten;
+    private boolean keepForgotten;
     /** With {@link #keepForgotten}: ids forgotten and not submitted again since. */
     private final Set<String> forgotten = new HashSet<>();
     private int resubmissions;
@@ -61,86 +62,111 @@ public final class JournalFold {
     private final Map<String, WorkerRegistered> pendingRegistrations = new HashMap<>();
     private Instant lastAt;
 
-    /** A fold of the state the stores hold: a forgotten task leaves it. */
-    public JournalFold() {
-        this(false);
-    }
-
-    private JournalFold(boolean keepForgotten) {
-        this.keepForgotten = keepForgotten;
-    }
-
     /**
      * A fold of every task the journal names, forgotten ones included (for timelines and wait
      * statistics over a journal longer than the retention). A forgotten id submitted again is a new
-     * task; the earlier one stays in {@link #tasks()} under a key of its own.
+     * task; the earlier one stays in {@link #tasks()} under a key of its own. ({@code new JournalFold()}
+     * folds the state the stores hold: a forgotten task leaves it.)
      */
     public static JournalFold keepingHistory() {
-        return new JournalFold(true);
+        JournalFold fold = new JournalFold();
+        fold.keepForgotten = true;
+        return fold;
     }
 
-    /** Applies one entry; entries must come in journal order per pool. */
-    public void apply(JournalEntry entry) {
+    /**
+     * Applies one entry; entries must come in journal order per pool. Returns whether the fold took
+     * it: false for an input that decides nothing by itself (the decision journaled after it does),
+     * a decision that changes no task or worker, or an entry about a task or worker it does not hold.
+     */
+    public boolean apply(JournalEntry entry) {
         String pool = entry.getPool();
         Instant at = entry.getAt();
         lastAt = at;
         Object event = entry.getEvent();
-        if (event instanceof TaskSubmitted e) {
-            String key = key(pool, e.getTaskId());
-            if (forgotten.remove(key)) {
-                tasks.put(key + "#earlier-" + (++resubmissions), tasks.remove(key));
+        return switch (JournalKind.of(event)) {
+            case TASK_SUBMITTED -> submitted(pool, (TaskSubmitted) event);
+            case TASK_WAITING -> waiting(pool, (TaskWaiting) event);
+            case ATTEMPT_ASSIGNED -> assigned(pool, (AttemptAssigned) event);
+            case ATTEMPT_STARTED -> started(pool, (AttemptStarted) event);
+            case TASK_FINISHED -> {
+                TaskFinished e = (TaskFinished) event;
+                yield finishAttempt(pool, e.getTaskId(), e.getAttempt(), e.getOutcome(), e.getState(), at);
             }
-            tasks.put(key, new Task(e.getTaskId(), pool, Map.copyOf(e.getLabels()), TaskState.WAITING,
-                    e.getSubmittedAt(), List.of(), null));
-        } else if (event instanceof io.cronoq.events.TaskWaiting e) {
-            updateTask(pool, e.getTaskId(), t -> new Task(t.taskId(), t.pool(), t.labels(), t.state(),
-                    t.submittedAt(), t.attempts(), e.getReason()));
-        } else if (event instanceof AttemptAssigned e) {
-            Attempt attempt = new Attempt(e.getAttempt(), e.getWorkerId(), e.getGeneration(), Map.copyOf(e.getGroup()),
-                    e.getAssignedAt(), null, null, null);
-            updateTask(pool, e.getTaskId(), t -> withAttempt(t, TaskState.ASSIGNED, attempt));
-            worker(pool, e.getWorkerId()).running().add(attemptName(e.getTaskId(), e.getAttempt()));
-        } else if (event instanceof AttemptStarted e) {
-            updateTask(pool, e.getTaskId(), t -> {
-                Attempt current = attempt(t, e.getAttempt());
-                return current == null ? t : withAttempt(t, TaskState.RUNNING, new Attempt(current.attempt(),
-                        current.workerId(), current.generation(), current.group(), current.assignedAt(), e.getAt(),
-                        null, null));
-            });
-        } else if (event instanceof TaskFinished e) {
-            finishAttempt(pool, e.getTaskId(), e.getAttempt(), e.getOutcome(), e.getState(), at);
-        } else if (event instanceof AttemptRevoked e) {
-            finishAttempt(pool, e.getTaskId(), e.getAttempt(), AttemptOutcome.REVOKED, null, at);
-        } else if (event instanceof TaskForgotten e) {
-            if (keepForgotten) {
-                forgotten.add(key(pool, e.getTaskId()));
-            } else {
-                tasks.remove(key(pool, e.getTaskId())); // its retention ended: the stores dropped its record
+            case ATTEMPT_REVOKED -> {
+                AttemptRevoked e = (AttemptRevoked) event;
+                yield finishAttempt(pool, e.getTaskId(), e.getAttempt(), AttemptOutcome.REVOKED, null, at);
             }
-        } else if (event instanceof TaskCancelled e) {
-            updateTask(pool, e.getTaskId(), t -> new Task(t.taskId(), t.pool(), t.labels(), TaskState.CANCELLED,
-                    t.submittedAt(), t.attempts(), null));
-        } else if (event instanceof WorkerRegistered e) {
-            pendingRegistrations.put(key(pool, e.getWorkerId()), e);
-        } else if (event instanceof WorkerAccepted e) {
-            WorkerRegistered registration = pendingRegistrations.remove(key(pool, e.getWorkerId()));
-            Worker previous = workers.get(key(pool, e.getWorkerId()));
-            Set<String> running = previous == null ? new LinkedHashSet<>() : previous.running();
-            workers.put(key(pool, e.getWorkerId()), new Worker(e.getWorkerId(), pool,
-                    Map.copyOf(registration.getLabels()), registration.getSlots(), e.getGeneration(),
-                    WorkerState.ACTIVE, running));
-        } else if (event instanceof WorkerDraining e) {
-            updateWorker(pool, e.getWorkerId(), WorkerState.DRAINING);
-        } else if (event instanceof WorkerRemoved e) {
+            case TASK_FORGOTTEN -> forgot(pool, (TaskForgotten) event);
+            case TASK_CANCELLED -> updateTask(pool, Journal.taskId(event), t -> new Task(t.taskId(), t.pool(),
+                    t.labels(), TaskState.CANCELLED, t.submittedAt(), t.attempts(), null));
+            case WORKER_REGISTERED -> {
+                WorkerRegistered e = (WorkerRegistered) event;
+                pendingRegistrations.put(key(pool, e.getWorkerId()), e); // it counts once accepted
+                yield true;
+            }
+            case WORKER_ACCEPTED -> accepted(pool, (WorkerAccepted) event);
+            case WORKER_DRAINING -> updateWorker(pool, Journal.workerId(event), WorkerState.DRAINING, null);
             // An eviction bumps the generation (it fences the evicted one); leaving keeps it.
-            Worker w = workers.get(key(pool, e.getWorkerId()));
-            if (w != null) {
-                workers.put(key(pool, e.getWorkerId()), new Worker(w.workerId(), w.pool(), w.labels(), w.slots(),
-                        e.getGeneration(), e.getState(), w.running()));
-            }
-        }
+            case WORKER_REMOVED -> updateWorker(pool, Journal.workerId(event), ((WorkerRemoved) event).getState(),
+                    ((WorkerRemoved) event).getGeneration());
+            // Inputs whose effect is the decision journaled after them, and decisions that change no task
+            // or worker: a refusal, a duplicate, a fenced report.
+            case TASK_CANCEL_REQUESTED, WORKER_LEFT, ATTEMPT_SUCCEEDED, ATTEMPT_FAILED, DUPLICATE_SUBMISSION,
+                    INPUT_REJECTED, WORKER_FENCED, REGISTRATION_REJECTED -> false;
+        };
     }
 
+    private boolean submitted(String pool, TaskSubmitted e) {
+        String key = key(pool, e.getTaskId());
+        if (forgotten.remove(key)) {
+            tasks.put(key + "#earlier-" + (++resubmissions), tasks.remove(key));
+        }
+        tasks.put(key, new Task(e.getTaskId(), pool, Map.copyOf(e.getLabels()), TaskState.WAITING,
+                e.getSubmittedAt(), List.of(), null));
+        return true;
+    }
+
+    private boolean waiting(String pool, TaskWaiting e) {
+        return updateTask(pool, e.getTaskId(), t -> new Task(t.taskId(), t.pool(), t.labels(), t.state(),
+                t.submittedAt(), t.attempts(), e.getReason()));
+    }
+
+    private boolean assigned(String pool, AttemptAssigned e) {
+        Attempt attempt = new Attempt(e.getAttempt(), e.getWorkerId(), e.getGeneration(), Map.copyOf(e.getGroup()),
+                e.getAssignedAt(), null, null, null);
+        updateTask(pool, e.getTaskId(), t -> withAttempt(t, TaskState.ASSIGNED, attempt));
+        worker(pool, e.getWorkerId()).running().add(Journal.attemptKey(e.getTaskId(), e.getAttempt()));
+        return true;
+    }
+
+    private boolean started(String pool, AttemptStarted e) {
+        return updateTask(pool, e.getTaskId(), t -> {
+            Attempt current = attempt(t, e.getAttempt());
+            return current == null ? t : withAttempt(t, TaskState.RUNNING, new Attempt(current.attempt(),
+                    current.workerId(), current.generation(), current.group(), current.assignedAt(), e.getAt(),
+                    null, null));
+        });
+    }
+
+    private boolean forgot(String pool, TaskForgotten e) {
+        if (keepForgotten) {
+            return forgotten.add(key(pool, e.getTaskId()));
+        }
+        return tasks.remove(key(pool, e.getTaskId())) != null; // its retention ended: the stores dropped its record
+    }
+
+    private boolean accepted(String pool, WorkerAccepted e) {
+        WorkerRegistered registration = pendingRegistrations.remove(key(pool, e.getWorkerId()));
+        Worker previous = workers.get(key(pool, e.getWorkerId()));
+        Set<String> running = previous == null ? new LinkedHashSet<>() : previous.running();
+        workers.put(key(pool, e.getWorkerId()), new Worker(e.getWorkerId(), pool,
+                Map.copyOf(registration.getLabels()), registration.getSlots(), e.getGeneration(),
+                WorkerState.ACTIVE, running));
+        return true;
+    }
+
+    /** Applies every entry, in order. */
     public void applyAll(Iterable<JournalEntry> entries) {
         entries.forEach(this::apply);
     }
@@ -186,17 +212,17 @@ public final class JournalFold {
         return groups;
     }
 
-    private void finishAttempt(String pool, String taskId, int number, AttemptOutcome outcome, TaskState state,
-                               Instant at) {
+    private boolean finishAttempt(String pool, String taskId, int number, AttemptOutcome outcome, TaskState state,
+                                  Instant at) {
         Task task = tasks.get(key(pool, taskId));
         if (task == null) {
-            return;
+            return false;
         }
         Attempt current = attempt(task, number);
         if (current != null) {
             Worker worker = workers.get(key(pool, current.workerId()));
             if (worker != null) {
-                worker.running().remove(attemptName(taskId, number));
+                worker.running().remove(Journal.attemptKey(taskId, number));
             }
             AttemptOutcome kept = current.outcome() != null ? current.outcome() : outcome;
             Attempt finished = new Attempt(current.attempt(), current.workerId(), current.generation(),
@@ -207,6 +233,7 @@ public final class JournalFold {
         TaskState next = state != null ? state : task.state();
         tasks.put(key(pool, taskId), new Task(task.taskId(), task.pool(), task.labels(), next, task.submittedAt(),
                 task.attempts(), task.waitingReason()));
+        return true;
     }
 
     private static Task withAttempt(Task task, TaskState state, Attempt attempt) {
@@ -222,19 +249,22 @@ public final class JournalFold {
         return task.attempts().stream().filter(a -> a.attempt() == number).findFirst().orElse(null);
     }
 
-    private void updateTask(String pool, String taskId, java.util.function.UnaryOperator<Task> change) {
+    private boolean updateTask(String pool, String taskId, java.util.function.UnaryOperator<Task> change) {
         Task task = tasks.get(key(pool, taskId));
         if (task != null) {
             tasks.put(key(pool, taskId), change.apply(task));
         }
+        return task != null;
     }
 
-    private void updateWorker(String pool, String workerId, WorkerState state) {
+    /** A worker's new state, and its new generation unless {@code generation} is null. */
+    private boolean updateWorker(String pool, String workerId, WorkerState state, Long generation) {
         Worker w = workers.get(key(pool, workerId));
         if (w != null) {
             workers.put(key(pool, workerId), new Worker(w.workerId(), w.pool(), w.labels(), w.slots(),
-                    w.generation(), state, w.running()));
+                    generation == null ? w.generation() : generation, state, w.running()));
         }
+        return w != null;
     }
 
     private Worker worker(String pool, String workerId) {
@@ -245,9 +275,5 @@ public final class JournalFold {
     /** The key of a task or a worker: its pool, '/', its id (ids are unique per pool, not across pools). */
     private static String key(String pool, String id) {
         return pool + '/' + id;
-    }
-
-    private static String attemptName(String taskId, int attempt) {
-        return taskId + "#" + attempt;
     }
 }

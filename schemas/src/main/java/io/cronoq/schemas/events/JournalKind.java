@@ -64,6 +64,19 @@ public enum JournalKind {
         return ordinal() <= ATTEMPT_FAILED.ordinal();
     }
 
+    /**
+     * The kind at {@code index} in the journal's union (the constants are in the union's order).
+     *
+     * @throws IllegalArgumentException for an index outside the union
+     */
+    public static JournalKind ofBranch(int index) {
+        JournalKind[] kinds = values();
+        if (index < 0 || index >= kinds.length) {
+            throw new IllegalArgumentException("the journal's union has no branch " + index);
+        }
+        return kinds[index];
+    }
+
     /** The kind of an entry. */
     public static JournalKind of(JournalEntry entry) {
         return of(entry.getEvent());

@@ -1,0 +1,100 @@
+package io.cronoq.schemas.events;
+
+import io.cronoq.events.JournalEntry;
+import io.cronoq.events.TaskFinished;
+import io.cronoq.events.WorkerFenced;
+import io.cronoq.schemas.Topic;
+import org.apache.avro.Schema;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/**
+ * What every reader of the journal reads the same way, whatever it decides per {@link JournalKind}:
+ * the task, worker and attempt an event names, the name of an attempt, and a journal record decoded
+ * with the journal topic's serde.
+ */
+public final class Journal {
+
+    /**
+     * The attempt an event is about: its task, its number, the worker it ran on (null when the event
+     * does not say) and the generation of that worker the event names (null when it names none).
+     */
+    public record Attempt(String taskId, int attempt, String workerId, Long generation) {
+
+        /** The attempt's name, {@link Journal#attemptKey}. */
+        public String key() {
+            return attemptKey(taskId, attempt);
+        }
+    }
+
+    private Journal() {}
+
+    /** The name of attempt {@code attempt} of a task, "task#attempt": how readers key attempts and a worker's running ones. */
+    public static String attemptKey(String taskId, int attempt) {
+        return taskId + "#" + attempt;
+    }
+
+    /**
+     * The attempt a journal event is about, or null for an event about no single attempt (a task's
+     * submission, wait or cancellation, a worker's registration or departure).
+     *
+     * @throws IllegalArgumentException for an object the journal's union cannot hold
+     */
+    public static Attempt attemptOf(Object event) {
+        return switch (JournalKind.of(event)) {
+            // The worker's reports and the scheduler's assignment and revocation name all four alike.
+            case ATTEMPT_STARTED, ATTEMPT_SUCCEEDED, ATTEMPT_FAILED, ATTEMPT_ASSIGNED, ATTEMPT_REVOKED ->
+                    new Attempt((String) field(event, "taskId"), (Integer) field(event, "attempt"),
+                            (String) field(event, "workerId"), (Long) field(event, "generation"));
+            case TASK_FINISHED -> {
+                TaskFinished f = (TaskFinished) event;
+                yield new Attempt(f.getTaskId(), f.getAttempt(), f.getWorkerId(), null);
+            }
+            case WORKER_FENCED -> {
+                WorkerFenced f = (WorkerFenced) event;
+                yield f.getTaskId() == null || f.getAttempt() == null ? null
+                        : new Attempt(f.getTaskId(), f.getAttempt(), f.getWorkerId(), f.getStaleGeneration());
+            }
+            case TASK_SUBMITTED, TASK_CANCEL_REQUESTED, WORKER_REGISTERED, WORKER_DRAINING, WORKER_LEFT, TASK_WAITING,
+                    TASK_CANCELLED, DUPLICATE_SUBMISSION, INPUT_REJECTED, WORKER_ACCEPTED, WORKER_REMOVED,
+                    REGISTRATION_REJECTED, TASK_FORGOTTEN -> null;
+        };
+    }
+
+    /**
+     * The task a journal event names (its {@code taskId}), or null for one that names none (a
+     * worker's event, an input rejected before its task was known).
+     *
+     * @throws IllegalArgumentException for an object the journal's union cannot hold
+     */
+    public static String taskId(Object event) {
+        JournalKind.of(event);
+        return (String) field(event, "taskId");
+    }
+
+    /**
+     * The worker a journal event names (its {@code workerId}), or null for one that names none.
+     *
+     * @throws IllegalArgumentException for an object the journal's union cannot hold
+     */
+    public static String workerId(Object event) {
+        JournalKind.of(event);
+        return (String) field(event, "workerId");
+    }
+
+    /**
+     * A journal record's value decoded with the journal topic's serde.
+     *
+     * @throws RuntimeException (the serde's) when the bytes are no journal entry this schema can read
+     */
+    public static JournalEntry decode(Topic<?, JournalEntry> journal, ConsumerRecord<?, byte[]> record) {
+        return journal.valueSerde().deserializer().deserialize(record.topic(), record.value());
+    }
+
+    /** A field of an event by name, or null when its schema has no such field. */
+    private static Object field(Object event, String name) {
+        SpecificRecord record = (SpecificRecord) event;
+        Schema.Field field = record.getSchema().getField(name);
+        return field == null ? null : record.get(field.pos());
+    }
+}
