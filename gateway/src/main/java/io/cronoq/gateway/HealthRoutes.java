@@ -5,13 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** {@code /healthz} (the process answers) and {@code /readyz} (the stores are queryable). */
-final class HealthRoutes {
-
-    private final GatewayContext context;
-
-    HealthRoutes(GatewayContext context) {
-        this.context = context;
-    }
+record HealthRoutes(GatewayContext context) {
 
     void healthz(Context ctx) {
         ctx.json(Map.of("status", "UP"));

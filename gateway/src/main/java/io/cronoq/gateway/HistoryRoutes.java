@@ -3,15 +3,9 @@ package io.cronoq.gateway;
 import io.javalin.http.Context;
 
 /** {@code GET /v1/history?pool=&minutes=}: a pool's last minutes, per minute, from the journal. */
-final class HistoryRoutes {
+record HistoryRoutes(GatewayContext context) {
 
     static final int MAX_MINUTES = 60;
-
-    private final GatewayContext context;
-
-    HistoryRoutes(GatewayContext context) {
-        this.context = context;
-    }
 
     void get(Context ctx) {
         String pool = Params.pool(ctx);

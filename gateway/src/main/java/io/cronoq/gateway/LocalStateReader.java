@@ -24,17 +24,7 @@ import org.apache.kafka.streams.state.QueryableStoreTypes;
  * tasks (standby copies are never read, so an answer is never stale by a failover). Pools owned by
  * other instances are simply absent; {@link ClusterStateReader} adds them.
  */
-final class LocalStateReader implements StateReader {
-
-    private final KafkaStreams streams;
-    private final String inputTopic;
-    private final Clock clock;
-
-    LocalStateReader(KafkaStreams streams, String inputTopic, Clock clock) {
-        this.streams = streams;
-        this.inputTopic = inputTopic;
-        this.clock = clock;
-    }
+record LocalStateReader(KafkaStreams streams, String inputTopic, Clock clock) implements StateReader {
 
     /** The input partitions this instance runs as active tasks, ascending. */
     TreeSet<Integer> ownedPartitions() {

@@ -13,13 +13,7 @@ import org.apache.avro.Schema;
  * error codes, so standard Kafka tools ({@code kafka-avro-console-consumer}, Connect, ksqlDB) can
  * decode every topic.
  */
-final class SchemaRoutes {
-
-    private final SchemaRegistry registry;
-
-    SchemaRoutes(SchemaRegistry registry) {
-        this.registry = registry;
-    }
+record SchemaRoutes(SchemaRegistry registry) {
 
     /** {@code GET /schemas/ids/{id}}: {@code {"schema":"…"}}. */
     void byId(Context ctx) {

@@ -4,13 +4,7 @@ import io.javalin.http.Context;
 import java.util.List;
 
 /** {@code GET /v1/snapshot[?pool=]}: every pool with its groups, or one pool. */
-final class SnapshotRoutes {
-
-    private final GatewayContext context;
-
-    SnapshotRoutes(GatewayContext context) {
-        this.context = context;
-    }
+record SnapshotRoutes(GatewayContext context) {
 
     void get(Context ctx) {
         String pool = Params.pool(ctx);

@@ -8,13 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 /** {@code /v1/workers}: list, read one, and drain (a {@code WorkerDraining} on the workers topic). */
-final class WorkerRoutes {
-
-    private final GatewayContext context;
-
-    WorkerRoutes(GatewayContext context) {
-        this.context = context;
-    }
+record WorkerRoutes(GatewayContext context) {
 
     /** {@code GET /v1/workers[?pool=&state=]}. */
     void list(Context ctx) {

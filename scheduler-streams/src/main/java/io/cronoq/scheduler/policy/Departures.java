@@ -37,8 +37,8 @@ record Departures(PoolModel m, Placement placement) {
     void remove(Worker w, WorkerState state, long generation, String cause, Instant at, List<Decision> out) {
         Departure gone = leaveGroup(w, cause, at, out);
         w.state(state);
-        w.record().setGeneration(generation);
-        m.store.putWorker(w.record());
+        w.record.setGeneration(generation);
+        m.store.putWorker(w.record);
         placement.requeue(gone.lost(), at, out, gone.touched());
     }
 

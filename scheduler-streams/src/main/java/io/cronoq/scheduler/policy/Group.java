@@ -48,19 +48,19 @@ final class Group {
     }
 
     int capacity() {
-        return sum(Profile::capacity);
+        return sum(p -> p.capacity);
     }
 
     int busy() {
-        return sum(Profile::busy);
+        return sum(p -> p.busy);
     }
 
     int activeWorkers() {
-        return sum(Profile::activeWorkers);
+        return sum(p -> p.activeWorkers);
     }
 
     int drainingBusy() {
-        return sum(Profile::drainingBusy);
+        return sum(p -> p.drainingBusy);
     }
 
     @Override

@@ -54,7 +54,7 @@ final class Groups {
             for (Group g : groups.values()) {
                 if (g.labels().includes(c.labels())) {
                     for (Profile p : g.profiles()) {
-                        if (p.resources().satisfies(c.requirement().resources())) {
+                        if (p.resources.satisfies(c.requirement.resources())) {
                             link(p, c);
                         }
                     }
@@ -66,8 +66,8 @@ final class Groups {
 
     /** Counts a live worker into the profile of its labels and resources (created if new). */
     Profile join(Worker w) {
-        LabelSet labels = LabelSet.of(w.record().getLabels());
-        ResourceProfile resources = ResourceProfile.of(w.record().getResources());
+        LabelSet labels = LabelSet.of(w.record.getLabels());
+        ResourceProfile resources = ResourceProfile.of(w.record.getResources());
         Group g = groups.get(labels.key());
         if (g == null) {
             g = new Group(labels);
@@ -79,12 +79,12 @@ final class Groups {
             p = new Profile(g, resources);
             g.add(resourceKey, p);
             for (WaitClass c : classes.all()) {
-                if (labels.includes(c.labels()) && resources.satisfies(c.requirement().resources())) {
+                if (labels.includes(c.labels()) && resources.satisfies(c.requirement.resources())) {
                     link(p, c);
                 }
             }
         }
-        int before = p.capacity();
+        int before = p.capacity;
         p.add(w);
         w.profile(p);
         changed(p, before);
@@ -94,13 +94,13 @@ final class Groups {
     /** Counts a worker out of its profile; an empty profile, and an empty group, disappear. */
     void leave(Worker w) {
         Profile p = w.profile();
-        int before = p.capacity();
+        int before = p.capacity;
         p.remove(w);
         w.profile(null);
         changed(p, before);
         if (p.isEmpty()) {
-            Group g = p.group();
-            g.remove(p.resources().key());
+            Group g = p.group;
+            g.remove(p.resources.key());
             p.removed = true;
             for (WaitClass c : p.classes) {
                 c.profiles.remove(p);
@@ -115,7 +115,7 @@ final class Groups {
     /** An ACTIVE worker stops taking work: its slots leave capacity, its attempts finish. */
     void drain(Worker w) {
         Profile p = w.profile();
-        int before = p.capacity();
+        int before = p.capacity;
         p.remove(w);
         w.state(WorkerState.DRAINING);
         p.add(w);
@@ -125,20 +125,20 @@ final class Groups {
     void assign(Worker w, AttemptRef ref, long sequence) {
         Profile p = w.profile();
         p.assign(w, ref, sequence);
-        changed(p, p.capacity());
+        changed(p, p.capacity);
     }
 
     boolean release(Worker w, String taskId, int attempt) {
         Profile p = w.profile();
         boolean held = p.release(w, taskId, attempt);
-        changed(p, p.capacity());
+        changed(p, p.capacity);
         return held;
     }
 
     private void link(Profile p, WaitClass c) {
         p.classes.add(c);
         c.profiles.add(p);
-        c.capacity += p.capacity();
+        c.capacity += p.capacity;
         if (p.listedFree) {
             c.freeProfiles.add(p);
         }
@@ -146,7 +146,7 @@ final class Groups {
 
     /** Propagates a profile's capacity change and free/full transition to the classes it serves. */
     private void changed(Profile p, int capacityBefore) {
-        int delta = p.capacity() - capacityBefore;
+        int delta = p.capacity - capacityBefore;
         boolean free = p.free() > 0;
         if (delta == 0 && free == p.listedFree) {
             return;

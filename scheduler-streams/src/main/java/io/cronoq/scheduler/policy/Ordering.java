@@ -110,7 +110,7 @@ final class Ordering {
      * preferred workers in {@link #WORKERS} order.
      */
     static final Comparator<Profile> PROFILES = (a, b) -> {
-        int c = Integer.compare(a.resources().gpus(), b.resources().gpus());
+        int c = Integer.compare(a.resources.gpus(), b.resources.gpus());
         return c != 0 ? c : compareWorkers(a.pick(), b.pick());
     };
 

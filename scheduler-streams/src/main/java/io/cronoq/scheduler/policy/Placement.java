@@ -198,7 +198,7 @@ final class Placement {
         m.store.putTask(task);
         m.leases().track(task);
         m.groups.assign(w, new AttemptRef(id, number), m.nextSequence());
-        m.store.putWorker(w.record());
+        m.store.putWorker(w.record);
         TaskSubmitted s = task.getTask();
         Instant startAt = s.getStartAt() != null && s.getStartAt().isAfter(at) ? s.getStartAt() : null;
         String cause = startAt != null ? "fixed start at " + startAt + ": the slot is held for it until then"
@@ -216,7 +216,7 @@ final class Placement {
             return; // a current attempt is always held by its live worker; nothing to free otherwise
         }
         m.groups.release(w, task.getTask().getTaskId(), attempt.getAttempt());
-        m.store.putWorker(w.record());
+        m.store.putWorker(w.record);
         if (w.active()) {
             offer(w.profile());
         }

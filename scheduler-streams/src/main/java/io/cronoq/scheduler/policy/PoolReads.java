@@ -52,7 +52,7 @@ record PoolReads(PoolModel m, Placement placement) {
             TaskRecord head = m.store.task(c.headTaskId);
             Instant submitted = head == null ? null : head.getTask().getSubmittedAt();
             Instant since = head == null || head.getWaitingSince() == null ? submitted : head.getWaitingSince();
-            Requirement r = c.requirement();
+            Requirement r = c.requirement;
             result.add(new ClassSnapshot(c.key(), r.labels(), r.resources(), c.count, c.capacity, c.activeWorkers(),
                     c.headTaskId, submitted, since, placement.reasonOf(c).text()));
         }
@@ -64,7 +64,7 @@ record PoolReads(PoolModel m, Placement placement) {
         if (w == null) {
             return null;
         }
-        WorkerRecord r = w.record();
+        WorkerRecord r = w.record;
         List<AttemptRef> running = new ArrayList<>(r.getRunning().size());
         for (AttemptRef ref : r.getRunning()) {
             running.add(new AttemptRef(ref.getTaskId(), ref.getAttempt()));

@@ -297,9 +297,9 @@ public final class PoolScheduler {
             out.add(m.admission.fence(id, in.getGeneration(), null, null, stale, in.getSentAt()));
             return out;
         }
-        if (heardAt.isAfter(w.record().getLastHeartbeat())) {
-            w.record().setLastHeartbeat(heardAt);
-            m.store.putWorker(w.record());
+        if (heardAt.isAfter(w.record.getLastHeartbeat())) {
+            w.record.setLastHeartbeat(heardAt);
+            m.store.putWorker(w.record);
         }
         return out;
     }
@@ -323,7 +323,7 @@ public final class PoolScheduler {
             placement.ensureReasons();
             LinkedHashSet<WaitClass> touched = new LinkedHashSet<>(w.profile().classes);
             m.groups.drain(w);
-            m.store.putWorker(w.record());
+            m.store.putWorker(w.record);
             placement.requeue(List.of(), in.getAt(), out, touched);
         }
         return out;

@@ -77,7 +77,7 @@ final class PoolTime {
     }
 
     private long silence(Worker w, Instant now) {
-        Instant last = w.record().getLastHeartbeat();
+        Instant last = w.record.getLastHeartbeat();
         Instant since = last.isAfter(watchingSince) ? last : watchingSince;
         return now.toEpochMilli() - since.toEpochMilli();
     }

@@ -16,8 +16,8 @@ import java.util.TreeSet;
  */
 final class Profile {
 
-    private final Group group;
-    private final ResourceProfile resources;
+    final Group group;
+    final ResourceProfile resources;
     /** The requirement classes this profile can serve; maintained by {@link Groups}. */
     final LinkedHashSet<WaitClass> classes = new LinkedHashSet<>();
     /** Whether {@link Groups} has listed this profile as free in its classes. */
@@ -25,51 +25,28 @@ final class Profile {
     boolean removed;
 
     private final TreeSet<Worker> ready = new TreeSet<>(Ordering.WORKERS);
-    private int activeWorkers;
-    private int drainingWorkers;
-    private int capacity;
-    private int busy;
-    private int drainingBusy;
+    // The figures below are read directly inside the package; only this class's add, remove,
+    // assign and release change them.
+    int activeWorkers;
+    int drainingWorkers;
+    /** Slots of its ACTIVE workers. */
+    int capacity;
+    /** Attempts on its ACTIVE workers. */
+    int busy;
+    /** Attempts still finishing on its DRAINING workers. */
+    int drainingBusy;
 
     Profile(Group group, ResourceProfile resources) {
         this.group = group;
         this.resources = resources;
     }
 
-    Group group() {
-        return group;
-    }
-
     LabelSet labels() {
         return group.labels();
     }
 
-    ResourceProfile resources() {
-        return resources;
-    }
-
-    int capacity() {
-        return capacity;
-    }
-
-    int busy() {
-        return busy;
-    }
-
     int free() {
         return capacity - busy;
-    }
-
-    int activeWorkers() {
-        return activeWorkers;
-    }
-
-    int drainingBusy() {
-        return drainingBusy;
-    }
-
-    int drainingWorkers() {
-        return drainingWorkers;
     }
 
     boolean isEmpty() {

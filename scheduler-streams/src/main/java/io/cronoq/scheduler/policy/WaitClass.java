@@ -20,7 +20,7 @@ import java.util.List;
  */
 final class WaitClass {
 
-    private final Requirement requirement;
+    final Requirement requirement;
     /** Profiles whose workers satisfy the requirement: maintained by {@link Groups}. */
     final List<Profile> profiles = new ArrayList<>();
     /** Those of {@link #profiles} with a free slot (insertion-ordered; iteration costs its size). */
@@ -36,10 +36,6 @@ final class WaitClass {
 
     WaitClass(Requirement requirement) {
         this.requirement = requirement;
-    }
-
-    Requirement requirement() {
-        return requirement;
     }
 
     LabelSet labels() {
@@ -58,7 +54,7 @@ final class WaitClass {
     int activeWorkers() {
         int sum = 0;
         for (Profile p : profiles) {
-            sum += p.activeWorkers();
+            sum += p.activeWorkers;
         }
         return sum;
     }
@@ -87,7 +83,7 @@ final class WaitClass {
         int bestFree = 0;
         for (Profile p : freeProfiles) {
             int score = Preferences.score(preferences, p.labels());
-            int free = best != null && best.group() == p.group() ? bestFree : freeSlots(p.group());
+            int free = best != null && best.group == p.group ? bestFree : freeSlots(p.group);
             if (best == null || better(p, score, free, best, bestScore, bestFree)) {
                 best = p;
                 bestScore = score;
@@ -98,7 +94,7 @@ final class WaitClass {
     }
 
     private static boolean better(Profile p, int score, int free, Profile best, int bestScore, int bestFree) {
-        if (p.group() != best.group()) {
+        if (p.group != best.group) {
             if (score != bestScore) {
                 return score > bestScore;
             }

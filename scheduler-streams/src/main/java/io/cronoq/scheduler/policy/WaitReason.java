@@ -46,19 +46,19 @@ record WaitReason(String text, boolean busy) {
             return new WaitReason(Units.count(workers, "worker matches", "workers match") + "; "
                     + (c.capacity == 1 ? "its only slot is busy" : "all " + c.capacity + " slots busy"), true);
         }
-        ResourceNeed need = c.requirement().resources();
+        ResourceNeed need = c.requirement.resources();
         TreeMap<String, Tally> tallies = new TreeMap<>();
         long total = 0;
         for (Group g : groups) {
             String missing = g.labels().missing(c.labels());
             for (Profile p : g.profiles()) {
-                int n = p.activeWorkers() + p.drainingWorkers();
+                int n = p.activeWorkers + p.drainingWorkers;
                 total += n;
                 if (!missing.isEmpty()) {
                     tally(tallies, Kind.LABELS, missing).add(n, 0, null);
                     continue;
                 }
-                ResourceProfile.Shortfall s = p.resources().shortfall(need);
+                ResourceProfile.Shortfall s = p.resources.shortfall(need);
                 if (s == null) {
                     // It satisfies the requirement, yet the class has no capacity: all its workers drain.
                     tally(tallies, Kind.DRAINING, "").add(n, 0, null);
@@ -70,7 +70,7 @@ record WaitReason(String text, boolean busy) {
             }
         }
         if (total == 0) {
-            String wanted = c.requirement().toString();
+            String wanted = c.requirement.toString();
             return new WaitReason("0/0 workers can run it: pool " + pool + " has no live worker"
                     + (wanted.equals("nothing") ? "" : "; it needs " + some(List.of(wanted.split(", ")), ", ",
                             MAX_LIST_CHARS)), false);

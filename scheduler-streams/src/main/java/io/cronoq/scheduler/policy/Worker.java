@@ -13,15 +13,12 @@ import java.util.List;
  */
 final class Worker {
 
-    private final WorkerRecord record;
+    /** Its record of state, which the scheduler writes through the store after every change. */
+    final WorkerRecord record;
     private Profile profile;
 
     Worker(WorkerRecord record) {
         this.record = record;
-    }
-
-    WorkerRecord record() {
-        return record;
     }
 
     String id() {
