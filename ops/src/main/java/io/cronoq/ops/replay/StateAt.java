@@ -17,7 +17,7 @@ import java.util.TreeSet;
  * capacity, busy slots and task counts; per group its workers, capacity, busy slots and the waiting
  * tasks it could serve; per pool its queue of waiting tasks in the order they will be served.
  */
-record StateAt(Instant at, List<Pool> pools, List<Group> groups, Map<String, List<Queued>> queues) {
+record StateAt(Instant at, List<Pool> pools, List<GroupAt> groups, Map<String, List<Queued>> queues) {
 
     /** One pool: its ACTIVE workers, their slots and the attempts on them, and its tasks by state. */
     record Pool(String pool, int workers, int capacity, int busy, Map<TaskState, Integer> tasks) {
@@ -31,7 +31,7 @@ record StateAt(Instant at, List<Pool> pools, List<Group> groups, Map<String, Lis
      * {@code busy} count ACTIVE workers; {@code drainingBusy} the attempts DRAINING ones still run;
      * {@code waiting} the waiting tasks the group could run.
      */
-    record Group(String pool, Map<String, String> labels, int workers, int capacity, int busy, int drainingBusy,
+    record GroupAt(String pool, Map<String, String> labels, int workers, int capacity, int busy, int drainingBusy,
                  int waiting) {}
 
     /** A waiting task: since when (submission, or the end of its last attempt) and why. */
@@ -73,7 +73,7 @@ record StateAt(Instant at, List<Pool> pools, List<Group> groups, Map<String, Lis
                 g[3] += w.running().size();
             }
         }
-        List<Group> groups = new ArrayList<>();
+        List<GroupAt> groups = new ArrayList<>();
         List<Pool> pools = new ArrayList<>();
         for (String name : poolNames) {
             int workers = 0;
@@ -87,7 +87,7 @@ record StateAt(Instant at, List<Pool> pools, List<Group> groups, Map<String, Lis
                     }
                 }
                 int[] v = g.getValue();
-                groups.add(new Group(name, g.getKey(), v[0], v[1], v[2], v[3], waiting));
+                groups.add(new GroupAt(name, g.getKey(), v[0], v[1], v[2], v[3], waiting));
                 workers += v[0];
                 capacity += v[1];
                 busy += v[2];

@@ -28,7 +28,7 @@ final class StateJson {
             p.tasks().forEach((state1, n) -> tasks.put(state1.toString(), n));
         }
         ArrayNode groups = root.putArray("groups");
-        for (StateAt.Group g : state.groups()) {
+        for (StateAt.GroupAt g : state.groups()) {
             ObjectNode group = groups.addObject();
             group.put("pool", g.pool());
             group.set("labels", TimelineJsonLines.labels(g.labels()));

@@ -32,7 +32,7 @@ final class StateTable {
         pools.print(out);
         out.println();
         Table groups = new Table("POOL", "GROUP", "WORKERS", "CAPACITY", "BUSY", "FREE", "WAITING", "DRAINING BUSY");
-        for (StateAt.Group g : state.groups()) {
+        for (StateAt.GroupAt g : state.groups()) {
             groups.row(g.pool(), Labels.display(g.labels()), g.workers(), g.capacity(), g.busy(),
                     Math.max(0, g.capacity() - g.busy()), g.waiting(), g.drainingBusy());
         }

@@ -30,8 +30,8 @@ class StateAtTest {
             assertThat(p.busy()).isEqualTo(3);
             assertThat(p.tasks()).containsEntry(TaskState.RUNNING, 3).containsEntry(TaskState.WAITING, 2);
         });
-        assertThat(state.groups()).extracting(StateAt.Group::labels, StateAt.Group::workers, StateAt.Group::capacity,
-                        StateAt.Group::busy, StateAt.Group::waiting)
+        assertThat(state.groups()).extracting(StateAt.GroupAt::labels, StateAt.GroupAt::workers, StateAt.GroupAt::capacity,
+                        StateAt.GroupAt::busy, StateAt.GroupAt::waiting)
                 .containsExactly(tuple(Map.of(), 1, 2, 2, 1), tuple(Fixtures.GPU, 1, 1, 1, 2));
         assertThat(state.queues().get("batch")).extracting(StateAt.Queued::taskId, StateAt.Queued::since,
                 StateAt.Queued::waitedMs).containsExactly(tuple("g2", t(1_000), 2_500L), tuple("c3", t(3_000), 500L));
@@ -58,8 +58,8 @@ class StateAtTest {
 
         StateAt state = at(journal, t(1_500));
 
-        assertThat(state.groups()).extracting(StateAt.Group::workers, StateAt.Group::capacity, StateAt.Group::busy,
-                StateAt.Group::drainingBusy).containsExactly(tuple(0, 0, 0, 1));
+        assertThat(state.groups()).extracting(StateAt.GroupAt::workers, StateAt.GroupAt::capacity, StateAt.GroupAt::busy,
+                StateAt.GroupAt::drainingBusy).containsExactly(tuple(0, 0, 0, 1));
         assertThat(state.pools().get(0).capacity()).isZero();
     }
 

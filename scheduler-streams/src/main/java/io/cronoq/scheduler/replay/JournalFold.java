@@ -50,7 +50,7 @@ public final class JournalFold {
                          WorkerState state, Set<String> running) {}
 
     /** A group of a pool: its labels, capacity (active workers' slots) and busy slots. */
-    public record Group(String pool, Map<String, String> labels, int capacity, int busy, int workers) {}
+    public record GroupCounts(String pool, Map<String, String> labels, int capacity, int busy, int workers) {}
 
     private final Map<String, Task> tasks = new LinkedHashMap<>();
     /** Whether forgotten tasks stay (history) or leave (the stores' state). */
@@ -194,7 +194,7 @@ public final class JournalFold {
     }
 
     /** The groups of every pool: workers with exactly the same labels; only active workers add capacity. */
-    public List<Group> groups() {
+    public List<GroupCounts> groups() {
         Map<String, Map<Map<String, String>, int[]>> byPool = new TreeMap<>();
         for (Worker w : workers.values()) {
             if (w.state() == WorkerState.LEFT || w.state() == WorkerState.EVICTED) {
@@ -206,9 +206,9 @@ public final class JournalFold {
             sums[1] += w.running().size();
             sums[2] += 1;
         }
-        List<Group> groups = new ArrayList<>();
+        List<GroupCounts> groups = new ArrayList<>();
         byPool.forEach((pool, byLabels) -> byLabels.forEach((labels, sums) ->
-                groups.add(new Group(pool, labels, sums[0], sums[1], sums[2]))));
+                groups.add(new GroupCounts(pool, labels, sums[0], sums[1], sums[2]))));
         return groups;
     }
 
