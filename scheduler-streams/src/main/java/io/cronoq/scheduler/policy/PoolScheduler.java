@@ -34,7 +34,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -116,14 +115,14 @@ public final class PoolScheduler {
      */
     public List<Decision> apply(SpecificRecord input, Instant heardAt) {
         Objects.requireNonNull(heardAt, "heardAt");
-        Optional<InputKind> kind = InputKind.of(input);
-        if (kind.isEmpty()) {
+        InputKind kind = InputKind.find(input);
+        if (kind == null) {
             String type = input == null ? "null" : input.getSchema().getName();
             return List.of(Admission.rejected(type, RejectionCode.INVALID_ARGUMENT, "event",
                     "cronoq does not know the input event " + type + "; send one of the input topics' events",
                     null, null));
         }
-        return switch (kind.get()) {
+        return switch (kind) {
             case TASK_SUBMITTED -> submit((TaskSubmitted) input);
             case TASK_CANCEL_REQUESTED -> cancel((TaskCancelRequested) input);
             case WORKER_REGISTERED -> register((WorkerRegistered) input, heardAt);

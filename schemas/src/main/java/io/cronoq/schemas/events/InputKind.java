@@ -41,7 +41,12 @@ public enum InputKind {
 
     /** The kind of an input event, or empty for an object no input topic's union holds. */
     public static Optional<InputKind> of(Object event) {
-        return Optional.ofNullable(EventTypes.find(BY_TYPE, event));
+        return Optional.ofNullable(find(event));
+    }
+
+    /** {@link #of} without the wrapper, for the policy's path of every input: the kind, or {@code null}. */
+    public static InputKind find(Object event) {
+        return EventTypes.find(BY_TYPE, event);
     }
 
     /** The Avro class of this kind's event. */
