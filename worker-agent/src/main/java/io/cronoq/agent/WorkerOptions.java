@@ -38,16 +38,8 @@ public record WorkerOptions(String bootstrap, String topicPrefix, Map<String, Ob
                             TaskHandler handler, Executor executor, Path workDir, Map<String, String> packages,
                             ResourceOverrides overrides, ResourceDetector detector, Clock clock) {
 
-    /** Immutable whichever way it is made: the maps are copied, and what every worker needs is present. */
+    /** Immutable whichever way it is made: the maps are copied. */
     public WorkerOptions {
-        Objects.requireNonNull(bootstrap, "bootstrap");
-        Objects.requireNonNull(topicPrefix, "topicPrefix");
-        Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
-        Objects.requireNonNull(registrationTimeout, "registrationTimeout");
-        Objects.requireNonNull(workDir, "workDir");
-        Objects.requireNonNull(overrides, "overrides");
-        Objects.requireNonNull(detector, "detector");
-        Objects.requireNonNull(clock, "clock");
         kafka = Collections.unmodifiableMap(new HashMap<>(kafka));
         packages = Collections.unmodifiableMap(new LinkedHashMap<>(packages));
     }
