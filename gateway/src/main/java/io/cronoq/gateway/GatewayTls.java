@@ -58,9 +58,10 @@ public final class GatewayTls {
         char[] trustPassword = truststore.isBlank() ? keystorePassword
                 : password(SchedulerConfig.HTTP_TLS_TRUSTSTORE_PASSWORD_ENV.name(),
                         config.get(SchedulerConfig.HTTP_TLS_TRUSTSTORE_PASSWORD_ENV), env);
-        load(SchedulerConfig.HTTP_TLS_KEYSTORE.name(), keystorePath, keystorePassword);
-        KeyStore trust = load(truststore.isBlank() ? SchedulerConfig.HTTP_TLS_KEYSTORE.name()
-                : SchedulerConfig.HTTP_TLS_TRUSTSTORE.name(), trustPath, trustPassword);
+        KeyStore keys = load(SchedulerConfig.HTTP_TLS_KEYSTORE.name(), keystorePath, keystorePassword);
+        // Without a truststore the instances share one certificate: trust the keystore already read.
+        KeyStore trust = truststore.isBlank() ? keys
+                : load(SchedulerConfig.HTTP_TLS_TRUSTSTORE.name(), trustPath, trustPassword);
         try {
             TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             factory.init(trust);

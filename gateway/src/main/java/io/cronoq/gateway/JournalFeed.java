@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -161,7 +161,7 @@ final class JournalFeed implements AutoCloseable {
         if (records.isEmpty()) {
             return;
         }
-        Set<Integer> owned = metering ? meter.owned() : Set.of();
+        Predicate<String> owned = metering ? meter.ownedPools() : pool -> false;
         for (ConsumerRecord<String, byte[]> r : records) {
             if (r.topic().equals(topics.deadLetters().name())) {
                 if (metering) {
@@ -174,7 +174,7 @@ final class JournalFeed implements AutoCloseable {
             if (unread) {
                 unmetered.put(p, r.offset() + 1);
             }
-            boolean counted = metering && unread && meter.counts(r.key(), owned);
+            boolean counted = metering && unread && owned.test(r.key());
             boolean historic = !historyFailed && !historyFrom.isEmpty() && r.offset() >= historyFrom.get(p);
             JournalEntry entry = counted || historic ? decode(r) : null;
             if (entry == null) {

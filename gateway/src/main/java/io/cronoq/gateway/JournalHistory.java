@@ -4,6 +4,7 @@ import io.cronoq.events.JournalEntry;
 import io.cronoq.events.TaskState;
 import io.cronoq.events.WorkerState;
 import io.cronoq.scheduler.query.ClassKeys;
+import io.cronoq.scheduler.policy.time.Retention;
 import io.cronoq.scheduler.replay.JournalFold;
 import java.time.Duration;
 import java.time.Instant;
@@ -116,8 +117,7 @@ final class JournalHistory implements HistorySource {
             while (closed.size() > minutes + 1) {
                 closed.pollFirstEntry();
             }
-            fold.tasks().values().removeIf(t -> t.state() == TaskState.SUCCEEDED || t.state() == TaskState.FAILED
-                    || t.state() == TaskState.CANCELLED);
+            fold.tasks().values().removeIf(t -> Retention.isFinished(t.state()));
             fold.workers().removeIf(w -> w.state() == WorkerState.LEFT || w.state() == WorkerState.EVICTED);
             // A group whose workers left keeps its line while it is within the kept minutes.
             lastSeen.values().removeIf(minute -> minute < openMinute - minutes);
@@ -209,7 +209,7 @@ final class JournalHistory implements HistorySource {
             List<HistoryView.GroupSeries> groups = new ArrayList<>();
             new TreeMap<>(labels).forEach((key, groupLabels) -> groups.add(new HistoryView.GroupSeries(key,
                     groupLabels, series(samples, ends, s -> s.groups().get(key)))));
-            return new HistoryView(pool, now.toString(), since == null ? null : since.toString(),
+            return new HistoryView(pool, now.toString(), since.toString(),
                     BUCKET.toSeconds(), starts, total, groups);
         }
     }

@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
@@ -47,18 +48,23 @@ final class JournalMeter {
     }
 
     /** The input partitions this instance owns now. */
-    Set<Integer> owned() {
+    /**
+     * Which pools' entries are this instance's to count now: those whose input partition it owns.
+     * Asked once per batch of records, so the ownership and the partition count are read once.
+     */
+    Predicate<String> ownedPools() {
+        Set<Integer> owned;
         try {
-            return ownedPartitions.get();
+            owned = ownedPartitions.get();
         } catch (RuntimeException e) {
-            return Set.of(); // not running (rebalancing): nobody's decisions are being made here right now
+            return pool -> false; // not running (rebalancing): nobody's decisions are being made here right now
         }
-    }
-
-    /** Whether an entry keyed by {@code pool} is this instance's to count, while it owns {@code owned}. */
-    boolean counts(String pool, Set<Integer> owned) {
+        if (owned.isEmpty()) {
+            return pool -> false;
+        }
+        int partitions = inputPartitions.getAsInt();
         // The input partition of a pool: what Kafka's default partitioner gives its key.
-        return pool != null && owned.contains(KeyPartitions.of(pool, inputPartitions.getAsInt()));
+        return pool -> pool != null && owned.contains(KeyPartitions.of(pool, partitions));
     }
 
     /** Counts one record of the dead-letter topic. */

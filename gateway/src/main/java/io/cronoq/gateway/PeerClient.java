@@ -36,10 +36,6 @@ final class PeerClient {
 
     private final String scheme;
 
-    PeerClient(Duration timeout) {
-        this(timeout, null);
-    }
-
     /** @param tls the context to call peers over HTTPS with, or {@code null} for plain HTTP */
     PeerClient(Duration timeout, SSLContext tls) {
         this.timeout = timeout;

@@ -11,8 +11,9 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 /**
  * The Kafka client settings cronoq's parts use, in one place. Each takes the user's common settings
  * (bootstrap servers, security, tuning), keeps only those its kind of client knows (so a producer
- * setting in a shared map is not logged as unused by a consumer) and adds what cronoq's guarantees
- * rest on, refusing a common setting that would weaken them with a message that says which to remove.
+ * setting in a shared map is not logged as unused by a consumer) and sets what cronoq's guarantees
+ * rest on over whatever the common settings said; the producer refuses, with a message that says
+ * which to remove, a common setting that would weaken its durability.
  */
 public final class KafkaClients {
 
@@ -60,17 +61,6 @@ public final class KafkaClients {
         return config;
     }
 
-    /**
-     * A consumer in group {@code groupId} that sees only committed records and commits its own
-     * offsets; a group never seen before starts where {@code offsetReset} says.
-     */
-    public static Map<String, Object> groupReader(Map<String, ?> common, String clientId, String groupId,
-                                                  String offsetReset) {
-        Map<String, Object> config = committedReader(common, clientId, offsetReset);
-        config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
-        return config;
-    }
-
     /** A consumer of committed records only, whose position is its own business (no automatic commits). */
     private static Map<String, Object> committedReader(Map<String, ?> common, String clientId,
                                                        String offsetReset) {
@@ -107,8 +97,8 @@ public final class KafkaClients {
     private static Map<String, Object> known(Map<String, ?> common, Set<String> names) {
         Map<String, Object> config = new HashMap<>();
         common.forEach((k, v) -> {
-            // Keys a client does not define but reads anyway (interceptor and SASL/SSL extras) are kept too;
-            // a key set to null counts as unset.
+            // SASL, SSL and security keys are kept even where this Kafka version does not list them (a login
+            // module's or a newer client's extras); a key set to null counts as unset.
             if (v != null && (names.contains(k) || k.startsWith("sasl.") || k.startsWith("ssl.")
                     || k.startsWith("security."))) {
                 config.put(k, v);

@@ -34,10 +34,7 @@ class KafkaClientsTest {
     }
 
     @Test
-    void aGroupReaderTakesItsOwnGroupAndStartingPoint() {
-        Map<String, Object> reader = KafkaClients.groupReader(COMMON, "w", "cronoq-worker-w", "latest");
-        assertThat(reader).containsEntry("group.id", "cronoq-worker-w").containsEntry("auto.offset.reset", "latest")
-                .containsEntry("isolation.level", "read_committed").doesNotContainKey("linger.ms");
+    void anAdminClientKeepsWhatAnAdminClientKnows() {
         assertThat(KafkaClients.admin(COMMON, "a")).containsEntry("bootstrap.servers", "b:9092")
                 .containsEntry("client.id", "a").doesNotContainKeys("linger.ms", "group.id");
     }

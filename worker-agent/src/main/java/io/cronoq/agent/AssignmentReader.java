@@ -41,6 +41,12 @@ final class AssignmentReader implements Runnable {
     private static final Duration POLL = Duration.ofMillis(100);
     private static final Duration RETRY = Duration.ofMillis(500);
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);
+    /**
+     * How often a worker's progress is committed while it reads, at most: a commit is an admin request,
+     * and every record of a partition moves the progress of every worker reading it. Leaving and
+     * stopping commit at once; a crash re-reads at most this much, which the fencing makes harmless.
+     */
+    private static final long COMMIT_INTERVAL_NANOS = Duration.ofSeconds(1).toNanos();
 
     private final org.apache.kafka.clients.consumer.Consumer<String, AssignmentEvent> consumer;
     private final Admin offsets;
@@ -226,11 +232,17 @@ final class AssignmentReader implements Runnable {
         }
     }
 
-    /** Commits what each worker handled since its last commit, one commit of a worker in flight at a time. */
+    /**
+     * Commits what each worker handled since its last commit: one commit of a worker in flight at a
+     * time, and at most one a {@link #COMMIT_INTERVAL_NANOS}.
+     */
     private void commitHandledAsync() {
+        long now = System.nanoTime();
         for (Member member : members.values()) {
             long offset = member.handledUpTo;
-            if (offset > member.committed && (member.commit == null || member.commit.isDone())) {
+            if (offset > member.committed && (member.commit == null || member.commit.isDone())
+                    && now - member.commitStartedNanos >= COMMIT_INTERVAL_NANOS) {
+                member.commitStartedNanos = now;
                 member.commit = commit(member, offset).whenComplete((ok, error) -> {
                     if (error == null) {
                         member.committed = Math.max(member.committed, offset);
@@ -307,6 +319,8 @@ final class AssignmentReader implements Runnable {
         long handledUpTo = -1;
         volatile long committed = -1;
         KafkaFuture<Void> commit;
+        /** When its last asynchronous commit was sent (System.nanoTime), for the commit interval. */
+        long commitStartedNanos = System.nanoTime() - COMMIT_INTERVAL_NANOS;
         private boolean warned;
 
         Member(String workerId, Consumer<AssignmentEvent> handler, Runnable onReady) {

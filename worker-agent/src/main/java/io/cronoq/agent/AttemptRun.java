@@ -1,5 +1,6 @@
 package io.cronoq.agent;
 
+import io.cronoq.schemas.rules.Rules;
 import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.AttemptFailed;
 import io.cronoq.events.AttemptProgress;
@@ -31,7 +32,6 @@ final class AttemptRun implements Runnable {
     }
 
     private static final Logger log = LoggerFactory.getLogger(AttemptRun.class);
-    private static final int MAX_ERROR_CHARS = 8 * 1024;
     /**
      * How often an attempt waiting for its fixed start reads the clock again: the start follows the injected clock
      * (and a system clock that jumps) rather than a delay computed once.
@@ -205,6 +205,6 @@ final class AttemptRun implements Runnable {
         } else {
             text = t.getMessage() == null ? t.getClass().getName() : t.getClass().getName() + ": " + t.getMessage();
         }
-        return text.length() <= MAX_ERROR_CHARS ? text : text.substring(0, MAX_ERROR_CHARS) + "...";
+        return Rules.shortened(text, Rules.MAX_ERROR_LENGTH); // as the scheduler keeps it
     }
 }

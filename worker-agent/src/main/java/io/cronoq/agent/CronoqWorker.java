@@ -99,9 +99,10 @@ public final class CronoqWorker implements AutoCloseable {
             }
             WorkerResources resources = options.detector().detect(options.workDir(), options.packages(),
                     options.overrides());
-            log.info("Worker {} publishes resources: {} cpu, {} bytes of memory, {} bytes of disk, {} GPU(s), "
+            log.info("Worker {} publishes resources: {} cpu, {} memory, {} disk, {} GPU(s), "
                     + "packages {}", settings.id(), Quantities.formatCpu(resources.getCpuMillis()),
-                    resources.getMemoryBytes(), resources.getDiskBytes(), resources.getGpus().size(),
+                    Quantities.formatBytes(resources.getMemoryBytes()),
+                    Quantities.formatBytes(resources.getDiskBytes()), resources.getGpus().size(),
                     resources.getPackages());
             WorkerConnection connection = shared != null ? shared : WorkerConnection.open(options, settings.id());
             WorkerConnection.Member member = connection.attach(settings.id());

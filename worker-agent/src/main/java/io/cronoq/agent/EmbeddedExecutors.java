@@ -2,6 +2,7 @@ package io.cronoq.agent;
 
 import io.cronoq.schemas.rules.InvalidInputException;
 import io.cronoq.schemas.rules.Rules;
+import io.cronoq.schemas.rules.Violation;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -76,10 +77,7 @@ public final class EmbeddedExecutors implements AutoCloseable {
      */
     public synchronized void setGroupCapacity(String pool, Map<String, String> labels, int n, Executor executor,
                                               TaskHandler handler) {
-        Rules.pool(pool).ifPresent(v -> {
-            throw v.toException();
-        });
-        Rules.labels(labels).ifPresent(v -> {
+        Violation.first(Rules.pool(pool), Rules.labels(labels)).ifPresent(v -> {
             throw v.toException();
         });
         if (n < 0 || n > Rules.MAX_SLOTS) {

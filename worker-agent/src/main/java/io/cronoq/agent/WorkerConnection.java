@@ -72,8 +72,6 @@ final class WorkerConnection {
         registryConfig.put(Topics.PREFIX_CONFIG, options.topicPrefix());
         SchemaRegistry registry = SchemaRegistries.fromConfig(registryConfig);
         Topics topics = Topics.withPrefix(options.topicPrefix(), registry);
-        common.remove(SchemaRegistries.URL_CONFIG);
-        common.remove(SchemaRegistries.BASIC_AUTH_USER_INFO_CONFIG);
         String clientId = "cronoq-worker-" + name;
 
         Map<String, Object> producerProps = KafkaClients.durableProducer(common, clientId);

@@ -7,19 +7,11 @@ import io.cronoq.agent.CronoqWorker.State;
 import io.cronoq.agent.WorkerProtocolTest.RecordingSink;
 import io.cronoq.events.AssignmentEvent;
 import io.cronoq.events.AttemptAssigned;
-import io.cronoq.events.AttemptFailed;
-import io.cronoq.events.AttemptRevoked;
-import io.cronoq.events.AttemptStarted;
-import io.cronoq.events.AttemptSucceeded;
 import io.cronoq.events.RegistrationAccepted;
-import io.cronoq.events.WorkerFenced;
-import io.cronoq.events.WorkerHeartbeat;
 import io.cronoq.events.WorkerRegistered;
 import io.cronoq.events.WorkerResources;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,9 +24,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The worker of the fixed-start tests, without a broker: a core on a settable clock, a recording sink, and the

@@ -353,25 +353,16 @@ final class Simulation {
     private void report(AttemptAssigned a, long assignedAt, long when, RecordedRuns.Run run) {
         long at = Math.max(assignedAt, when);
         long shift = at - run.reportedAt();
-        SpecificRecord recorded = run.report();
-        SpecificRecord report = switch (JournalKind.of(recorded)) {
-            case ATTEMPT_SUCCEEDED -> {
-                AttemptSucceeded s = (AttemptSucceeded) recorded;
-                yield AttemptSucceeded.newBuilder(s).setAttempt(a.getAttempt()).setWorkerId(a.getWorkerId())
-                        .setGeneration(a.getGeneration()).setAt(shift(s.getAt(), shift)).build();
-            }
-            case ATTEMPT_FAILED -> {
-                AttemptFailed f = (AttemptFailed) recorded;
-                yield AttemptFailed.newBuilder(f).setAttempt(a.getAttempt()).setWorkerId(a.getWorkerId())
-                        .setGeneration(a.getGeneration()).setAt(shift(f.getAt(), shift)).build();
-            }
-            case TASK_SUBMITTED, TASK_CANCEL_REQUESTED, WORKER_REGISTERED, WORKER_DRAINING, WORKER_LEFT,
-                    ATTEMPT_STARTED, TASK_WAITING, ATTEMPT_ASSIGNED, TASK_FINISHED, TASK_CANCELLED,
-                    DUPLICATE_SUBMISSION, INPUT_REJECTED, WORKER_ACCEPTED, WORKER_REMOVED, ATTEMPT_REVOKED,
-                    WORKER_FENCED, REGISTRATION_REJECTED, TASK_FORGOTTEN ->
-                    throw new IllegalStateException("a worker reports how an attempt ended with AttemptSucceeded "
-                            + "or AttemptFailed, not " + recorded.getSchema().getName());
-        };
+        // A run's report is how its worker said the attempt ended: a success or a failure (RecordedRuns).
+        SpecificRecord report;
+        if (run.report() instanceof AttemptSucceeded s) {
+            report = AttemptSucceeded.newBuilder(s).setAttempt(a.getAttempt()).setWorkerId(a.getWorkerId())
+                    .setGeneration(a.getGeneration()).setAt(shift(s.getAt(), shift)).build();
+        } else {
+            AttemptFailed f = (AttemptFailed) run.report();
+            report = AttemptFailed.newBuilder(f).setAttempt(a.getAttempt()).setWorkerId(a.getWorkerId())
+                    .setGeneration(a.getGeneration()).setAt(shift(f.getAt(), shift)).build();
+        }
         queue.add(new Pending(at, EVENT, run.reportedSeq(), order++, report, true));
     }
 

@@ -7,6 +7,7 @@ import io.cronoq.schemas.auth.RegistrationSignature;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.TreeMap;
 
 /**
@@ -51,11 +52,15 @@ public record RegistrationGuard(Credentials credentials, long maxAgeMs) {
      * restarted worker signs a new registration and is not affected; one whose clock went back
      * must wait until it passes the last accepted time, as the reason says.
      *
-     * @param lastAccepted the {@code registeredAt} of the id's last accepted registration in the pool, or {@code null}
+     * @param lastAcceptedAt reads the {@code registeredAt} of the id's last accepted registration in the pool (or {@code null}); asked only when credentials are configured
      */
-    public Optional<RegistrationRejected> replayed(WorkerRegistered registration, Instant lastAccepted,
+    public Optional<RegistrationRejected> replayed(WorkerRegistered registration, Supplier<Instant> lastAcceptedAt,
                                                    long recordTimestamp) {
-        if (credentials.isEmpty() || lastAccepted == null || registration.getRegisteredAt().isAfter(lastAccepted)) {
+        if (credentials.isEmpty()) {
+            return Optional.empty(); // nothing is signed, so nothing can be replayed: the store is not read
+        }
+        Instant lastAccepted = lastAcceptedAt.get();
+        if (lastAccepted == null || registration.getRegisteredAt().isAfter(lastAccepted)) {
             return Optional.empty();
         }
         boolean exact = registration.getRegisteredAt().equals(lastAccepted);

@@ -228,7 +228,7 @@ public final class SchedulerConfig {
     }
 
     /** Settings that are not cronoq's own are handed to Kafka (e.g. security.protocol, sasl.*). */
-    public Properties kafkaOverrides() {
+    private Properties kafkaOverrides() {
         Properties props = new Properties();
         values.forEach((k, v) -> {
             if (!k.startsWith("cronoq.")) {

@@ -1,5 +1,6 @@
 package io.cronoq.scheduler.replay;
 
+import io.cronoq.scheduler.topology.StoreNames;
 import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.AttemptOutcome;
 import io.cronoq.events.AttemptRevoked;
@@ -102,7 +103,7 @@ public final class JournalFold {
                     t.labels(), TaskState.CANCELLED, t.submittedAt(), t.attempts(), null));
             case WORKER_REGISTERED -> {
                 WorkerRegistered e = (WorkerRegistered) event;
-                pendingRegistrations.put(key(pool, e.getWorkerId()), e); // it counts once accepted
+                pendingRegistrations.put(StoreNames.workerKey(pool, e.getWorkerId()), e); // it counts once accepted
                 yield true;
             }
             case WORKER_ACCEPTED -> accepted(pool, (WorkerAccepted) event);
@@ -118,7 +119,7 @@ public final class JournalFold {
     }
 
     private boolean submitted(String pool, TaskSubmitted e) {
-        String key = key(pool, e.getTaskId());
+        String key = StoreNames.taskKey(pool, e.getTaskId());
         if (forgotten.remove(key)) {
             tasks.put(key + "#earlier-" + (++resubmissions), tasks.remove(key));
         }
@@ -151,16 +152,16 @@ public final class JournalFold {
 
     private boolean forgot(String pool, TaskForgotten e) {
         if (keepForgotten) {
-            return forgotten.add(key(pool, e.getTaskId()));
+            return forgotten.add(StoreNames.taskKey(pool, e.getTaskId()));
         }
-        return tasks.remove(key(pool, e.getTaskId())) != null; // its retention ended: the stores dropped its record
+        return tasks.remove(StoreNames.taskKey(pool, e.getTaskId())) != null; // its retention ended: the stores dropped its record
     }
 
     private boolean accepted(String pool, WorkerAccepted e) {
-        WorkerRegistered registration = pendingRegistrations.remove(key(pool, e.getWorkerId()));
-        Worker previous = workers.get(key(pool, e.getWorkerId()));
+        WorkerRegistered registration = pendingRegistrations.remove(StoreNames.workerKey(pool, e.getWorkerId()));
+        Worker previous = workers.get(StoreNames.workerKey(pool, e.getWorkerId()));
         Set<String> running = previous == null ? new LinkedHashSet<>() : previous.running();
-        workers.put(key(pool, e.getWorkerId()), new Worker(e.getWorkerId(), pool,
+        workers.put(StoreNames.workerKey(pool, e.getWorkerId()), new Worker(e.getWorkerId(), pool,
                 Map.copyOf(registration.getLabels()), registration.getSlots(), e.getGeneration(),
                 WorkerState.ACTIVE, running));
         return true;
@@ -181,7 +182,7 @@ public final class JournalFold {
 
     /** The task {@code taskId} of {@code pool}, or {@code null}. */
     public Task task(String pool, String taskId) {
-        return tasks.get(key(pool, taskId));
+        return tasks.get(StoreNames.taskKey(pool, taskId));
     }
 
     public Collection<Worker> workers() {
@@ -214,13 +215,13 @@ public final class JournalFold {
 
     private boolean finishAttempt(String pool, String taskId, int number, AttemptOutcome outcome, TaskState state,
                                   Instant at) {
-        Task task = tasks.get(key(pool, taskId));
+        Task task = tasks.get(StoreNames.taskKey(pool, taskId));
         if (task == null) {
             return false;
         }
         Attempt current = attempt(task, number);
         if (current != null) {
-            Worker worker = workers.get(key(pool, current.workerId()));
+            Worker worker = workers.get(StoreNames.workerKey(pool, current.workerId()));
             if (worker != null) {
                 worker.running().remove(Journal.attemptKey(taskId, number));
             }
@@ -231,7 +232,7 @@ public final class JournalFold {
             task = withAttempt(task, task.state(), finished);
         }
         TaskState next = state != null ? state : task.state();
-        tasks.put(key(pool, taskId), new Task(task.taskId(), task.pool(), task.labels(), next, task.submittedAt(),
+        tasks.put(StoreNames.taskKey(pool, taskId), new Task(task.taskId(), task.pool(), task.labels(), next, task.submittedAt(),
                 task.attempts(), task.waitingReason()));
         return true;
     }
@@ -250,30 +251,25 @@ public final class JournalFold {
     }
 
     private boolean updateTask(String pool, String taskId, java.util.function.UnaryOperator<Task> change) {
-        Task task = tasks.get(key(pool, taskId));
+        Task task = tasks.get(StoreNames.taskKey(pool, taskId));
         if (task != null) {
-            tasks.put(key(pool, taskId), change.apply(task));
+            tasks.put(StoreNames.taskKey(pool, taskId), change.apply(task));
         }
         return task != null;
     }
 
     /** A worker's new state, and its new generation unless {@code generation} is null. */
     private boolean updateWorker(String pool, String workerId, WorkerState state, Long generation) {
-        Worker w = workers.get(key(pool, workerId));
+        Worker w = workers.get(StoreNames.workerKey(pool, workerId));
         if (w != null) {
-            workers.put(key(pool, workerId), new Worker(w.workerId(), w.pool(), w.labels(), w.slots(),
+            workers.put(StoreNames.workerKey(pool, workerId), new Worker(w.workerId(), w.pool(), w.labels(), w.slots(),
                     generation == null ? w.generation() : generation, state, w.running()));
         }
         return w != null;
     }
 
     private Worker worker(String pool, String workerId) {
-        return workers.computeIfAbsent(key(pool, workerId), k -> new Worker(workerId, pool, Map.of(), 0, 0,
+        return workers.computeIfAbsent(StoreNames.workerKey(pool, workerId), k -> new Worker(workerId, pool, Map.of(), 0, 0,
                 WorkerState.ACTIVE, new LinkedHashSet<>()));
-    }
-
-    /** The key of a task or a worker: its pool, '/', its id (ids are unique per pool, not across pools). */
-    private static String key(String pool, String id) {
-        return pool + '/' + id;
     }
 }

@@ -1,19 +1,11 @@
 package io.cronoq.scheduler.topology;
 
 import io.cronoq.events.AssignmentEvent;
-import io.cronoq.events.AttemptFailed;
-import io.cronoq.events.AttemptStarted;
-import io.cronoq.events.AttemptSucceeded;
 import io.cronoq.events.InputRejected;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.PoolRecord;
 import io.cronoq.events.RegistrationRejected;
 import io.cronoq.events.RejectionCode;
-import io.cronoq.events.TaskCancelRequested;
-import io.cronoq.events.TaskSubmitted;
-import io.cronoq.events.WorkerDraining;
-import io.cronoq.events.WorkerHeartbeat;
-import io.cronoq.events.WorkerLeft;
 import io.cronoq.events.WorkerRecord;
 import io.cronoq.events.WorkerRegistered;
 import io.cronoq.scheduler.auth.RegistrationGuard;
@@ -161,9 +153,10 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
                 route(pool, record.timestamp(), Decision.journalAndNotify(refused.get(), registration.getWorkerId(), null));
                 return;
             }
-            WorkerRecord known = stores.workers().get(StoreNames.workerKey(pool, registration.getWorkerId()));
-            Optional<RegistrationRejected> replay = guard.replayed(registration,
-                    known == null ? null : known.getRegisteredAt(), record.timestamp());
+            Optional<RegistrationRejected> replay = guard.replayed(registration, () -> {
+                WorkerRecord known = stores.workers().get(StoreNames.workerKey(pool, registration.getWorkerId()));
+                return known == null ? null : known.getRegisteredAt();
+            }, record.timestamp());
             if (replay.isPresent()) {
                 // Journaled, not sent: the worker registered under this id is real and keeps running.
                 route(pool, record.timestamp(), Decision.journal(replay.get(), null));

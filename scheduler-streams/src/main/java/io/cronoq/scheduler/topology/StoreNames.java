@@ -49,16 +49,6 @@ public final class StoreNames {
         return pool + '/' + taskId;
     }
 
-    /** Prefix of all of a pool's tasks in {@link #TASKS}. */
-    public static String taskPrefix(String pool) {
-        return pool + '/';
-    }
-
-    /** Whether a {@link #TASKS} key is the bare id of a record written before tasks were keyed by pool. */
-    public static boolean isLegacyTaskKey(String key) {
-        return key.indexOf('/') < 0;
-    }
-
     /**
      * The task {@code taskId} of {@code pool} in a {@link #TASKS} store, or {@code null}: under its
      * pool's key, else under the bare id of an earlier release when that record is of this pool.

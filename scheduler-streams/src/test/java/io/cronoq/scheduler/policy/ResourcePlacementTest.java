@@ -4,7 +4,6 @@ import io.cronoq.scheduler.policy.match.Requirement;
 import io.cronoq.scheduler.policy.store.InMemoryPoolStore;
 import io.cronoq.scheduler.policy.store.WaitingQueue;
 import static io.cronoq.scheduler.policy.In.POOL;
-import static io.cronoq.scheduler.policy.In.drain;
 import static io.cronoq.scheduler.policy.In.has;
 import static io.cronoq.scheduler.policy.In.labels;
 import static io.cronoq.scheduler.policy.In.needs;

@@ -7,13 +7,13 @@ import io.cronoq.events.AttemptFailed;
 import io.cronoq.events.AttemptSucceeded;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.TaskFinished;
+import io.cronoq.schemas.events.Journal;
 import io.cronoq.schemas.Topics;
 import io.cronoq.testkit.KafkaBroker;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -55,10 +55,8 @@ public final class JournalTail implements AutoCloseable {
     public List<SpecificRecord> eventsOf(String taskId) {
         List<SpecificRecord> events = new ArrayList<>();
         for (Object e : events()) {
-            SpecificRecord event = (SpecificRecord) e;
-            Schema.Field field = event.getSchema().getField("taskId");
-            if (field != null && taskId.equals(event.get(field.pos()))) {
-                events.add(event);
+            if (taskId.equals(Journal.taskId(e))) {
+                events.add((SpecificRecord) e);
             }
         }
         return events;

@@ -203,11 +203,6 @@ public final class RunningScheduler implements AutoCloseable {
             return heartbeatTimeout(NEVER_EVICT);
         }
 
-        /** How often the scheduler's clock ticks (deadlines, reservations, evictions). */
-        public Builder tick(Duration interval) {
-            return set(SchedulerConfig.TICK_INTERVAL_MS, Long.toString(interval.toMillis()));
-        }
-
         /** The {@code host:port} other instances forward a pool's queries to (a gateway's address). */
         public Builder applicationServer(String hostAndPort) {
             return set(SchedulerConfig.APPLICATION_SERVER, hostAndPort);

@@ -3,6 +3,7 @@ package io.cronoq.scheduler.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cronoq.events.JournalEntry;
 import io.cronoq.events.PoolRecord;
 import io.cronoq.events.Priority;
 import io.cronoq.events.TaskRecord;
@@ -127,6 +128,9 @@ class RuntimeFaultsTest {
 
         assertThat(deadLetters()).isZero();
         assertThat(context.forwarded(SchedulerTopology.JOURNAL_SINK)).isNotEmpty();
+        // Scheduled afresh from the stores as committed: submitted and waiting, not a duplicate of the aborted try.
+        assertThat(context.forwarded(SchedulerTopology.JOURNAL_SINK)).extracting(f -> ((JournalEntry) f.record()
+                .value()).getEvent().getClass().getSimpleName()).containsExactly("TaskSubmitted", "TaskWaiting");
     }
 
     @Test

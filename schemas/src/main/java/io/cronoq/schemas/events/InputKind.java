@@ -11,7 +11,6 @@ import io.cronoq.events.WorkerHeartbeat;
 import io.cronoq.events.WorkerLeft;
 import io.cronoq.events.WorkerRegistered;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * What an input to the scheduler is: one constant per event of the three input topics' unions
@@ -39,12 +38,7 @@ public enum InputKind {
         this.type = type;
     }
 
-    /** The kind of an input event, or empty for an object no input topic's union holds. */
-    public static Optional<InputKind> of(Object event) {
-        return Optional.ofNullable(find(event));
-    }
-
-    /** {@link #of} without the wrapper, for the policy's path of every input: the kind, or {@code null}. */
+    /** The kind of an input event, or {@code null} for an object no input topic's union holds. */
     public static InputKind find(Object event) {
         return EventTypes.find(BY_TYPE, event);
     }

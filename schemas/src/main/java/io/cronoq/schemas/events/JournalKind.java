@@ -59,11 +59,6 @@ public enum JournalKind {
         this.type = type;
     }
 
-    /** Whether this kind is an input the scheduler accepted (as opposed to a decision it made). */
-    public boolean input() {
-        return ordinal() <= ATTEMPT_FAILED.ordinal();
-    }
-
     /**
      * The kind at {@code index} in the journal's union (the constants are in the union's order).
      *

@@ -6,10 +6,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Durations as text, read and written the same way everywhere cronoq shows or takes one (journal
- * causes, waiting reasons, the CLI, the agent's messages): {@code 250ms}, {@code 1.5s}, {@code 30s},
- * {@code 2m5s}, {@code 1h30m}, {@code 7d}; and read from what people type: {@code 500ms}, {@code 5s},
- * {@code 2m}, {@code 1h30m}, or ISO-8601 such as {@code PT5S}.
+ * Durations as text, in one place for everywhere cronoq shows or takes one (journal causes, waiting
+ * reasons, the CLI, the agent's messages). Written in words: {@code 250ms}, {@code 1.5s}, {@code 30s},
+ * {@code 2m5s}, {@code 1h30m}, {@code 7d}. Read from what people type, in whole units: {@code 500ms},
+ * {@code 5s}, {@code 2m}, {@code 1h30m}, or ISO-8601 such as {@code PT1.5S}.
  */
 public final class Durations {
 

@@ -319,8 +319,18 @@ public final class PackageRequirement {
      * constraints with its text.
      */
     public boolean matches(String installedVersion) {
+        Optional<PackageVersion> version = null; // read once, for the first constraint that compares versions
         for (Constraint c : constraints) {
-            if (!c.matches(installedVersion)) {
+            boolean holds;
+            if (installedVersion == null || c.operator == Operator.ARBITRARY) {
+                holds = c.matches(installedVersion);
+            } else {
+                if (version == null) {
+                    version = PackageVersion.tryParse(installedVersion);
+                }
+                holds = version.isPresent() && c.matches(version.get());
+            }
+            if (!holds) {
                 return false;
             }
         }
