@@ -1,7 +1,13 @@
 package io.cronoq.ops.chaos;
 
+import static org.awaitility.Awaitility.await;
+
+import io.cronoq.agent.CronoqWorker;
+import io.cronoq.events.AttemptAssigned;
+import io.cronoq.events.AttemptStarted;
 import io.cronoq.events.SubmissionEvent;
 import io.cronoq.events.TaskSubmitted;
+import io.cronoq.events.WorkerAccepted;
 import io.cronoq.ops.Cronoq;
 import io.cronoq.schemas.Topics;
 import java.io.IOException;
@@ -9,11 +15,13 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -24,7 +32,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Real worker agents for the fault tests: {@code cronoq worker} in a child JVM on this JVM's class
  * path, one slot, heartbeating every 500 ms, whose command reads the payload and then runs until the
- * agent is gone (at most two minutes); and the long task such an agent holds while a fault strikes.
+ * agent is gone (at most two minutes); the long task such an agent holds while a fault strikes; and the
+ * in-process worker of the same group that takes the task over.
  */
 final class AgentProcesses {
 
@@ -62,5 +71,33 @@ final class AgentProcesses {
                 new StringSerializer(), topics.submissions().valueSerde().serializer())) {
             producer.send(new ProducerRecord<>(topics.submissions().name(), pool, new SubmissionEvent(task))).get();
         }
+    }
+
+    /**
+     * Waits until agent {@code workerId} is accepted, submits long task {@code taskId} to {@code pool} and waits
+     * for its first assignment, which it returns.
+     */
+    static AttemptAssigned submitLongTaskTo(String workerId, JournalTail journal, String bootstrap, Topics topics,
+                                            String pool, String taskId, Map<String, String> labels, Duration timeout)
+            throws Exception {
+        await("worker A is accepted").atMost(timeout)
+                .until(() -> journal.find(WorkerAccepted.class, w -> w.getWorkerId().equals(workerId)).isPresent());
+        submitLongTask(bootstrap, topics, pool, taskId, labels);
+        return await("attempt 1 is assigned to A").atMost(timeout).until(() -> journal.find(
+                AttemptAssigned.class, a -> a.getTaskId().equals(taskId)), Optional::isPresent).get();
+    }
+
+    /** Waits until {@code workerId} started its attempt of {@code taskId}. */
+    static void awaitStarted(JournalTail journal, String taskId, String workerId, Duration timeout) {
+        await("A started attempt 1").atMost(timeout).until(() -> journal.find(AttemptStarted.class,
+                s -> s.getTaskId().equals(taskId) && s.getWorkerId().equals(workerId)).isPresent());
+    }
+
+    /** An in-process worker {@code id} in {@code pool}, one slot, whose tasks succeed at once; started. */
+    static CronoqWorker inProcessWorker(String bootstrap, String prefix, String id, String pool,
+                                        Map<String, String> labels) {
+        return CronoqWorker.builder().bootstrap(bootstrap).topicPrefix(prefix).id(id).pool(pool)
+                .labels(labels).slots(1).heartbeatInterval(Duration.ofMillis(500))
+                .handler(ctx -> ("done by " + ctx.workerId()).getBytes(StandardCharsets.UTF_8)).build().start();
     }
 }

@@ -1,20 +1,16 @@
 package io.cronoq.ops.chaos;
 
+import static io.cronoq.ops.chaos.ChaosRun.fmt;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.cronoq.events.AssignmentEvent;
-import io.cronoq.events.JournalEntry;
-import io.cronoq.events.TaskState;
 import io.cronoq.events.WorkerRegistered;
 import io.cronoq.ops.bench.JournalWatcher;
 import io.cronoq.ops.bench.SchedulerChild;
 import io.cronoq.ops.bench.SchedulerProcess;
 import io.cronoq.ops.bench.SimulatedWorkers;
 import io.cronoq.scheduler.app.SchedulerApp;
-import io.cronoq.scheduler.app.TopicSetup;
 import io.cronoq.scheduler.config.SchedulerConfig;
-import io.cronoq.scheduler.replay.JournalFold;
 import io.cronoq.schemas.SchemaRegistry;
 import io.cronoq.schemas.Topics;
 import io.cronoq.testkit.KafkaBroker;
@@ -25,19 +21,14 @@ import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -78,24 +69,14 @@ class DiskFullTest {
         mountTmpfs(small);
         String run = "full-" + UUID.randomUUID().toString().substring(0, 6);
         String bootstrap = broker.bootstrapServers();
-        Path logs = Files.createDirectories(Path.of("target", "chaos-logs"));
-        SchedulerConfig config = SchedulerConfig.of(Map.of(
-                SchedulerConfig.BOOTSTRAP_SERVERS.name(), bootstrap,
-                SchedulerConfig.TOPIC_PREFIX.name(), run + ".",
-                SchedulerConfig.APPLICATION_ID.name(), run,
-                SchedulerConfig.STATE_DIR.name(), dir.resolve("state-check").toString(),
-                SchedulerConfig.PARTITIONS.name(), String.valueOf(PARTITIONS)));
+        Path logs = ChaosRun.logs();
+        SchedulerConfig config = ChaosRun.config(bootstrap, run, dir.resolve("state-check"), PARTITIONS);
         SchemaRegistry registry = SchedulerApp.registry(config);
         List<SchedulerProcess> children = new ArrayList<>();
         try {
-            Topics topics = Topics.withPrefix(config.get(SchedulerConfig.TOPIC_PREFIX), registry);
-            TopicSetup.ensure(config, topics);
+            Topics topics = ChaosRun.topics(config, registry);
             List<String> pools = List.of(run + "-a", run + "-b", run + "-c", run + "-d");
-            List<WorkerRegistered> fleet = new ArrayList<>();
-            for (int i = 0; i < 8; i++) {
-                fleet.add(WorkerRegistered.newBuilder().setWorkerId(run + "-w" + i).setPool(pools.get(i % pools.size()))
-                        .setSlots(3).setRegisteredAt(Instant.now()).build());
-            }
+            List<WorkerRegistered> fleet = ChaosRun.fleet(run, pools, 8, 3);
             Path fullDir = small.resolve("state");
             Map<String, ConcurrentLinkedQueue<Long>> assignedAt = new ConcurrentHashMap<>();
             try (SimulatedWorkers workers = SimulatedWorkers.start(bootstrap, topics, 200);
@@ -107,10 +88,8 @@ class DiskFullTest {
                 SchedulerProcess other = child(config, dir.resolve("state-other"), false,
                         logs.resolve(run + "-other.log"), children);
                 other.awaitRunning(PROGRESS);
-                await("two instances share the group").atMost(PROGRESS).until(() -> members(bootstrap, run) == 2);
-                workers.register(fleet);
-                await("the fleet is accepted").atMost(PROGRESS)
-                        .until(() -> workers.accepted(fleet.stream().map(WorkerRegistered::getWorkerId).toList()));
+                await("two instances share the group").atMost(PROGRESS).until(() -> ChaosRun.members(bootstrap, run) == 2);
+                ChaosRun.acceptFleet(workers, fleet, PROGRESS);
 
                 try (SteadyLoad load = SteadyLoad.start(bootstrap, topics, run, pools, 50)) {
                     progress(journal, 40, "with two instances");
@@ -140,32 +119,21 @@ class DiskFullTest {
                     progress(journal, 40, "after the instance stopped");
                     load.stop();
                     List<String> submitted = load.submitted();
-                    await("every submitted task finishes").atMost(Duration.ofMinutes(2))
-                            .until(() -> journal.succeeded().count() >= submitted.size());
+                    ChaosRun.awaitAllFinished(journal, submitted, Duration.ofMinutes(2));
 
-                    List<ConsumerRecord<String, JournalEntry>> entries = TopicDump.readAll(bootstrap,
-                            topics.journal().name(), topics.journal().valueSerde().deserializer());
-                    List<ConsumerRecord<String, AssignmentEvent>> assignments = TopicDump.readAll(bootstrap,
-                            topics.assignments().name(), topics.assignments().valueSerde().deserializer());
-                    JournalVerdict verdict = JournalVerdict.of(entries, assignments);
-                    JournalFold fold = new JournalFold();
-                    entries.forEach(r -> fold.apply(r.value()));
-                    long lost = submitted.stream().filter(id -> !verdict.succeededPerTask().containsKey(id)).count();
-                    long duplicated = verdict.succeededPerTask().values().stream().filter(n -> n > 1).count()
-                            + verdict.assignedTwice().size() + verdict.journaledTwice().size();
-                    long stuck = fold.tasks().values().stream().filter(t -> t.state() != TaskState.SUCCEEDED).count()
-                            + fold.groups().stream().filter(g -> g.busy() > 0).count();
+                    ChaosRun.Tally tally = ChaosRun.Tally.of(bootstrap, topics, submitted);
+                    JournalVerdict verdict = tally.verdict();
                     log.info("Disk full verdict: the instance stopped {} s after the volume was filled (exit {}); "
                                     + "every pool scheduled again {} s after it exited; longest gap without an "
                                     + "assignment in a pool {} s; {} tasks acknowledged, lost {}, duplicated {}, "
                                     + "stuck {}; {} attempt(s) re-queued as LOST",
                             fmt(exitedAt - filledAt), full.exitCode().orElse(-1), fmt(resumed), fmt(longestGap),
-                            submitted.size(), lost, duplicated, stuck, verdict.lost().size());
+                            submitted.size(), tally.lost(), tally.duplicated(), tally.stuck(), verdict.lost().size());
                     assertThat(load.failures()).as("submissions the broker refused").isZero();
-                    assertThat(lost).as("acknowledged tasks that never succeeded").isZero();
+                    assertThat(tally.lost()).as("acknowledged tasks that never succeeded").isZero();
                     assertThat(verdict.succeededPerTask()).containsOnlyKeys(submitted);
-                    assertThat(duplicated).as("duplicates: " + verdict).isZero();
-                    assertThat(stuck).as("tasks not finished or slots still busy").isZero();
+                    assertThat(tally.duplicated()).as("duplicates: " + verdict).isZero();
+                    assertThat(tally.stuck()).as("tasks not finished or slots still busy").isZero();
                     assertThat(other.state()).isEqualTo("RUNNING");
                 }
             }
@@ -285,34 +253,13 @@ class DiskFullTest {
 
     private static SchedulerProcess child(SchedulerConfig config, Path stateDir, boolean smallMemtables, Path logFile,
                                           List<SchedulerProcess> children) {
-        Map<String, String> settings = new HashMap<>(config.asMap());
-        settings.put(SchedulerConfig.STATE_DIR.name(), stateDir.toString());
         // cronoq's own failover settings apply (a 6 s session): the other instance takes the pools soon after.
-        if (smallMemtables) {
-            settings.put("rocksdb.config.setter", SmallMemtables.class.getName());
-        }
-        SchedulerProcess process = SchedulerProcess.start(settings,
-                List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"), logFile);
-        children.add(process);
-        return process;
+        Map<String, String> extra = smallMemtables
+                ? Map.of("rocksdb.config.setter", SmallMemtables.class.getName()) : Map.of();
+        return ChaosRun.child(config, stateDir, extra, logFile, children);
     }
 
     private static void progress(JournalWatcher journal, int tasks, String when) {
-        long target = journal.succeeded().count() + tasks;
-        await(tasks + " more tasks finish " + when).atMost(PROGRESS)
-                .until(() -> journal.succeeded().count() >= target);
-        log.info("{} tasks finished {}", journal.succeeded().count(), when);
-    }
-
-    private static int members(String bootstrap, String group) throws Exception {
-        Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        try (Admin admin = Admin.create(props)) {
-            return admin.describeConsumerGroups(List.of(group)).describedGroups().get(group).get().members().size();
-        }
-    }
-
-    private static String fmt(long nanos) {
-        return String.format("%.1f", nanos / 1e9);
+        ChaosRun.progress(journal, tasks, when, PROGRESS);
     }
 }

@@ -3,21 +3,17 @@ package io.cronoq.ops.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.cronoq.events.AssignmentEvent;
 import io.cronoq.events.AttemptAssigned;
-import io.cronoq.events.JournalEntry;
 import io.cronoq.events.WorkerRegistered;
 import io.cronoq.ops.bench.JournalWatcher;
 import io.cronoq.ops.bench.SchedulerProcess;
 import io.cronoq.ops.bench.SimulatedWorkers;
 import io.cronoq.scheduler.app.SchedulerApp;
-import io.cronoq.scheduler.app.TopicSetup;
 import io.cronoq.scheduler.config.SchedulerConfig;
 import io.cronoq.schemas.SchemaRegistry;
 import io.cronoq.schemas.Topics;
 import io.cronoq.testkit.KafkaBroker;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,7 +22,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,10 +29,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListTransactionsOptions;
 import org.apache.kafka.clients.admin.TransactionState;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -89,15 +82,9 @@ class FailoverTest {
     void killingThePoolOwnerResumesItsSchedulingOnTheStandbyWithinSeconds() throws Exception {
         String run = "failover-" + UUID.randomUUID().toString().substring(0, 6);
         String bootstrap = broker.bootstrapServers();
-        SchedulerConfig config = SchedulerConfig.of(Map.of(
-                SchedulerConfig.BOOTSTRAP_SERVERS.name(), bootstrap,
-                SchedulerConfig.TOPIC_PREFIX.name(), run + ".",
-                SchedulerConfig.APPLICATION_ID.name(), run,
-                SchedulerConfig.STATE_DIR.name(), dir.resolve("state-setup").toString(),
-                SchedulerConfig.PARTITIONS.name(), String.valueOf(PARTITIONS)));
+        SchedulerConfig config = ChaosRun.config(bootstrap, run, dir.resolve("state-setup"), PARTITIONS);
         SchemaRegistry registry = SchedulerApp.registry(config);
-        Topics topics = Topics.withPrefix(config.get(SchedulerConfig.TOPIC_PREFIX), registry);
-        TopicSetup.ensure(config, topics);
+        Topics topics = ChaosRun.topics(config, registry);
 
         List<String> pools = pools(run);
         List<WorkerRegistered> fleet = new ArrayList<>();
@@ -114,9 +101,7 @@ class FailoverTest {
             SchedulerProcess b = child(config, "B", children);
             a.awaitRunning(PROGRESS);
             b.awaitRunning(PROGRESS);
-            workers.register(fleet);
-            await("the fleet is accepted").atMost(PROGRESS)
-                    .until(() -> workers.accepted(fleet.stream().map(WorkerRegistered::getWorkerId).toList()));
+            ChaosRun.acceptFleet(workers, fleet, PROGRESS);
             await("both instances own pools and keep a standby of the other's").atMost(PROGRESS)
                     .until(() -> settled(a, b, standbys) && settled(b, a, standbys));
 
@@ -135,7 +120,7 @@ class FailoverTest {
 
                 long killed;
                 long aborted;
-                try (Admin admin = admin(bootstrap)) {
+                try (Admin admin = ChaosRun.admin(bootstrap)) {
                     admin.listTransactions().all().get(); // connected before the kill
                     killed = System.nanoTime();
                     owner.kill();
@@ -188,8 +173,7 @@ class FailoverTest {
                 load.stop();
                 List<String> submitted = load.submitted();
                 assertThat(load.failures()).as("submissions the broker refused").isZero();
-                await("every submitted task finishes").atMost(Duration.ofMinutes(1))
-                        .until(() -> journal.succeeded().count() >= submitted.size());
+                ChaosRun.awaitAllFinished(journal, submitted, Duration.ofMinutes(1));
                 verify(bootstrap, topics, submitted);
 
                 assertThat(Duration.ofMillis(resumeMs)).as("time from killing the owner to scheduling its pool again")
@@ -229,29 +213,15 @@ class FailoverTest {
         }
     }
 
-    private static Admin admin(String bootstrap) {
-        Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        return Admin.create(props);
-    }
-
     private void verify(String bootstrap, Topics topics, List<String> submitted) {
-        List<ConsumerRecord<String, JournalEntry>> journal =
-                TopicDump.readAll(bootstrap, topics.journal().name(), topics.journal().valueSerde().deserializer());
-        List<ConsumerRecord<String, AssignmentEvent>> assignments =
-                TopicDump.readAll(bootstrap, topics.assignments().name(), topics.assignments().valueSerde().deserializer());
-        JournalVerdict verdict = JournalVerdict.of(journal, assignments);
+        JournalVerdict verdict = ChaosRun.Committed.read(bootstrap, topics).verdict();
         Set<String> stuck = new HashSet<>(submitted);
         stuck.removeAll(verdict.succeededPerTask().keySet());
         long duplicated = verdict.succeededPerTask().values().stream().filter(n -> n > 1).count();
         report("failover: %d tasks submitted; lost %d, duplicated %d (finished twice), assigned twice %d, stuck %d",
                 submitted.size(), verdict.lost().size(), duplicated,
                 verdict.assignedTwice().size() + verdict.journaledTwice().size(), stuck.size());
-        assertThat(verdict.succeededPerTask()).as("one TaskFinished SUCCEEDED per submitted task, and no other")
-                .containsOnlyKeys(submitted)
-                .allSatisfy((task, count) -> assertThat(count).as("finishes of " + task).isEqualTo(1));
-        assertThat(verdict.assignedTwice()).as("(task, attempt) assigned twice in the committed assignments").isEmpty();
-        assertThat(verdict.journaledTwice()).as("(task, attempt) journaled as assigned twice").isEmpty();
+        ChaosRun.assertEachFinishedOnceNoneAssignedTwice(verdict, submitted);
         assertThat(verdict.lost()).as("attempts re-queued as LOST (no worker died)").isEmpty();
     }
 
@@ -322,17 +292,11 @@ class FailoverTest {
                 && (!standbys || one.standbyTasks().containsAll(other.activeTasks()));
     }
 
-    private SchedulerProcess child(SchedulerConfig config, String name, List<SchedulerProcess> children) throws Exception {
-        Map<String, String> settings = new HashMap<>(config.asMap());
-        settings.put(SchedulerConfig.STATE_DIR.name(), dir.resolve("state-" + name).toString());
+    private SchedulerProcess child(SchedulerConfig config, String name, List<SchedulerProcess> children) {
+        Map<String, String> settings = new HashMap<>();
         settings.put(SchedulerConfig.STANDBY_REPLICAS.name(), "1");
         settings.putAll(extraSettings());
-        Path logs = Files.createDirectories(Path.of("target", "chaos-logs"));
-        SchedulerProcess process = SchedulerProcess.start(settings,
-                List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
-                logs.resolve(config.get(SchedulerConfig.APPLICATION_ID) + "-" + name + "-" + children.size() + ".log"));
-        children.add(process);
-        return process;
+        return ChaosRun.child(config, dir, name, settings, children);
     }
 
     /** Settings to measure others than the defaults with: {@code -Dcronoq.failover.settings=key=value,key=value}. */
@@ -355,10 +319,7 @@ class FailoverTest {
     }
 
     private static void progress(JournalWatcher journal, int tasks, String when) {
-        long target = journal.succeeded().count() + tasks;
-        await(tasks + " more tasks finish " + when).atMost(PROGRESS)
-                .until(() -> journal.succeeded().count() >= target);
-        log.info("{} tasks finished {}", journal.succeeded().count(), when);
+        ChaosRun.progress(journal, tasks, when, PROGRESS);
     }
 
     private static long ms(long nanos) {

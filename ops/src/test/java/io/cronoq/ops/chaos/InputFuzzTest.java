@@ -26,7 +26,6 @@ import io.cronoq.schemas.Topics;
 import io.cronoq.testkit.KafkaBroker;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -93,11 +92,7 @@ class InputFuzzTest {
             Topics topics = app.topics();
             Set<String> threads = threadNames(app.streams());
             GarbageMaker maker = new GarbageMaker(topics, pools.get(0), run + "-bad", 42);
-            List<WorkerRegistered> fleet = new ArrayList<>();
-            for (int i = 0; i < 4; i++) {
-                fleet.add(WorkerRegistered.newBuilder().setWorkerId(run + "-w" + i).setPool(pools.get(i % 2))
-                        .setSlots(4).setRegisteredAt(Instant.now()).build());
-            }
+            List<WorkerRegistered> fleet = new ArrayList<>(ChaosRun.fleet(run, pools, 4, 4));
             // Registered through the simulated workers, so that if it is accepted it serves tasks like any other.
             fleet.add(maker.workerWithManyLabels());
 
@@ -178,11 +173,7 @@ class InputFuzzTest {
                 }
             }
             GarbageMaker maker = new GarbageMaker(topics, pools.get(0), run + "-bad", 7);
-            List<WorkerRegistered> fleet = new ArrayList<>();
-            for (int i = 0; i < 4; i++) {
-                fleet.add(WorkerRegistered.newBuilder().setWorkerId(run + "-w" + i).setPool(pools.get(i % 2))
-                        .setSlots(4).setRegisteredAt(Instant.now()).build());
-            }
+            List<WorkerRegistered> fleet = new ArrayList<>(ChaosRun.fleet(run, pools, 4, 4));
             try (SimulatedWorkers workers = SimulatedWorkers.start(bootstrap, topics, 20);
                  JournalWatcher journal = JournalWatcher.start(bootstrap, topics.journal(), registry);
                  KafkaProducer<String, byte[]> producer = garbageProducer(bootstrap, raised ? 12 * 1024 * 1024 : 1024 * 1024);

@@ -4,31 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.cronoq.events.AssignmentEvent;
-import io.cronoq.events.JournalEntry;
 import io.cronoq.events.WorkerRegistered;
 import io.cronoq.ops.bench.JournalWatcher;
 import io.cronoq.ops.bench.SchedulerProcess;
 import io.cronoq.ops.bench.SimulatedWorkers;
 import io.cronoq.scheduler.app.SchedulerApp;
-import io.cronoq.scheduler.app.TopicSetup;
 import io.cronoq.scheduler.config.SchedulerConfig;
 import io.cronoq.scheduler.replay.JournalFold;
 import io.cronoq.schemas.SchemaRegistry;
 import io.cronoq.schemas.Topics;
 import io.cronoq.testkit.KafkaBroker;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Tag;
@@ -71,31 +63,19 @@ class SchedulerChaosTest {
     void hardKillsOfSchedulersAndAWorkerNeitherLoseNorDuplicateAnyTask() throws Exception {
         String run = "chaos-" + UUID.randomUUID().toString().substring(0, 6);
         String bootstrap = broker.bootstrapServers();
-        SchedulerConfig config = SchedulerConfig.of(Map.of(
-                SchedulerConfig.BOOTSTRAP_SERVERS.name(), bootstrap,
-                SchedulerConfig.TOPIC_PREFIX.name(), run + ".",
-                SchedulerConfig.APPLICATION_ID.name(), run,
-                SchedulerConfig.STATE_DIR.name(), dir.resolve("state-check").toString(),
-                SchedulerConfig.PARTITIONS.name(), String.valueOf(PARTITIONS)));
+        SchedulerConfig config = ChaosRun.config(bootstrap, run, dir.resolve("state-check"), PARTITIONS);
         SchemaRegistry registry = SchedulerApp.registry(config);
-        Topics topics = Topics.withPrefix(config.get(SchedulerConfig.TOPIC_PREFIX), registry);
-        TopicSetup.ensure(config, topics);
+        Topics topics = ChaosRun.topics(config, registry);
 
         List<String> pools = List.of(run + "-a", run + "-b", run + "-c", run + "-d");
-        List<WorkerRegistered> fleet = new ArrayList<>();
-        for (int i = 0; i < 8; i++) {
-            fleet.add(WorkerRegistered.newBuilder().setWorkerId(run + "-w" + i).setPool(pools.get(i % pools.size()))
-                    .setSlots(3).setRegisteredAt(Instant.now()).build());
-        }
+        List<WorkerRegistered> fleet = ChaosRun.fleet(run, pools, 8, 3);
         String victim = fleet.get(0).getWorkerId();
         List<SchedulerProcess> children = new ArrayList<>();
 
         try (SimulatedWorkers workers = SimulatedWorkers.start(bootstrap, topics, 400);
              JournalWatcher journal = JournalWatcher.start(bootstrap, topics.journal(), registry)) {
             SchedulerProcess first = child(config, "A", children);
-            workers.register(fleet);
-            await("the fleet is accepted").atMost(PROGRESS)
-                    .until(() -> workers.accepted(fleet.stream().map(WorkerRegistered::getWorkerId).toList()));
+            ChaosRun.acceptFleet(workers, fleet, PROGRESS);
 
             try (SteadyLoad load = SteadyLoad.start(bootstrap, topics, run, pools, 50)) {
                 progress(journal, 40, "before the first kill");
@@ -118,15 +98,14 @@ class SchedulerChaosTest {
 
                 SchedulerProcess other = child(config, "B", children);
                 other.awaitRunning(PROGRESS);
-                await("two instances share the group").atMost(PROGRESS).until(() -> members(bootstrap, run) == 2);
+                await("two instances share the group").atMost(PROGRESS).until(() -> ChaosRun.members(bootstrap, run) == 2);
                 progress(journal, 30, "with two instances");
                 third.kill();
                 progress(journal, 30, "after the first of two instances was killed");
                 load.stop();
                 List<String> submitted = load.submitted();
                 assertThat(load.failures()).as("submissions the broker refused").isZero();
-                await("every submitted task finishes").atMost(Duration.ofMinutes(2))
-                        .until(() -> journal.succeeded().count() >= submitted.size());
+                ChaosRun.awaitAllFinished(journal, submitted, Duration.ofMinutes(2));
                 other.close();
 
                 verify(bootstrap, topics, config, submitted, victim);
@@ -138,35 +117,24 @@ class SchedulerChaosTest {
     }
 
     private void verify(String bootstrap, Topics topics, SchedulerConfig config, List<String> submitted, String victim) {
-        List<ConsumerRecord<String, JournalEntry>> journal =
-                TopicDump.readAll(bootstrap, topics.journal().name(), topics.journal().valueSerde().deserializer());
-        List<ConsumerRecord<String, AssignmentEvent>> assignments =
-                TopicDump.readAll(bootstrap, topics.assignments().name(), topics.assignments().valueSerde().deserializer());
-        JournalVerdict verdict = JournalVerdict.of(journal, assignments);
+        ChaosRun.Committed committed = ChaosRun.Committed.read(bootstrap, topics);
+        List<ConsumerRecord<String, AssignmentEvent>> assignments = committed.assignments();
+        JournalVerdict verdict = committed.verdict();
 
-        assertThat(verdict.succeededPerTask()).as("one TaskFinished SUCCEEDED per submitted task, and no other")
-                .containsOnlyKeys(submitted)
-                .allSatisfy((task, count) -> assertThat(count).as("finishes of " + task).isEqualTo(1));
-        assertThat(verdict.assignedTwice()).as("(task, attempt) assigned twice in the committed assignments").isEmpty();
-        assertThat(verdict.journaledTwice()).as("(task, attempt) journaled as assigned twice").isEmpty();
+        ChaosRun.assertEachFinishedOnceNoneAssignedTwice(verdict, submitted);
         assertThat(verdict.keyMismatches()).as("assignments not keyed by their worker").isEmpty();
         assertThat(verdict.lost()).as("the killed worker's attempts, and only its, were re-queued as LOST")
                 .isNotEmpty()
                 .allSatisfy(f -> assertThat(f.getWorkerId()).isEqualTo(victim));
 
-        JournalFold fold = new JournalFold();
-        journal.forEach(r -> fold.apply(r.value()));
+        JournalFold fold = committed.fold();
         assertThat(fold.groups()).as("no slot stays busy once everything finished")
                 .allSatisfy(g -> assertThat(g.busy()).isZero());
 
         // A fresh instance restores the stores from the changelogs alone; its interactive queries must
         // show what the journal says.
-        SchedulerConfig fresh = SchedulerConfig.of(Map.of(
-                SchedulerConfig.BOOTSTRAP_SERVERS.name(), bootstrap,
-                SchedulerConfig.TOPIC_PREFIX.name(), config.get(SchedulerConfig.TOPIC_PREFIX),
-                SchedulerConfig.APPLICATION_ID.name(), config.get(SchedulerConfig.APPLICATION_ID),
-                SchedulerConfig.STATE_DIR.name(), dir.resolve("state-verify").toString(),
-                SchedulerConfig.PARTITIONS.name(), String.valueOf(PARTITIONS)));
+        SchedulerConfig fresh = ChaosRun.config(bootstrap, config.get(SchedulerConfig.APPLICATION_ID),
+                dir.resolve("state-verify"), PARTITIONS);
         try (SchedulerApp app = SchedulerApp.start(fresh)) {
             await("a fresh instance restores").atMost(Duration.ofMinutes(2))
                     .until(() -> app.streams().state() == KafkaStreams.State.RUNNING);
@@ -183,30 +151,12 @@ class SchedulerChaosTest {
         }
     }
 
-    private SchedulerProcess child(SchedulerConfig config, String name, List<SchedulerProcess> children) throws Exception {
-        Map<String, String> settings = new HashMap<>(config.asMap());
-        settings.put(SchedulerConfig.STATE_DIR.name(), dir.resolve("state-" + name).toString());
+    private SchedulerProcess child(SchedulerConfig config, String name, List<SchedulerProcess> children) {
         // A hard-killed member leaves the group only when its session times out: cronoq.session.timeout.ms, 6 s.
-        Path logs = Files.createDirectories(Path.of("target", "chaos-logs"));
-        SchedulerProcess process = SchedulerProcess.start(settings,
-                List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
-                logs.resolve(config.get(SchedulerConfig.APPLICATION_ID) + "-" + name + "-" + children.size() + ".log"));
-        children.add(process);
-        return process;
+        return ChaosRun.child(config, dir, name, Map.of(), children);
     }
 
     private static void progress(JournalWatcher journal, int tasks, String when) {
-        long target = journal.succeeded().count() + tasks;
-        await(tasks + " more tasks finish " + when).atMost(PROGRESS)
-                .until(() -> journal.succeeded().count() >= target);
-        log.info("{} tasks finished {}", journal.succeeded().count(), when);
-    }
-
-    private static int members(String bootstrap, String group) throws Exception {
-        Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        try (Admin admin = Admin.create(props)) {
-            return admin.describeConsumerGroups(List.of(group)).describedGroups().get(group).get().members().size();
-        }
+        ChaosRun.progress(journal, tasks, when, PROGRESS);
     }
 }

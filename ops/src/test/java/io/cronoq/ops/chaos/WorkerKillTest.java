@@ -7,15 +7,12 @@ import io.cronoq.agent.CronoqWorker;
 import io.cronoq.events.AssignmentEvent;
 import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.AttemptOutcome;
-import io.cronoq.events.AttemptStarted;
 import io.cronoq.events.AttemptSucceeded;
 import io.cronoq.events.CompletionEvent;
 import io.cronoq.events.InputRejected;
-import io.cronoq.events.JournalEntry;
 import io.cronoq.events.RejectionCode;
 import io.cronoq.events.TaskFinished;
 import io.cronoq.events.TaskState;
-import io.cronoq.events.WorkerAccepted;
 import io.cronoq.events.WorkerFenced;
 import io.cronoq.events.WorkerRemoved;
 import io.cronoq.events.WorkerState;
@@ -37,7 +34,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -74,41 +70,27 @@ class WorkerKillTest {
         String workerA = run + "-a";
         String workerB = run + "-b";
         String bootstrap = broker.bootstrapServers();
-        SchedulerConfig config = SchedulerConfig.of(Map.of(
-                SchedulerConfig.BOOTSTRAP_SERVERS.name(), bootstrap,
-                SchedulerConfig.TOPIC_PREFIX.name(), run + ".",
-                SchedulerConfig.APPLICATION_ID.name(), run,
-                SchedulerConfig.STATE_DIR.name(), dir.resolve("state").toString(),
-                SchedulerConfig.PARTITIONS.name(), "2",
-                SchedulerConfig.HEARTBEAT_TIMEOUT_MS.name(), "3000",
-                SchedulerConfig.TICK_INTERVAL_MS.name(), "200"));
+        SchedulerConfig config = ChaosRun.workerFaultConfig(bootstrap, run, dir.resolve("state"), 3000);
 
         Process processA = null;
         CronoqWorker b = null;
         try (SchedulerApp scheduler = SchedulerApp.start(config)) {
-            await("the scheduler runs").atMost(PROGRESS)
-                    .until(() -> scheduler.streams().state() == KafkaStreams.State.RUNNING);
+            ChaosRun.awaitRunning(scheduler, PROGRESS);
             Topics topics = scheduler.topics();
             long generationA;
             try (JournalTail journal = JournalTail.start(bootstrap, topics)) {
                 // Given worker A, a process of its own, alone in the group: it takes the task and runs it.
                 processA = AgentProcesses.start(bootstrap, run + ".", workerA, pool, LABELS,
-                        Path.of("target", "chaos-logs").resolve(workerA + ".log"));
-                await("worker A is accepted").atMost(PROGRESS)
-                        .until(() -> journal.find(WorkerAccepted.class, w -> w.getWorkerId().equals(workerA)).isPresent());
-                AgentProcesses.submitLongTask(bootstrap, topics, pool, taskId, LABELS);
-                AttemptAssigned first = await("attempt 1 is assigned to A").atMost(PROGRESS).until(() -> journal.find(
-                        AttemptAssigned.class, a -> a.getTaskId().equals(taskId)), Optional::isPresent).get();
+                        ChaosRun.logs().resolve(workerA + ".log"));
+                AttemptAssigned first = AgentProcesses.submitLongTaskTo(workerA, journal, bootstrap, topics, pool, taskId,
+                        LABELS, PROGRESS);
                 assertThat(first.getWorkerId()).isEqualTo(workerA);
                 assertThat(first.getAttempt()).isEqualTo(1);
                 generationA = first.getGeneration();
-                await("A started attempt 1").atMost(PROGRESS).until(() -> journal.find(AttemptStarted.class,
-                        s -> s.getTaskId().equals(taskId) && s.getWorkerId().equals(workerA)).isPresent());
+                AgentProcesses.awaitStarted(journal, taskId, workerA, PROGRESS);
 
                 // Worker B joins the same group only now, so it can have nothing but attempt 2.
-                b = CronoqWorker.builder().bootstrap(bootstrap).topicPrefix(run + ".").id(workerB).pool(pool)
-                        .labels(LABELS).slots(1).heartbeatInterval(Duration.ofMillis(500))
-                        .handler(ctx -> ("done by " + ctx.workerId()).getBytes(StandardCharsets.UTF_8)).build().start();
+                b = AgentProcesses.inProcessWorker(bootstrap, run + ".", workerB, pool, LABELS);
                 assertThat(b.state()).isEqualTo(CronoqWorker.State.ACTIVE);
 
                 // When A is killed mid-task.
@@ -160,9 +142,8 @@ class WorkerKillTest {
     /** The committed journal, read from the start, says it all once more: one success, attempt 2 on B. */
     private static void verify(String bootstrap, Topics topics, String pool, String taskId, String workerA,
                                long generationA, String workerB) {
-        List<ConsumerRecord<String, JournalEntry>> journal =
-                TopicDump.readAll(bootstrap, topics.journal().name(), topics.journal().valueSerde().deserializer());
-        List<Object> events = journal.stream().filter(r -> r.value().getPool().equals(pool))
+        ChaosRun.Committed committed = ChaosRun.Committed.read(bootstrap, topics);
+        List<Object> events = committed.journal().stream().filter(r -> r.value().getPool().equals(pool))
                 .map(r -> r.value().getEvent()).toList();
 
         List<TaskFinished> finishes = events.stream().filter(TaskFinished.class::isInstance).map(TaskFinished.class::cast)
@@ -185,8 +166,8 @@ class WorkerKillTest {
                     assertThat(f.getTaskId()).isEqualTo(taskId);
                 }));
 
-        List<ConsumerRecord<String, AssignmentEvent>> toA = TopicDump.readAll(bootstrap, topics.assignments().name(),
-                topics.assignments().valueSerde().deserializer()).stream().filter(r -> r.key().equals(workerA)).toList();
+        List<ConsumerRecord<String, AssignmentEvent>> toA = committed.assignments().stream()
+                .filter(r -> r.key().equals(workerA)).toList();
         assertThat(toA).as("what A's key was sent: its attempt, then the fences of its eviction and of its late "
                         + "completion")
                 .extracting(r -> r.value().getEvent())
@@ -197,19 +178,13 @@ class WorkerKillTest {
                 .containsExactly("assigned " + taskId + " 1", "fenced " + generationA + " null null",
                         "fenced " + generationA + " " + taskId + " 1");
 
-        JournalFold fold = new JournalFold();
-        journal.forEach(r -> fold.apply(r.value()));
-        JournalFold.Task task = fold.task(pool, taskId);
+        JournalFold.Task task = committed.fold().task(pool, taskId);
         assertThat(task.state()).as("still SUCCEEDED after the late completion").isEqualTo(TaskState.SUCCEEDED);
         assertThat(task.attempts()).extracting(a -> a.attempt() + " " + a.workerId() + " " + a.outcome())
                 .containsExactly("1 " + workerA + " " + AttemptOutcome.LOST,
                         "2 " + workerB + " " + AttemptOutcome.SUCCEEDED);
     }
 
-    /**
-     * Starts {@code cronoq worker} in a child JVM on this JVM's class path. Its command reads the payload and then
-     * runs until the worker JVM is gone (at most two minutes), so the attempt is long and leaves nothing behind.
-     */
     /** A completion written as a worker would, by a plain producer: keyed by pool on the completions topic. */
     private static void lateSuccess(String bootstrap, Topics topics, AttemptSucceeded late) throws Exception {
         try (KafkaProducer<String, CompletionEvent> producer = producer(bootstrap, topics.completions().valueSerde()

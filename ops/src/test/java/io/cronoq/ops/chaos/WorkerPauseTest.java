@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.cronoq.agent.CronoqWorker;
-import io.cronoq.events.AssignmentEvent;
 import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.AttemptOutcome;
-import io.cronoq.events.AttemptStarted;
 import io.cronoq.events.InputRejected;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.TaskFinished;
@@ -22,7 +20,6 @@ import io.cronoq.scheduler.replay.JournalFold;
 import io.cronoq.schemas.Topics;
 import io.cronoq.testkit.KafkaBroker;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,7 +28,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -69,39 +65,25 @@ class WorkerPauseTest {
         String workerA = run + "-a";
         String workerB = run + "-b";
         String bootstrap = broker.bootstrapServers();
-        SchedulerConfig config = SchedulerConfig.of(Map.of(
-                SchedulerConfig.BOOTSTRAP_SERVERS.name(), bootstrap,
-                SchedulerConfig.TOPIC_PREFIX.name(), run + ".",
-                SchedulerConfig.APPLICATION_ID.name(), run,
-                SchedulerConfig.STATE_DIR.name(), dir.resolve("state").toString(),
-                SchedulerConfig.PARTITIONS.name(), "2",
-                SchedulerConfig.HEARTBEAT_TIMEOUT_MS.name(), String.valueOf(HEARTBEAT_TIMEOUT_MS),
-                SchedulerConfig.TICK_INTERVAL_MS.name(), "200"));
-        Path logFile = Files.createDirectories(Path.of("target", "chaos-logs")).resolve(workerA + ".log");
+        SchedulerConfig config = ChaosRun.workerFaultConfig(bootstrap, run, dir.resolve("state"), HEARTBEAT_TIMEOUT_MS);
+        Path logFile = ChaosRun.logs().resolve(workerA + ".log");
 
         Process processA = null;
         CronoqWorker b = null;
         try (SchedulerApp scheduler = SchedulerApp.start(config)) {
-            await("the scheduler runs").atMost(PROGRESS)
-                    .until(() -> scheduler.streams().state() == KafkaStreams.State.RUNNING);
+            ChaosRun.awaitRunning(scheduler, PROGRESS);
             Topics topics = scheduler.topics();
             long generationA;
             try (JournalTail journal = JournalTail.start(bootstrap, topics)) {
                 // Given worker A, an agent process alone in its group, running the task.
                 Files.deleteIfExists(logFile);
                 processA = AgentProcesses.start(bootstrap, run + ".", workerA, pool, LABELS, logFile);
-                await("worker A is accepted").atMost(PROGRESS)
-                        .until(() -> journal.find(WorkerAccepted.class, w -> w.getWorkerId().equals(workerA)).isPresent());
-                AgentProcesses.submitLongTask(bootstrap, topics, pool, taskId, LABELS);
-                AttemptAssigned first = await("attempt 1 is assigned to A").atMost(PROGRESS).until(() -> journal.find(
-                        AttemptAssigned.class, a -> a.getTaskId().equals(taskId)), Optional::isPresent).get();
+                AttemptAssigned first = AgentProcesses.submitLongTaskTo(workerA, journal, bootstrap, topics, pool, taskId,
+                        LABELS, PROGRESS);
                 assertThat(first.getWorkerId()).isEqualTo(workerA);
                 generationA = first.getGeneration();
-                await("A started attempt 1").atMost(PROGRESS).until(() -> journal.find(AttemptStarted.class,
-                        s -> s.getTaskId().equals(taskId) && s.getWorkerId().equals(workerA)).isPresent());
-                b = CronoqWorker.builder().bootstrap(bootstrap).topicPrefix(run + ".").id(workerB).pool(pool)
-                        .labels(LABELS).slots(1).heartbeatInterval(Duration.ofMillis(500))
-                        .handler(ctx -> ("done by " + ctx.workerId()).getBytes(StandardCharsets.UTF_8)).build().start();
+                AgentProcesses.awaitStarted(journal, taskId, workerA, PROGRESS);
+                b = AgentProcesses.inProcessWorker(bootstrap, run + ".", workerB, pool, LABELS);
 
                 // When A is paused beyond the heartbeat timeout.
                 signal("STOP", processA.pid());
@@ -176,22 +158,17 @@ class WorkerPauseTest {
     /** The committed journal from the start: one success (attempt 2 on B), nothing assigned twice, nothing stuck. */
     private static void verify(String bootstrap, Topics topics, String pool, String taskId, String workerA,
                                long generationA, String workerB) {
-        List<ConsumerRecord<String, JournalEntry>> journal =
-                TopicDump.readAll(bootstrap, topics.journal().name(), topics.journal().valueSerde().deserializer());
-        List<ConsumerRecord<String, AssignmentEvent>> assignments = TopicDump.readAll(bootstrap,
-                topics.assignments().name(), topics.assignments().valueSerde().deserializer());
-        List<ConsumerRecord<String, JournalEntry>> ours = journal.stream()
+        ChaosRun.Committed committed = ChaosRun.Committed.read(bootstrap, topics);
+        List<ConsumerRecord<String, JournalEntry>> ours = committed.journal().stream()
                 .filter(r -> r.value().getPool().equals(pool)).toList();
-        JournalVerdict verdict = JournalVerdict.of(ours, assignments.stream()
+        JournalVerdict verdict = JournalVerdict.of(ours, committed.assignments().stream()
                 .filter(r -> r.value().getEvent() instanceof AttemptAssigned a && a.getPool().equals(pool)).toList());
-        JournalFold fold = new JournalFold();
-        journal.forEach(r -> fold.apply(r.value()));
+        JournalFold fold = committed.fold();
         JournalFold.Task task = fold.task(pool, taskId);
         long stuck = fold.groups().stream().filter(g -> g.busy() > 0).count()
                 + (task.state() == TaskState.SUCCEEDED ? 0 : 1);
         int lostTasks = verdict.succeededPerTask().containsKey(taskId) ? 0 : 1;
-        long duplicated = verdict.succeededPerTask().values().stream().filter(n -> n > 1).count()
-                + verdict.assignedTwice().size() + verdict.journaledTwice().size();
+        long duplicated = ChaosRun.duplicated(verdict);
         log.info("Worker pause counts: lost {}, duplicated {}, stuck {}; attempts {}", lostTasks, duplicated, stuck,
                 task.attempts().stream().map(a -> a.attempt() + " " + a.workerId() + " " + a.outcome()).toList());
         assertThat(lostTasks).as("lost tasks").isZero();
