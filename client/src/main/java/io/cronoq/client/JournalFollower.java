@@ -230,10 +230,15 @@ final class JournalFollower implements AutoCloseable {
     }
 
     private void process(ConsumerRecord<String, JournalEntry> record) {
-        JournalEntry entry = record.value();
-        if (entry == null) {
+        if (record.value() == null) {
             return;
         }
+        for (JournalEntry entry : Journal.entries(record.value())) {
+            process(record, entry);
+        }
+    }
+
+    private void process(ConsumerRecord<String, JournalEntry> record, JournalEntry entry) {
         String pool = entry.getPool();
         Object event = entry.getEvent();
         Finished finished = switch (JournalKind.of(event)) {

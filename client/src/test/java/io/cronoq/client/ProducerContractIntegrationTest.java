@@ -113,6 +113,43 @@ class ProducerContractIntegrationTest {
         }
         RegisteredSchema latest = registry.latest(subject).orElseThrow();
         assertThat(latest.id()).as("what GET /subjects/%s/versions/latest serves", subject).isEqualTo(id);
+        assertThat(genericallyDecodedJournal()).as("the journal as any Avro consumer reads it")
+                .anySatisfy(record -> {
+                    assertThat(((GenericRecord) record.get("event")).getSchema().getName()).isEqualTo("AttemptSucceeded");
+                    assertThat((List<?>) record.get("more")).extracting(m -> ((GenericRecord) ((GenericRecord) m)
+                            .get("event")).getSchema().getName()).startsWith("TaskFinished");
+                    assertThat(((GenericRecord) ((GenericRecord) ((List<?>) record.get("more")).get(0)).get("event"))
+                            .get("taskId").toString()).isEqualTo(taskId);
+                });
+    }
+
+    /**
+     * Every journal record read as a consumer that knows nothing of cronoq's classes does: bytes, the
+     * schema id from the Confluent header, the writer schema from the registry, a generic reader.
+     */
+    private List<GenericRecord> genericallyDecodedJournal() throws IOException {
+        List<GenericRecord> records = new ArrayList<>();
+        String journal = scheduler.topics().journal().name();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(broker.consumerProps(broker.uniqueName("generic")),
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+            List<org.apache.kafka.common.TopicPartition> partitions = consumer.partitionsFor(journal).stream()
+                    .map(p -> new org.apache.kafka.common.TopicPartition(journal, p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<org.apache.kafka.common.TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
+                for (var r : consumer.poll(Duration.ofMillis(200))) {
+                    ByteBuffer value = ByteBuffer.wrap(r.value());
+                    assertThat(value.get()).as("magic byte").isZero();
+                    Schema writer = registry.byId(value.getInt()).orElseThrow();
+                    var decoder = org.apache.avro.io.DecoderFactory.get().binaryDecoder(r.value(), 5,
+                            r.value().length - 5, null);
+                    records.add(new org.apache.avro.generic.GenericDatumReader<GenericRecord>(writer).read(null, decoder));
+                }
+            }
+        }
+        return records;
     }
 
     @Test

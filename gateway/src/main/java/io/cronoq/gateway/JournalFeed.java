@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * The gateway's one reader of the journal (and of the dead letters), feeding what it derives from
  * it: the {@link JournalMeter}'s counters and the {@link JournalHistory}. One consumer on one
  * thread, every partition assigned, {@code read_committed}; each record is decoded once, for
- * whichever of the two takes it.
+ * whichever of the two takes it, and its entries are handed over one by one.
  *
  * <p>Where each reads from: the meter counts what the journal gets from the gateway's start on (the
  * journal is read from its end then), and every dead letter from the topic's beginning. The history,
@@ -176,18 +176,20 @@ final class JournalFeed implements AutoCloseable {
             }
             boolean counted = metering && unread && owned.test(r.key());
             boolean historic = !historyFailed && !historyFrom.isEmpty() && r.offset() >= historyFrom.get(p);
-            JournalEntry entry = counted || historic ? decode(r) : null;
-            if (entry == null) {
+            JournalEntry record = counted || historic ? decode(r) : null;
+            if (record == null) {
                 continue;
             }
-            if (counted) {
-                count(entry);
-            }
-            if (historic) {
-                try {
-                    history.apply(entry);
-                } catch (RuntimeException e) {
-                    historyFailed(e);
+            for (JournalEntry entry : Journal.entries(record)) {
+                if (counted && metering) {
+                    count(entry);
+                }
+                if (historic && !historyFailed) {
+                    try {
+                        history.apply(entry);
+                    } catch (RuntimeException e) {
+                        historyFailed(e);
+                    }
                 }
             }
         }

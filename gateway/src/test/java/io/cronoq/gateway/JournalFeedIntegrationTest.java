@@ -2,6 +2,7 @@ package io.cronoq.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cronoq.schemas.events.Journal;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.scheduler.query.TaskFilter;
@@ -108,7 +109,7 @@ class JournalFeedIntegrationTest {
     private static JournalEntry submitted(String taskId, Instant time) {
         TaskSubmitted task = TaskSubmitted.newBuilder().setTaskId(taskId).setPool(POOL).setLabels(Map.of())
                 .setPayload(ByteBuffer.allocate(0)).setSubmittedAt(time).build();
-        return new JournalEntry(POOL, time, task, null);
+        return Journal.entry(POOL, time, task, null);
     }
 
     /** Stores with no workers and no waiting tasks, that do not answer the first time they are asked. */

@@ -160,12 +160,16 @@ final class JournalReader implements AutoCloseable {
                 if (record.offset() >= end.get(p)) {
                     continue;
                 }
-                JournalEntry entry = decode(record);
-                if (entry == null) {
+                JournalEntry decoded = decode(record);
+                if (decoded == null) {
                     skipped++;
-                } else if (from == null || clock.advance(entry) >= from.toEpochMilli()) {
-                    entries++;
-                    sink.accept(entry);
+                    continue;
+                }
+                for (JournalEntry entry : Journal.entries(decoded)) {
+                    if (from == null || clock.advance(entry) >= from.toEpochMilli()) {
+                        entries++;
+                        sink.accept(entry);
+                    }
                 }
             }
             List<TopicPartition> finished = new ArrayList<>();

@@ -273,7 +273,7 @@ final class Simulation {
                 continue; // only a worker's notice (RegistrationAccepted, journaled as WorkerAccepted): no attempt in it
             }
             SpecificRecord event = decision.event();
-            journal.add(new JournalEntry(pool, at, event, decision.cause()));
+            journal.add(Journal.entry(pool, at, event, decision.cause()));
             boolean ended = switch (JournalKind.of(event)) {
                 case ATTEMPT_ASSIGNED -> {
                     AttemptAssigned a = (AttemptAssigned) event;

@@ -16,6 +16,7 @@ import io.cronoq.scheduler.config.SchedulerConfig;
 import io.cronoq.scheduler.replay.JournalFold;
 import io.cronoq.schemas.SchemaRegistry;
 import io.cronoq.schemas.Topics;
+import io.cronoq.schemas.events.Journal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -173,13 +174,22 @@ final class ChaosRun {
         return String.format("%.1f", nanos / 1e9);
     }
 
-    /** What is committed, read from the start: the journal and the assignments. */
+    /**
+     * What is committed, read from the start: the journal's entries (one element per entry, each
+     * under its record's coordinates) and the assignments.
+     */
     record Committed(List<ConsumerRecord<String, JournalEntry>> journal,
                      List<ConsumerRecord<String, AssignmentEvent>> assignments) {
 
         static Committed read(String bootstrap, Topics topics) {
-            return new Committed(
-                    TopicDump.readAll(bootstrap, topics.journal().name(), topics.journal().valueSerde().deserializer()),
+            List<ConsumerRecord<String, JournalEntry>> entries = new ArrayList<>();
+            for (ConsumerRecord<String, JournalEntry> r : TopicDump.readAll(bootstrap, topics.journal().name(),
+                    topics.journal().valueSerde().deserializer())) {
+                for (JournalEntry entry : Journal.entries(r.value())) {
+                    entries.add(new ConsumerRecord<>(r.topic(), r.partition(), r.offset(), r.key(), entry));
+                }
+            }
+            return new Committed(entries,
                     TopicDump.readAll(bootstrap, topics.assignments().name(),
                             topics.assignments().valueSerde().deserializer()));
         }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.cronoq.schemas.events.Journal;
 import io.cronoq.events.DeadLetter;
 import io.cronoq.events.InputRejected;
 import io.cronoq.events.JournalEntry;
@@ -251,7 +252,8 @@ class InputFuzzTest {
             List<DeadLetter> letters = TopicDump.readAll(bootstrap, topics.deadLetters().name(),
                     topics.deadLetters().valueSerde().deserializer()).stream().map(ConsumerRecord::value).toList();
             List<JournalEntry> journal = TopicDump.readAll(bootstrap, topics.journal().name(),
-                    topics.journal().valueSerde().deserializer()).stream().map(ConsumerRecord::value).toList();
+                    topics.journal().valueSerde().deserializer()).stream().flatMap(r -> Journal.entries(r.value()).stream())
+                    .toList();
             return new Outcome(letters, journal);
         }
 

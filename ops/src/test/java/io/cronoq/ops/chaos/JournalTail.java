@@ -1,5 +1,6 @@
 package io.cronoq.ops.chaos;
 
+import io.cronoq.schemas.events.Journal;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.schemas.Topics;
 import java.time.Duration;
@@ -45,7 +46,7 @@ final class JournalTail implements AutoCloseable {
     private void follow() {
         try {
             while (true) {
-                consumer.poll(Duration.ofMillis(200)).forEach(r -> entries.add(r.value()));
+                consumer.poll(Duration.ofMillis(200)).forEach(r -> entries.addAll(Journal.entries(r.value())));
             }
         } catch (WakeupException e) {
             // closing

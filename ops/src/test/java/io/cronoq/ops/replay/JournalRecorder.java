@@ -1,5 +1,6 @@
 package io.cronoq.ops.replay;
 
+import io.cronoq.schemas.events.Journal;
 import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.AttemptFailed;
 import io.cronoq.events.AttemptRevoked;
@@ -276,7 +277,7 @@ final class JournalRecorder {
     private void apply(String pool, List<Decision> decisions, long stamp, long now) {
         for (Decision d : decisions) {
             if (d.journal()) {
-                journal.add(new JournalEntry(pool, t(stamp), d.event(), d.cause()));
+                journal.add(Journal.entry(pool, t(stamp), d.event(), d.cause()));
             }
             if (d.event() instanceof AttemptAssigned a) {
                 live.put(a.getTaskId() + "#" + a.getAttempt(), a);

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cronoq.schemas.events.Journal;
 import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.AttemptFailed;
 import io.cronoq.events.AttemptStarted;
@@ -358,7 +359,7 @@ class ReplayOnBrokerTest {
 
         private void awaitJournal(Predicate<Object> match, int count) {
             await().atMost(Duration.ofSeconds(60)).until(() -> {
-                journal.poll(Duration.ofMillis(200)).forEach(r -> seen.add(r.value()));
+                journal.poll(Duration.ofMillis(200)).forEach(r -> seen.addAll(Journal.entries(r.value())));
                 return seen.stream().map(JournalEntry::getEvent).filter(match).count() >= count;
             });
         }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cronoq.schemas.events.Journal;
 import io.cronoq.events.AttemptOutcome;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.TaskForgotten;
@@ -43,7 +44,7 @@ class TimelineTest {
     @Test
     void aTaskForgottenAtTheEndOfItsRetentionStaysInTheTimeline() {
         List<JournalEntry> day = new ArrayList<>(Fixtures.smallDay());
-        day.add(new JournalEntry("batch", t(7 * 24 * 3_600_000L), new TaskForgotten("c1", TaskState.SUCCEEDED, t(6_000)),
+        day.add(Journal.entry("batch", t(7 * 24 * 3_600_000L), new TaskForgotten("c1", TaskState.SUCCEEDED, t(6_000)),
                 "kept 7d after it finished (cronoq.task.retention.ms)"));
 
         assertThat(Timeline.of(day)).extracting(Timeline.Task::taskId).containsExactly("c1", "c2", "g1", "g2", "c3");

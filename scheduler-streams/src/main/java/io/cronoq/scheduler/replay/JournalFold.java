@@ -76,11 +76,23 @@ public final class JournalFold {
     }
 
     /**
-     * Applies one entry; entries must come in journal order per pool. Returns whether the fold took
-     * it: false for an input that decides nothing by itself (the decision journaled after it does),
-     * a decision that changes no task or worker, or an entry about a task or worker it does not hold.
+     * Applies one journal record, each of its entries in order ({@link Journal#entries}); records
+     * must come in journal order per pool. Returns whether the fold took any of them: false for an
+     * input that decides nothing by itself (the decision journaled after it does), a decision that
+     * changes no task or worker, or an entry about a task or worker it does not hold.
      */
-    public boolean apply(JournalEntry entry) {
+    public boolean apply(JournalEntry record) {
+        if (record.getMore() == null || record.getMore().isEmpty()) {
+            return applyEntry(record);
+        }
+        boolean took = false;
+        for (JournalEntry entry : Journal.entries(record)) {
+            took |= applyEntry(entry);
+        }
+        return took;
+    }
+
+    private boolean applyEntry(JournalEntry entry) {
         String pool = entry.getPool();
         Instant at = entry.getAt();
         lastAt = at;

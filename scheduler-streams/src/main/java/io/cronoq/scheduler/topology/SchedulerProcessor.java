@@ -3,6 +3,7 @@ package io.cronoq.scheduler.topology;
 import io.cronoq.events.AssignmentEvent;
 import io.cronoq.events.InputRejected;
 import io.cronoq.events.JournalEntry;
+import io.cronoq.events.JournalItem;
 import io.cronoq.events.PoolRecord;
 import io.cronoq.events.RegistrationRejected;
 import io.cronoq.events.RejectionCode;
@@ -20,7 +21,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -89,9 +89,7 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
                 Loaded loaded = load(pool);
                 List<Decision> decisions = loaded.scheduler().tick(Instant.ofEpochMilli(now));
                 loaded.store().flush();
-                for (Decision decision : decisions) {
-                    route(pool, now, decision);
-                }
+                route(pool, now, decisions);
             } catch (RuntimeException e) {
                 if (RuntimeFaults.belongToRuntime(e)) {
                     handBack(pool, e);
@@ -143,14 +141,15 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
         Inbound in = record.value();
         String pool = in.pool();
         if (pool == null || pool.isBlank()) {
-            journal(record.key(), record.timestamp(), rejectedForPool(in), null);
+            route(record.key(), record.timestamp(), List.of(Decision.journal(rejectedForPool(in), null)));
             return;
         }
         if (in.event() instanceof WorkerRegistered registration) {
             Optional<RegistrationRejected> refused = guard.check(registration, record.timestamp());
             if (refused.isPresent()) {
                 // Refused before the policy: the worker is not registered, so it gets no task.
-                route(pool, record.timestamp(), Decision.journalAndNotify(refused.get(), registration.getWorkerId(), null));
+                route(pool, record.timestamp(),
+                        List.of(Decision.journalAndNotify(refused.get(), registration.getWorkerId(), null)));
                 return;
             }
             Optional<RegistrationRejected> replay = guard.replayed(registration, () -> {
@@ -159,7 +158,7 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
             }, record.timestamp());
             if (replay.isPresent()) {
                 // Journaled, not sent: the worker registered under this id is real and keeps running.
-                route(pool, record.timestamp(), Decision.journal(replay.get(), null));
+                route(pool, record.timestamp(), List.of(Decision.journal(replay.get(), null)));
                 return;
             }
         }
@@ -167,15 +166,10 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
             Loaded loaded = load(pool);
             List<Decision> decisions = loaded.scheduler().apply(in.event(), heardAt());
             loaded.store().flush();
-            for (Decision decision : decisions) {
-                route(pool, record.timestamp(), decision);
-                if (in.event() instanceof WorkerRegistered registration
-                        && decision.event() instanceof InputRejected rejected) {
-                    // The worker waits for an answer on its own key: tell it why, so it stops instead of waiting.
-                    route(pool, record.timestamp(), Decision.notify(
-                            invalidRegistration(registration, rejected, record.timestamp()), registration.getWorkerId()));
-                }
+            if (in.event() instanceof WorkerRegistered registration) {
+                decisions = answeringRefusals(registration, decisions, record.timestamp());
             }
+            route(pool, record.timestamp(), decisions);
         } catch (RuntimeException e) {
             if (RuntimeFaults.belongToRuntime(e)) {
                 // Not the input's fault (the task migrated, the producer was fenced, a store failed):
@@ -200,19 +194,47 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
         return Instant.ofEpochMilli(context.currentSystemTimeMs());
     }
 
-    private void route(String pool, long timestamp, Decision decision) {
-        if (decision.journal()) {
-            journal(pool, timestamp, decision.event(), decision.cause());
+    /**
+     * A registration the policy rejected as invalid is also answered on the worker's own key, where it
+     * waits for an answer: told why, it stops instead of waiting.
+     */
+    private static List<Decision> answeringRefusals(WorkerRegistered registration, List<Decision> decisions,
+                                                    long timestamp) {
+        List<Decision> answered = new ArrayList<>(decisions.size() + 1);
+        for (Decision decision : decisions) {
+            answered.add(decision);
+            if (decision.event() instanceof InputRejected rejected) {
+                answered.add(Decision.notify(invalidRegistration(registration, rejected, timestamp),
+                        registration.getWorkerId()));
+            }
         }
-        if (decision.worker() != null) {
-            context.forward(new Record<>(decision.worker(), new AssignmentEvent(decision.event()), timestamp),
-                    SchedulerTopology.ASSIGNMENTS_SINK);
-        }
+        return answered;
     }
 
-    private void journal(String pool, long timestamp, SpecificRecord event, String cause) {
-        var entry = new JournalEntry(pool, Instant.ofEpochMilli(timestamp), event, cause);
-        context.forward(new Record<>(pool, entry, timestamp), SchedulerTopology.JOURNAL_SINK);
+    /**
+     * Sends what one input (or one tick) decided: each notice to its worker's key, in order, and
+     * every journaled entry in one journal record (the first in its fields, the rest in order in
+     * {@code more}), so an input costs the journal one record however much it caused.
+     */
+    private void route(String pool, long timestamp, List<Decision> decisions) {
+        JournalEntry record = null;
+        for (Decision decision : decisions) {
+            if (decision.journal()) {
+                if (record == null) {
+                    record = new JournalEntry(pool, Instant.ofEpochMilli(timestamp), decision.event(), decision.cause(),
+                            new ArrayList<>(decisions.size() - 1));
+                } else {
+                    record.getMore().add(new JournalItem(decision.event(), decision.cause()));
+                }
+            }
+            if (decision.worker() != null) {
+                context.forward(new Record<>(decision.worker(), new AssignmentEvent(decision.event()), timestamp),
+                        SchedulerTopology.ASSIGNMENTS_SINK);
+            }
+        }
+        if (record != null) {
+            context.forward(new Record<>(pool, record, timestamp), SchedulerTopology.JOURNAL_SINK);
+        }
     }
 
     private static RegistrationRejected invalidRegistration(WorkerRegistered registration, InputRejected rejected,

@@ -7,6 +7,7 @@ import static io.cronoq.scheduler.fixtures.Events.succeeded;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.cronoq.schemas.events.Journal;
 import io.cronoq.events.AssignmentEvent;
 import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.JournalEntry;
@@ -150,7 +151,7 @@ class SchedulerEndToEndTest {
     }
 
     private void pollJournal() {
-        journal.poll(Duration.ofMillis(200)).forEach(r -> journaled.add(r.value()));
+        journal.poll(Duration.ofMillis(200)).forEach(r -> journaled.addAll(Journal.entries(r.value())));
     }
 
     private void send(SpecificRecord event) {

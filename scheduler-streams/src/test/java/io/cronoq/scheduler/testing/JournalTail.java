@@ -41,7 +41,7 @@ public final class JournalTail implements AutoCloseable {
         ConsumerRecords<String, JournalEntry> batch;
         do {
             batch = consumer.poll(Duration.ofMillis(100));
-            batch.forEach(r -> entries.add(r.value()));
+            batch.forEach(r -> entries.addAll(Journal.entries(r.value())));
         } while (!batch.isEmpty());
         return entries.stream().map(JournalEntry::getEvent).toList();
     }

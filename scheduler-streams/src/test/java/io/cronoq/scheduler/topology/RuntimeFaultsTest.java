@@ -3,6 +3,7 @@ package io.cronoq.scheduler.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cronoq.schemas.events.Journal;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.PoolRecord;
 import io.cronoq.events.Priority;
@@ -128,9 +129,12 @@ class RuntimeFaultsTest {
 
         assertThat(deadLetters()).isZero();
         assertThat(context.forwarded(SchedulerTopology.JOURNAL_SINK)).isNotEmpty();
-        // Scheduled afresh from the stores as committed: submitted and waiting, not a duplicate of the aborted try.
-        assertThat(context.forwarded(SchedulerTopology.JOURNAL_SINK)).extracting(f -> ((JournalEntry) f.record()
-                .value()).getEvent().getClass().getSimpleName()).containsExactly("TaskSubmitted", "TaskWaiting");
+        // Scheduled afresh from the stores as committed: submitted and waiting, not a duplicate of the aborted try,
+        // in one journal record (what one input caused).
+        assertThat(context.forwarded(SchedulerTopology.JOURNAL_SINK)).singleElement()
+                .extracting(f -> Journal.entries((JournalEntry) f.record().value()))
+                .asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.list(JournalEntry.class))
+                .extracting(e -> e.getEvent().getClass().getSimpleName()).containsExactly("TaskSubmitted", "TaskWaiting");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.cronoq.scheduler.topology;
 
+import io.cronoq.schemas.events.Journal;
 import io.cronoq.events.AssignmentEvent;
 import io.cronoq.events.AttemptFailed;
 import io.cronoq.events.AttemptStarted;
@@ -145,9 +146,14 @@ final class SchedulerDriver implements AutoCloseable {
         return out;
     }
 
+    /** Journal records produced since the last call, as written: each holds what one input or tick caused. */
+    List<JournalEntry> journalRecords() {
+        return journal.readValuesToList();
+    }
+
     /** Journal entries produced since the last call. */
     List<JournalEntry> journal() {
-        return journal.readValuesToList();
+        return journal.readValuesToList().stream().flatMap(r -> Journal.entries(r).stream()).toList();
     }
 
     List<DeadLetter> deadLetters() {

@@ -1,17 +1,27 @@
 package io.cronoq.schemas.events;
 
 import io.cronoq.events.JournalEntry;
+import io.cronoq.events.JournalItem;
 import io.cronoq.events.TaskFinished;
 import io.cronoq.events.WorkerFenced;
 import io.cronoq.schemas.Topic;
 import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * What every reader of the journal reads the same way, whatever it decides per {@link JournalKind}:
- * the task, worker and attempt an event names, the name of an attempt, and a journal record decoded
- * with the journal topic's serde.
+ * the entries a record holds, the task, worker and attempt an event names, the name of an attempt,
+ * and a journal record decoded with the journal topic's serde.
+ *
+ * <p>A journal record holds every entry one input (or one tick) caused, in order: the first in the
+ * record's own fields, the rest in {@code more}, all of the record's pool and time. Readers read
+ * entries, never records: {@link #entries} turns a record into its entries, each a
+ * {@code JournalEntry} whose {@code more} is empty, so a record written before records carried
+ * several entries is simply a record of one.
  */
 public final class Journal {
 
@@ -28,6 +38,33 @@ public final class Journal {
     }
 
     private Journal() {}
+
+    /** One entry of {@code pool} at {@code at}: a record of one. */
+    public static JournalEntry entry(String pool, Instant at, Object event, String cause) {
+        return new JournalEntry(pool, at, event, cause, List.of());
+    }
+
+    /**
+     * The entries of one record, in order, each with the record's pool and time and an empty
+     * {@code more}. A record of one entry is returned as it is.
+     */
+    public static List<JournalEntry> entries(JournalEntry record) {
+        List<JournalItem> more = record.getMore();
+        if (more == null || more.isEmpty()) {
+            return List.of(record);
+        }
+        List<JournalEntry> entries = new ArrayList<>(more.size() + 1);
+        entries.add(entry(record.getPool(), record.getAt(), record.getEvent(), record.getCause()));
+        for (JournalItem item : more) {
+            entries.add(entry(record.getPool(), record.getAt(), item.getEvent(), item.getCause()));
+        }
+        return entries;
+    }
+
+    /** The entries of a journal record read with the journal topic's serde, in order. */
+    public static List<JournalEntry> entries(Topic<?, JournalEntry> journal, ConsumerRecord<?, byte[]> record) {
+        return entries(decode(journal, record));
+    }
 
     /** The name of attempt {@code attempt} of a task, "task#attempt": how readers key attempts and a worker's running ones. */
     public static String attemptKey(String taskId, int attempt) {

@@ -62,7 +62,7 @@ class JournalTest {
     @Test
     void aRecordDecodesWithTheJournalsSerde() {
         Topic<String, JournalEntry> journal = Topics.defaults(new InMemorySchemaRegistry()).journal();
-        JournalEntry entry = new JournalEntry("pool", AT, new TaskWaiting("t-1", "no slot"), null);
+        JournalEntry entry = Journal.entry("pool", AT, new TaskWaiting("t-1", "no slot"), null);
         byte[] bytes = journal.valueSerde().serializer().serialize(journal.name(), entry);
         assertThat(Journal.decode(journal, new ConsumerRecord<String, byte[]>(journal.name(), 0, 0L, "pool", bytes)))
                 .isEqualTo(entry);
