@@ -2,6 +2,8 @@ package io.cronoq.agent;
 
 import io.cronoq.events.AssignmentEvent;
 import io.cronoq.schemas.KeyPartitions;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -11,19 +13,17 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.RecordDeserializationException;
 import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.Deserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,9 +31,11 @@ import org.slf4j.LoggerFactory;
  * The reading loop of a process's workers, on one consumer: each worker that joins reads the assignments partition
  * its id hashes to (assigned manually, no group rebalancing), from the offset it committed last (or the end, for a
  * worker never seen), and is handed every record keyed by its id, in order; what each worker handled is committed
- * in its own consumer group. The loop survives broker outages and bad records: Kafka's client reconnects, a record
- * that does not decode is logged with its coordinates and skipped. Joining and leaving are thread-safe; everything
- * else happens on the reading thread.
+ * in its own consumer group. The consumer reads keys and values as bytes: a record's key is compared, as UTF-8
+ * bytes, with the ids of the workers reading, and only a record of one of them is decoded, so the records of the
+ * other workers sharing the partition cost a comparison each. The loop survives broker outages and bad records:
+ * Kafka's client reconnects, a record of a worker here that does not decode is logged with its coordinates and
+ * skipped. Joining and leaving are thread-safe; everything else happens on the reading thread.
  */
 final class AssignmentReader implements Runnable {
 
@@ -48,25 +50,32 @@ final class AssignmentReader implements Runnable {
      */
     private static final long COMMIT_INTERVAL_NANOS = Duration.ofSeconds(1).toNanos();
 
-    private final org.apache.kafka.clients.consumer.Consumer<String, AssignmentEvent> consumer;
-    private final Admin offsets;
+    private final org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> consumer;
+    private final Deserializer<AssignmentEvent> values;
+    private final CommittedOffsets offsets;
     private final String topic;
     private final String name;
     private final Queue<Runnable> requests = new ConcurrentLinkedQueue<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean running = true;
-    /** Reading thread only: the workers that read, by id, and those still waiting for their position. */
-    private final Map<String, Member> members = new HashMap<>();
+    /**
+     * Reading thread only: the workers that read, by the UTF-8 bytes of their id (the records' key as written), and
+     * those still waiting for their position.
+     */
+    private final Map<ByteBuffer, Member> members = new HashMap<>();
     private final List<Member> joining = new ArrayList<>();
     private final Set<TopicPartition> assigned = new HashSet<>();
 
     /**
-     * @param offsets where each worker's committed offset is read and written (its group {@code cronoq-worker-<id>})
-     * @param name    whose reader this is (a worker id, an application's name), for the logs
+     * @param consumer reads keys and values as bytes
+     * @param values   decodes the value of a record of a worker here
+     * @param offsets  where each worker's committed offset is read and written (its group {@code cronoq-worker-<id>})
+     * @param name     whose reader this is (a worker id, an application's name), for the logs
      */
-    AssignmentReader(org.apache.kafka.clients.consumer.Consumer<String, AssignmentEvent> consumer, Admin offsets,
-                     String topic, String name) {
+    AssignmentReader(org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> consumer,
+                     Deserializer<AssignmentEvent> values, CommittedOffsets offsets, String topic, String name) {
         this.consumer = consumer;
+        this.values = values;
         this.offsets = offsets;
         this.topic = topic;
         this.name = name;
@@ -90,7 +99,7 @@ final class AssignmentReader implements Runnable {
         CountDownLatch left = new CountDownLatch(1);
         requests.add(() -> {
             joining.removeIf(m -> m.workerId.equals(workerId));
-            Member member = members.remove(workerId);
+            Member member = members.remove(keyOf(workerId));
             if (member != null) {
                 commitHandled(member);
                 if (members.values().stream().noneMatch(m -> m.partition.equals(member.partition))) {
@@ -133,6 +142,7 @@ final class AssignmentReader implements Runnable {
             } catch (RuntimeException e) {
                 log.warn("Closing the assignments consumer of {} failed", name, e);
             }
+            values.close();
             stopped.countDown();
         }
     }
@@ -154,7 +164,7 @@ final class AssignmentReader implements Runnable {
             member.partition = partition;
             member.next = start;
             joining.remove(member);
-            members.put(member.workerId, member);
+            members.put(member.key, member);
             log.info("Worker {} reads {} from offset {}", member.workerId, partition, start);
             member.onReady.run();
         }
@@ -178,12 +188,10 @@ final class AssignmentReader implements Runnable {
     /** The worker's committed offset on its partition, or the end for a worker never seen; null when unknown yet. */
     private Long startOf(Member member, TopicPartition partition) {
         try {
-            OffsetAndMetadata committed = offsets.listConsumerGroupOffsets(CronoqWorker.groupId(member.workerId))
-                    .partitionsToOffsetAndMetadata().get(REQUEST_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-                    .get(partition);
+            Long committed = offsets.committed(member.workerId, partition, REQUEST_TIMEOUT);
             if (committed != null) {
-                member.committed = committed.offset();
-                return committed.offset();
+                member.committed = committed;
+                return committed;
             }
             // A worker never seen before starts at the end: nothing before its first registration is for it.
             return consumer.endOffsets(List.of(partition), REQUEST_TIMEOUT).get(partition);
@@ -199,13 +207,9 @@ final class AssignmentReader implements Runnable {
     }
 
     private void pollOnce() {
-        ConsumerRecords<String, AssignmentEvent> records;
+        ConsumerRecords<byte[], byte[]> records;
         try {
             records = consumer.poll(POLL);
-        } catch (RecordDeserializationException e) {
-            log.error("Skipping a record of {} at offset {} that does not decode", e.topicPartition(), e.offset(), e);
-            consumer.seek(e.topicPartition(), e.offset() + 1);
-            return;
         } catch (WakeupException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -214,12 +218,15 @@ final class AssignmentReader implements Runnable {
             return;
         }
         for (TopicPartition partition : records.partitions()) {
-            List<ConsumerRecord<String, AssignmentEvent>> batch = records.records(partition);
-            for (ConsumerRecord<String, AssignmentEvent> record : batch) {
-                Member member = record.key() == null ? null : members.get(record.key());
+            List<ConsumerRecord<byte[], byte[]>> batch = records.records(partition);
+            for (ConsumerRecord<byte[], byte[]> record : batch) {
+                Member member = record.key() == null ? null : members.get(ByteBuffer.wrap(record.key()));
                 if (member != null && member.partition.equals(partition) && record.offset() >= member.next
                         && record.value() != null) {
-                    member.handle(record);
+                    AssignmentEvent event = decoded(record);
+                    if (event != null) {
+                        member.handle(event, record);
+                    }
                 }
             }
             long after = batch.get(batch.size() - 1).offset() + 1;
@@ -230,6 +237,22 @@ final class AssignmentReader implements Runnable {
                 }
             }
         }
+    }
+
+    /** The record's value, or {@code null} (logged with its coordinates) when it does not decode. */
+    private AssignmentEvent decoded(ConsumerRecord<byte[], byte[]> record) {
+        try {
+            return values.deserialize(record.topic(), record.headers(), record.value());
+        } catch (RuntimeException e) {
+            log.error("Skipping a record of {}-{} at offset {} that does not decode", record.topic(),
+                    record.partition(), record.offset(), e);
+            return null;
+        }
+    }
+
+    /** A worker id as the records' keys carry it: its UTF-8 bytes (Kafka's StringSerializer). */
+    private static ByteBuffer keyOf(String workerId) {
+        return ByteBuffer.wrap(workerId.getBytes(StandardCharsets.UTF_8)).asReadOnlyBuffer();
     }
 
     /**
@@ -275,9 +298,8 @@ final class AssignmentReader implements Runnable {
         }
     }
 
-    private KafkaFuture<Void> commit(Member member, long offset) {
-        return offsets.alterConsumerGroupOffsets(CronoqWorker.groupId(member.workerId),
-                Map.of(member.partition, new OffsetAndMetadata(offset))).all();
+    private CompletableFuture<Void> commit(Member member, long offset) {
+        return offsets.commit(member.workerId, member.partition, offset);
     }
 
     /** Stops the loop and waits (at most {@code timeout}) until the consumer has committed and closed. */
@@ -310,6 +332,7 @@ final class AssignmentReader implements Runnable {
     /** One worker reading: where it reads, what it has seen and handled, and what it has committed. */
     private static final class Member {
         final String workerId;
+        final ByteBuffer key;
         final Consumer<AssignmentEvent> handler;
         final Runnable onReady;
         TopicPartition partition;
@@ -318,22 +341,23 @@ final class AssignmentReader implements Runnable {
         /** The offset after the last batch of its partition it was handed; -1 before the first. */
         long handledUpTo = -1;
         volatile long committed = -1;
-        KafkaFuture<Void> commit;
+        CompletableFuture<Void> commit;
         /** When its last asynchronous commit was sent (System.nanoTime), for the commit interval. */
         long commitStartedNanos = System.nanoTime() - COMMIT_INTERVAL_NANOS;
         private boolean warned;
 
         Member(String workerId, Consumer<AssignmentEvent> handler, Runnable onReady) {
             this.workerId = workerId;
+            this.key = keyOf(workerId);
             this.handler = handler;
             this.onReady = onReady;
         }
 
-        void handle(ConsumerRecord<String, AssignmentEvent> record) {
+        void handle(AssignmentEvent event, ConsumerRecord<?, ?> record) {
             try {
-                handler.accept(record.value());
+                handler.accept(event);
             } catch (RuntimeException e) {
-                log.error("Handling {} at {}-{} offset {} failed; it is skipped", record.value().getEvent()
+                log.error("Handling {} at {}-{} offset {} failed; it is skipped", event.getEvent()
                         .getClass().getSimpleName(), record.topic(), record.partition(), record.offset(), e);
             }
         }

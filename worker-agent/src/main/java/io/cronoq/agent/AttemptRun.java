@@ -10,15 +10,17 @@ import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.ScheduledExecutorService;
 import org.apache.avro.specific.SpecificRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Drives one assigned attempt on an executor thread: waits for its fixed start, reports it started, calls the
- * handler with its {@link AttemptContext}, and reports exactly one outcome — or none once it was aborted, when the
- * abort reported what there was to report. Cancellable from any thread ({@link #abort}).
+ * Drives one assigned attempt on an executor thread: waits for its fixed start, starts it, calls the handler with its
+ * {@link AttemptContext}, and reports exactly one outcome — or none once it was aborted, when the abort reported what
+ * there was to report. The start report is held back for the worker's start report delay: an attempt that ends
+ * within it is reported by its outcome alone, one that runs on reports its start (with the time it started) when
+ * the delay ends, before anything else of it. Cancellable from any thread ({@link #abort}).
  */
 final class AttemptRun implements Runnable {
 
@@ -42,15 +44,23 @@ final class AttemptRun implements Runnable {
     private final TaskHandler handler;
     private final Clock clock;
     private final AttemptContext context;
-    /** Set once the outcome is reported or deliberately not reported. */
-    private final AtomicBoolean settled = new AtomicBoolean();
+    private final Duration startReportDelay;
+    /** Where a held start report waits for its delay. */
+    private final ScheduledExecutorService timers;
+    /** Settled once the outcome is reported or deliberately not reported; holds the start report meanwhile. */
+    private final AttemptSettlement settlement;
     private Thread thread;
 
-    AttemptRun(AttemptAssigned assigned, WorkerSettings settings, TaskHandler handler, Clock clock, Host host) {
+    /** @param timers where a held start report waits for the settings' start report delay */
+    AttemptRun(AttemptAssigned assigned, WorkerSettings settings, TaskHandler handler, Clock clock,
+               ScheduledExecutorService timers, Host host) {
         this.host = host;
         this.handler = handler;
         this.clock = clock;
         this.context = new AttemptContext(assigned, settings, this::progress);
+        this.startReportDelay = settings.startReportDelay();
+        this.timers = timers;
+        this.settlement = new AttemptSettlement(host::report);
     }
 
     AttemptId id() {
@@ -65,7 +75,7 @@ final class AttemptRun implements Runnable {
     public void run() {
         boolean aborted;
         synchronized (this) {
-            aborted = settled.get();
+            aborted = settlement.settled();
             if (!aborted) {
                 thread = Thread.currentThread();
             }
@@ -75,12 +85,11 @@ final class AttemptRun implements Runnable {
             return;
         }
         try {
-            if (!awaitStart()) {
-                return; // aborted while it waited for its fixed start; never started (the abort reported it)
+            if (!awaitStart() || !settlement.start(started(), startReportDelay, timers)) {
+                return; // aborted before it started; never started (the abort reported what there was to report)
             }
-            report(started());
             byte[] result = handler.handle(context);
-            if (settled.compareAndSet(false, true)) {
+            if (settlement.settle()) {
                 report(new AttemptSucceeded(taskId(), context.pool(), attempt(), context.workerId(),
                         context.generation(), now(), result == null ? null : ByteBuffer.wrap(result)));
             } else {
@@ -88,7 +97,7 @@ final class AttemptRun implements Runnable {
                         abortReason());
             }
         } catch (Throwable t) {
-            if (settled.compareAndSet(false, true)) {
+            if (settlement.settle()) {
                 boolean retryable = !(t instanceof NonRetryableException)
                         && !(t instanceof TaskFailedException f && !f.retryable());
                 log.info("Attempt {} of task {} failed ({}): {}", attempt(), taskId(),
@@ -116,8 +125,8 @@ final class AttemptRun implements Runnable {
      */
     private boolean awaitStart() throws InterruptedException {
         Instant startAt = context.assigned().getStartAt();
-        if (startAt == null || settled.get()) {
-            return !settled.get();
+        if (startAt == null || settlement.settled()) {
+            return !settlement.settled();
         }
         long remaining = startAt.toEpochMilli() - clock.millis();
         if (remaining > 0) {
@@ -132,11 +141,11 @@ final class AttemptRun implements Runnable {
                 remaining = startAt.toEpochMilli() - clock.millis();
             }
         } catch (InterruptedException e) {
-            if (!settled.get()) {
+            if (!settlement.settled()) {
                 throw e; // not an abort: the executor is shutting down
             }
         }
-        if (settled.get()) {
+        if (settlement.settled()) {
             log.info("Attempt {} of task {} was aborted before its fixed start at {} ({}); it never started",
                     attempt(), taskId(), startAt, abortReason());
             return false;
@@ -146,10 +155,11 @@ final class AttemptRun implements Runnable {
 
     /**
      * Cancels the attempt and interrupts its thread; reports it failed (retryable) with {@code failure} when
-     * given, else reports nothing (the scheduler has already ended it). It no longer holds its slot.
+     * given, else reports nothing (the scheduler has already ended it). A start report still held is never sent.
+     * It no longer holds its slot.
      */
     void abort(String reason, String failure) {
-        if (settled.compareAndSet(false, true) && failure != null) {
+        if (settlement.settle() && failure != null) {
             reportFailed(failure, true);
         }
         context.cancellation().cancel(reason);
@@ -162,9 +172,10 @@ final class AttemptRun implements Runnable {
     }
 
     private void progress(Double fraction, String message) {
-        if (settled.get()) {
+        if (settlement.settled()) {
             return; // the attempt is over (or aborted); progress would only be fenced
         }
+        settlement.sendHeld(); // the start goes first
         report(new AttemptProgress(taskId(), context.pool(), attempt(), context.workerId(), context.generation(),
                 now(), fraction, message));
     }

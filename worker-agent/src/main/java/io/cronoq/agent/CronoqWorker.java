@@ -111,7 +111,7 @@ public final class CronoqWorker implements AutoCloseable {
             }
             ExecutorService ownExecutor = options.executor() == null ? slotThreads() : null;
             core = new WorkerCore(settings, options.handler(), ownExecutor != null ? ownExecutor : options.executor(),
-                    member, options.clock(), resources);
+                    member, connection.timers(), options.clock(), resources);
             WorkerCore started = core;
             started.termination().whenComplete((state, error) -> releaseAsync(started, member, ownExecutor));
             member.startReading(started);

@@ -1,6 +1,5 @@
 package io.cronoq.agent;
 
-import io.cronoq.events.AssignmentEvent;
 import io.cronoq.schemas.KafkaClients;
 import io.cronoq.schemas.SchemaRegistries;
 import io.cronoq.schemas.SchemaRegistry;
@@ -24,6 +23,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
@@ -32,8 +32,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The Kafka side of a process's workers, shared by all of them: one producer (behind one publisher), one
  * assignments consumer (one reading thread that hands each record to the worker whose id is its key), one admin
- * client for the workers' committed offsets, one heartbeat thread. Each worker attaches as a {@link Member} with its
- * own id; the connection is open while its opener or any member holds it and closes when the last one lets go.
+ * client for the workers' committed offsets, one timer thread (heartbeats and held start reports). Each worker
+ * attaches as a {@link Member} with its own id; the connection is open while its opener or any member holds it and
+ * closes when the last one lets go.
  */
 final class WorkerConnection {
 
@@ -45,7 +46,8 @@ final class WorkerConnection {
     private final KafkaEventPublisher publisher;
     private final AssignmentReader reader;
     private final Admin admin;
-    private final ScheduledExecutorService heartbeats;
+    /** Heartbeats and held start reports: short tasks that only publish. */
+    private final ScheduledExecutorService timers;
     /** The opener and the attached members; guarded by this. */
     private int holders = 1;
 
@@ -56,7 +58,10 @@ final class WorkerConnection {
         this.publisher = publisher;
         this.reader = reader;
         this.admin = admin;
-        this.heartbeats = new ScheduledThreadPoolExecutor(1, Threads.named("cronoq-heartbeat-" + name));
+        ScheduledThreadPoolExecutor timerThread = new ScheduledThreadPoolExecutor(1,
+                Threads.named("cronoq-timers-" + name));
+        timerThread.setRemoveOnCancelPolicy(true); // most held start reports are cancelled: their attempt ended first
+        this.timers = timerThread;
     }
 
     /**
@@ -84,14 +89,16 @@ final class WorkerConnection {
                 new ByteArraySerializer());
 
         // Each worker's offsets are kept in its own group (cronoq-worker-<id>) through the admin client; the
-        // consumer itself belongs to none. A worker never seen before starts at the end.
+        // consumer itself belongs to none. A worker never seen before starts at the end. Keys and values are read
+        // as bytes: the reader decodes only the values of the records keyed by a worker of this process.
         Map<String, Object> consumerProps = KafkaClients.logReader(common, clientId);
         consumerProps.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
-        KafkaConsumer<String, AssignmentEvent> consumer = new KafkaConsumer<>(consumerProps,
-                topics.assignments().keySerde().deserializer(), topics.assignments().valueSerde().deserializer());
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProps, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
         Admin admin = Admin.create(KafkaClients.admin(common, clientId));
 
-        AssignmentReader reader = new AssignmentReader(consumer, admin, topics.assignments().name(), name);
+        AssignmentReader reader = new AssignmentReader(consumer, topics.assignments().valueSerde().deserializer(),
+                CommittedOffsets.of(admin), topics.assignments().name(), name);
         Threads.named("cronoq-assignments-" + name).newThread(reader).start();
         return new WorkerConnection(name, registry, new KafkaEventPublisher(producer, topics, name), reader, admin);
     }
@@ -105,6 +112,11 @@ final class WorkerConnection {
         return new Member(workerId);
     }
 
+    /** The connection's timer thread, for short tasks that only publish (a held start report). */
+    ScheduledExecutorService timers() {
+        return timers;
+    }
+
     /** Lets go of the connection; the last holder to let go closes it. */
     void release() {
         synchronized (this) {
@@ -112,7 +124,7 @@ final class WorkerConnection {
                 return;
             }
         }
-        heartbeats.shutdownNow();
+        timers.shutdownNow();
         reader.stop(RELEASE_TIMEOUT);
         publisher.close(RELEASE_TIMEOUT);
         admin.close(Duration.ofSeconds(5));
@@ -150,7 +162,7 @@ final class WorkerConnection {
         void startHeartbeats(WorkerCore core, Duration interval) {
             // With a fixed delay, not a fixed rate: a process paused (SIGSTOP, a long GC, a frozen VM) sends one
             // heartbeat when it resumes, not one per interval it missed back to back, each of them fenced.
-            heartbeat = heartbeats.scheduleWithFixedDelay(() -> {
+            heartbeat = timers.scheduleWithFixedDelay(() -> {
                 try {
                     core.heartbeat();
                 } catch (RuntimeException e) {

@@ -28,6 +28,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
@@ -51,6 +52,10 @@ import org.slf4j.LoggerFactory;
  * at {@code startAt} by the injected clock, not before. Revoking, fencing or stopping it meanwhile ends the wait: it
  * never starts, and is reported as any aborted attempt is.
  *
+ * <p>Start reports: each attempt's {@code AttemptStarted} is held back for the settings' start report delay on the
+ * given timers, and is not sent at all when the attempt ends (or is aborted) within it; see {@link AttemptRun}. The
+ * attempt counts as running, in the heartbeats too, from the moment it is assigned, as before.
+ *
  * <p>Its life is one {@link Lifecycle}, changed only through the transitions listed there.
  */
 final class WorkerCore implements AttemptRun.Host {
@@ -64,6 +69,8 @@ final class WorkerCore implements AttemptRun.Host {
     private final TaskHandler handler;
     private final Executor executor;
     private final EventSink sink;
+    /** Where held start reports wait. */
+    private final ScheduledExecutorService timers;
     private final Clock clock;
     private final WorkerResources resources;
 
@@ -87,12 +94,14 @@ final class WorkerCore implements AttemptRun.Host {
     private final CompletableFuture<State> termination = new CompletableFuture<>();
     private volatile String endReason;
 
-    WorkerCore(WorkerSettings settings, TaskHandler handler, Executor executor, EventSink sink, Clock clock,
-               WorkerResources resources) {
+    /** @param timers where the attempts' start reports wait for the start report delay; its tasks only publish */
+    WorkerCore(WorkerSettings settings, TaskHandler handler, Executor executor, EventSink sink,
+               ScheduledExecutorService timers, Clock clock, WorkerResources resources) {
         this.settings = settings;
         this.handler = handler;
         this.executor = executor;
         this.sink = sink;
+        this.timers = timers;
         this.clock = clock;
         this.resources = resources;
     }
@@ -338,7 +347,7 @@ final class WorkerCore implements AttemptRun.Host {
                 log.debug("Worker {} skips a repeated assignment of attempt {}", settings.id(), id);
                 return;
             }
-            attempt = new AttemptRun(a, settings, handler, clock, this);
+            attempt = new AttemptRun(a, settings, handler, clock, timers, this);
             running.put(id, attempt);
         }
         try {

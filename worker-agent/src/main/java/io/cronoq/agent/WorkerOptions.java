@@ -21,6 +21,8 @@ import java.util.concurrent.Executor;
  * @param kafka               the extra Kafka client settings (and {@code schema.registry.url}), as given
  * @param heartbeatInterval   how often each worker says it is alive
  * @param registrationTimeout how long starting a worker waits for the answer to its registration
+ * @param startReportDelay    how long each attempt's start report is held back (0: sent at once); see
+ *                            {@link Builder#startReportDelay}
  * @param credential          what signs each registration, or {@code null}
  * @param settings            who the worker is and how it paces itself; null in a template, whose workers are made
  *                            by {@link #forWorker}
@@ -34,7 +36,8 @@ import java.util.concurrent.Executor;
  * @param clock               the clock that stamps events
  */
 public record WorkerOptions(String bootstrap, String topicPrefix, Map<String, Object> kafka, Duration heartbeatInterval,
-                            Duration registrationTimeout, WorkerCredential credential, WorkerSettings settings,
+                            Duration registrationTimeout, Duration startReportDelay, WorkerCredential credential,
+                            WorkerSettings settings,
                             TaskHandler handler, Executor executor, Path workDir, Map<String, String> packages,
                             ResourceOverrides overrides, ResourceDetector detector, Clock clock) {
 
@@ -51,9 +54,10 @@ public record WorkerOptions(String bootstrap, String topicPrefix, Map<String, Ob
     WorkerOptions forWorker(String id, String pool, Map<String, String> labels, int slots, TaskHandler runBy,
                             Executor runOn) {
         WorkerSettings other = new WorkerSettings(id, pool, labels, slots, heartbeatInterval, registrationTimeout,
-                credential);
-        return new WorkerOptions(bootstrap, topicPrefix, kafka, heartbeatInterval, registrationTimeout, credential,
-                other, requireHandler(runBy), runOn, workDir, packages, overrides, detector, clock);
+                startReportDelay, credential);
+        return new WorkerOptions(bootstrap, topicPrefix, kafka, heartbeatInterval, registrationTimeout,
+                startReportDelay, credential, other, requireHandler(runBy), runOn, workDir, packages, overrides,
+                detector, clock);
     }
 
     private static TaskHandler requireHandler(TaskHandler handler) {
@@ -81,6 +85,7 @@ public record WorkerOptions(String bootstrap, String topicPrefix, Map<String, Ob
         Executor executor;
         private Duration heartbeatInterval = Duration.ofSeconds(3);
         private Duration registrationTimeout = Duration.ofSeconds(30);
+        private Duration startReportDelay = WorkerSettings.DEFAULT_START_REPORT_DELAY;
         Path workDir = Path.of("").toAbsolutePath();
         final Map<String, String> packages = new LinkedHashMap<>();
         ResourceOverrides overrides = ResourceOverrides.NONE;
@@ -132,6 +137,20 @@ public record WorkerOptions(String bootstrap, String topicPrefix, Map<String, Ob
             return self();
         }
 
+        /**
+         * How long each attempt's start report is held back (default 20 ms; {@link Duration#ZERO} sends it at once;
+         * not negative). An attempt that succeeds or fails within it is reported by its outcome alone — the
+         * scheduler takes an outcome of an attempt it has not heard start as its start and end — so a task that
+         * ends in a few milliseconds costs the scheduler one input instead of two. An attempt still running when
+         * the delay ends reports its start then, with the time it really started, and its outcome later. Keep it
+         * small: the scheduler counts an attempt's lease from the start it hears, and until it hears one, from the
+         * assignment, so a delay near a task's timeout would let the lease of an attempt that runs well run out.
+         */
+        public B startReportDelay(Duration delay) {
+            this.startReportDelay = Objects.requireNonNull(delay, "delay");
+            return self();
+        }
+
         /** How resources are detected (default: {@link ResourceDetector#system()}). */
         public B resourceDetector(ResourceDetector resourceDetector) {
             this.detector = resourceDetector;
@@ -159,16 +178,17 @@ public record WorkerOptions(String bootstrap, String topicPrefix, Map<String, Ob
 
         /**
          * The options as set, checked once: the id, pool, labels and slots with cronoq's input rules, the
-         * heartbeat interval positive, a handler given.
+         * heartbeat interval positive, the start report delay not negative, a handler given.
          *
          * @throws io.cronoq.schemas.rules.InvalidInputException naming the option that breaks a rule
          * @throws IllegalStateException                        without a handler
-         * @throws IllegalArgumentException                     for a heartbeat interval that is not positive
+         * @throws IllegalArgumentException                     for a heartbeat interval that is not positive or a
+         *                                                      negative start report delay
          */
         final WorkerOptions options() {
             requireHandler(handler);
             WorkerSettings settings = new WorkerSettings(id != null ? id : WorkerIds.defaultId(), pool, labels, slots,
-                    heartbeatInterval, registrationTimeout, credential);
+                    heartbeatInterval, registrationTimeout, startReportDelay, credential);
             return build(settings);
         }
 
@@ -182,7 +202,8 @@ public record WorkerOptions(String bootstrap, String topicPrefix, Map<String, Ob
 
         private WorkerOptions build(WorkerSettings settings) {
             return new WorkerOptions(bootstrap, topicPrefix, kafka,
-                    heartbeatInterval, registrationTimeout, credential, settings, handler, executor, workDir,
+                    heartbeatInterval, registrationTimeout, startReportDelay, credential, settings, handler, executor,
+                    workDir,
                     packages, overrides,
                     detector != null ? detector : ResourceDetector.system(), clock);
         }

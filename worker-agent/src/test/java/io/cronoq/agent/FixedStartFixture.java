@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 
@@ -41,6 +42,7 @@ abstract class FixedStartFixture {
     final SettableClock clock = new SettableClock(T0);
     final RecordingSink sink = new RecordingSink();
     final ExecutorService pool = Executors.newCachedThreadPool();
+    final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor();
     /** The thread of the latest attempt the executor picked up. */
     final AtomicReference<Thread> attemptThread = new AtomicReference<>();
     final List<String> handled = new CopyOnWriteArrayList<>();
@@ -59,17 +61,23 @@ abstract class FixedStartFixture {
     @AfterEach
     void stop() {
         pool.shutdownNow();
+        timers.shutdownNow();
     }
 
     // ---- helpers ----------------------------------------------------------------------------------
 
+    /**
+     * A core whose start reports go out at once (no start report delay): these tests are about when an attempt
+     * starts, which its {@code AttemptStarted} says.
+     */
     WorkerCore newCore(TaskHandler taskHandler) {
         return new WorkerCore(
-                new WorkerSettings(ID, POOL, Map.of("gpu", "a100"), 2, Duration.ofSeconds(3), Duration.ofSeconds(5)),
+                new WorkerSettings(ID, POOL, Map.of("gpu", "a100"), 2, Duration.ofSeconds(3), Duration.ofSeconds(5),
+                        Duration.ZERO, null),
                 taskHandler, runnable -> pool.execute(() -> {
                     attemptThread.set(Thread.currentThread());
                     runnable.run();
-                }), sink, clock, new WorkerResources());
+                }), sink, timers, clock, new WorkerResources());
     }
 
     void activate() {

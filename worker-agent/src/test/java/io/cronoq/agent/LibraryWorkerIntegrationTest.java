@@ -17,6 +17,7 @@ import io.cronoq.events.WorkerLeft;
 import io.cronoq.events.WorkerRegistered;
 import io.cronoq.testkit.KafkaBroker;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -148,7 +149,9 @@ class LibraryWorkerIntegrationTest {
     @Test
     void aFixedStartTaskIsAssignedAheadAndTheWorkerStartsItAtItsTime() {
         String pool = "fixed";
-        track(scheduler.worker("lib-fixed-1", pool).slots(1).handler(handler).build().start());
+        // The start report at once: this test reads when the worker started the attempt from it.
+        track(scheduler.worker("lib-fixed-1", pool).slots(1).startReportDelay(Duration.ZERO).handler(handler)
+                .build().start());
         Instant startAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).plusSeconds(5);
 
         scheduler.submit(TaskSubmitted.newBuilder().setTaskId("fixed-1").setPool(pool).setStartAt(startAt)
@@ -162,6 +165,23 @@ class LibraryWorkerIntegrationTest {
                 .filter(s -> s.getTaskId().equals("fixed-1")).findFirst().orElseThrow();
         assertThat(started.getAt()).as("the worker started it at its start time, not before").isAfterOrEqualTo(startAt);
         assertThat(contexts.get("fixed-1").startAt()).hasValue(startAt);
+    }
+
+    @Test
+    void attemptsThatEndWithinTheStartReportDelayAreReportedByTheirOutcomeAloneAndTheSchedulerTakesThem() {
+        String pool = "once";
+        track(scheduler.worker("lib-once-1", pool).slots(1).startReportDelay(Duration.ofSeconds(30))
+                .handler(handler).build().start());
+
+        scheduler.submit("once-1", pool, Map.of(), "go");
+        scheduler.submit("once-2", pool, Map.of(), "go");
+
+        assertThat(scheduler.awaitFinished("once-1", 1).getState()).isEqualTo(TaskState.SUCCEEDED);
+        assertThat(scheduler.awaitFinished("once-2", 1).getState()).as("the success alone freed the one slot")
+                .isEqualTo(TaskState.SUCCEEDED);
+        assertThat(scheduler.result("once-1", 1)).isEqualTo("done once-1 in {}");
+        assertThat(scheduler.journaled(AttemptStarted.class)).as("no start report went out")
+                .noneMatch(s -> s.getTaskId().startsWith("once-"));
     }
 
     @Test
