@@ -63,7 +63,7 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
         this.subjectSuffix = subjectSuffix;
         this.model = SpecificData.getForClass(type);
         this.schema = model.getSchema(type);
-        this.writer = new SpecificDatumWriter<>(schema, model);
+        this.writer = new SpecificDatumWriter<>(schema, new UnionBranches(model, type.getClassLoader()));
         this.readModel = listReadingModel(model, type);
     }
 

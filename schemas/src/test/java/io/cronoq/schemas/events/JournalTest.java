@@ -67,4 +67,19 @@ class JournalTest {
         assertThat(Journal.decode(journal, new ConsumerRecord<String, byte[]>(journal.name(), 0, 0L, "pool", bytes)))
                 .isEqualTo(entry);
     }
+
+    @Test
+    void aRecordOfSeveralEntriesReadsAsEachInOrderUnderItsPoolAndTime() {
+        TaskFinished finished = new TaskFinished("t-1", 1, "w-1", AttemptOutcome.SUCCEEDED, TaskState.SUCCEEDED, null);
+        JournalEntry record = new JournalEntry("pool", AT, new TaskWaiting("t-2", "no slot"), "why",
+                java.util.List.of(new io.cronoq.events.JournalItem(finished, null),
+                        new io.cronoq.events.JournalItem(new TaskWaiting("t-3", "busy"), "because")));
+        JournalEntry single = Journal.entry("pool", AT, finished, null);
+
+        assertThat(Journal.entries(record)).containsExactly(
+                Journal.entry("pool", AT, new TaskWaiting("t-2", "no slot"), "why"),
+                Journal.entry("pool", AT, finished, null),
+                Journal.entry("pool", AT, new TaskWaiting("t-3", "busy"), "because"));
+        assertThat(Journal.entries(single)).containsExactly(single);
+    }
 }
