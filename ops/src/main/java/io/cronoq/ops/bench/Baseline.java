@@ -22,17 +22,20 @@ import org.apache.kafka.streams.StreamsConfig;
  * settings (processing guarantee, commit interval, producer linger), records as large as a task
  * submission and keyed like one (by pool), measured the way the scheduler is: drain throughput from
  * the moment it runs to the last output a {@code read_committed} reader sees, and latency at a steady rate
- * from the record's stamp to its output reaching that reader.
+ * from the record's stamp to its output reaching that reader. Its drain has a size of its own, long enough to
+ * reach its plateau whatever the scheduler's drain is.
  */
 public final class Baseline {
 
     /**
      * A drain: {@code records} outputs in {@code seconds} from the moment the app ran; CPU ms of this JVM
      * per record over that time, whole and by {@link CpuSampler.Part} (null when not sampled); the baseline's
-     * stream-thread metrics at its end.
+     * stream-thread metrics at its end; the output rate of the first and the last tenth of the records (close
+     * to each other and to {@code perSecond} when the drain is long enough to be at its plateau).
      */
     public record DrainResult(long records, double seconds, double perSecond, Double cpuMsPerRecord,
-                              Map<String, Double> cpuMsPerRecordByPart, Map<String, Double> threadMetrics) {}
+                              Map<String, Double> cpuMsPerRecordByPart, Map<String, Double> threadMetrics,
+                              double firstTenthPerSecond, double lastTenthPerSecond) {}
 
     /** A steady rate: latency of the measured records, achieved output rate. */
     public record RateResult(int rate, Latency.Summary latency, double perSecond, Map<String, Double> threadMetrics) {}
@@ -93,7 +96,8 @@ public final class Baseline {
         Map<String, Double> cpuParts = cpu == null ? null
                 : CpuSampler.perItemMs(cpu.cpuSecondsByPartBetween(start, outputs.lastNanos()), outputs.count());
         return new DrainResult(outputs.count(), (outputs.lastNanos() - start) / 1e9, outputs.perSecondSince(start), cpuMs,
-                cpuParts, metrics);
+                cpuParts, metrics, outputs.perSecondBetween(0, records / 10),
+                outputs.perSecondBetween(records - records / 10, records - 1));
     }
 
     /** Starts the baseline, then sends at {@code rate}/s for warm-up + duration and measures the latter. */

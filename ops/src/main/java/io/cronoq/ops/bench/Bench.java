@@ -51,12 +51,15 @@ public final class Bench {
     private int recordSize;
     private final Map<String, Map<String, Double>> threadMetrics = new LinkedHashMap<>();
     private final Map<String, Map<String, Double>> logEntries = new LinkedHashMap<>();
+    private final Map<String, Map<String, Double>> logBytes = new LinkedHashMap<>();
     private CpuSampler cpu;
 
+    /** A run of these settings, its progress told on {@code progress}. */
     public Bench(BenchSettings settings, PrintWriter progress) {
         this.settings = settings;
         this.progress = progress;
-        this.workload = new Workload(runId, settings.pools(), settings.groups(), settings.workers(), settings.slots());
+        this.workload = new Workload(runId, settings.pools(), settings.groups(), settings.workers(), settings.slots(),
+                settings.partitions());
     }
 
     /** Runs every phase the settings ask for and returns the figures. */
@@ -83,10 +86,15 @@ public final class Bench {
                 drain = outcome.drain();
                 afterDrain = outcome.memory();
                 if (settings.baseline()) {
-                    step("Baseline: drain of " + settings.drain() + " records");
-                    baselineDrain = baseline().drain(settings.drain(), drainTimeout(settings.drain()));
-                    logEntries.put("baseline drain, per record",
-                            LogVolume.per(LogVolume.of(bootstrap, runId + "-baseline-drain"), settings.drain()));
+                    long records = settings.baselineRecords();
+                    step(String.format(java.util.Locale.ROOT, "Baseline: drain of %,d records", records));
+                    baselineDrain = baseline().drain(records, drainTimeout(records));
+                    String prefix = runId + "-baseline-drain";
+                    logEntries.put(BenchReport.BASELINE_PER_RECORD,
+                            LogVolume.per(LogVolume.of(bootstrap, prefix), records));
+                    logBytes.put(BenchReport.BASELINE_PER_RECORD,
+                            LogVolume.per(LogVolume.bytesOf(bootstrap, prefix), records));
+                    step(String.format(java.util.Locale.ROOT, "Baseline: %,.0f records/s", baselineDrain.perSecond()));
                 }
             }
             RateOutcome rate = settings.rate() > 0 ? ratePhase() : null;
@@ -98,7 +106,7 @@ public final class Bench {
             return new BenchReport(settings, where, recordSize, loadBefore, ProcessMemory.loadAverage(), drain,
                     baselineDrain, rate == null ? null : rate.empty(), baselineRate,
                     rate == null ? null : rate.backlog(), rate == null ? afterDrain : rate.memoryEmpty(),
-                    rate == null ? null : rate.memoryBacklog(), threadMetrics, logEntries);
+                    rate == null ? null : rate.memoryBacklog(), threadMetrics, logEntries, logBytes);
         } finally {
             if (settings.bootstrap() != null && bootstrap != null) {
                 BenchTopics.deleteAll(bootstrap, runId);
@@ -123,7 +131,7 @@ public final class Bench {
         SchemaRegistry registry = SchedulerApp.registry(config);
         Topics topics = SchedulerApp.topics(config, registry);
         TopicSetup.ensure(config, topics);
-        try (SimulatedWorkers workers = SimulatedWorkers.start(bootstrap, topics, settings.runMs());
+        try (Fleet workers = fleet(config, topics);
              KafkaProducer<String, byte[]> producer = BenchClients.producer(bootstrap)) {
             workers.register(workload.registrations(clock.instant()));
             step(label + ": pre-submitting " + n + " tasks");
@@ -132,7 +140,7 @@ public final class Bench {
             producer.flush();
             checkSent(failures);
             try (JournalWatcher journal = JournalWatcher.start(bootstrap, topics.journal(), registry)) {
-                step(label + ": starting the scheduler and " + settings.workers() + " simulated workers");
+                step(label + ": starting the scheduler (" + settings.workers() + " " + fleetName() + ")");
                 try (SchedulerUnderTest scheduler = startScheduler(config, phase)) {
                     scheduler.awaitRunning(Duration.ofSeconds(120));
                     // The drain is timed from the moment the scheduler runs: taking in the submissions is part of it.
@@ -160,7 +168,10 @@ public final class Bench {
                     BenchReport.Memory memory = null;
                     if (measured) {
                         threadMetrics.put("drain", scheduler.threadMetrics());
-                        logEntries.put("drain, per task", LogVolume.per(LogVolume.of(bootstrap, runId + "-drain"), n));
+                        String prefix = runId + "-drain";
+                        logEntries.put(BenchReport.DRAIN_PER_TASK, LogVolume.per(LogVolume.of(bootstrap, prefix), n));
+                        logBytes.put(BenchReport.DRAIN_PER_TASK,
+                                LogVolume.per(LogVolume.bytesOf(bootstrap, prefix), n));
                         memory = scheduler.memory(0);
                     }
                     step(String.format(java.util.Locale.ROOT, "%s: %,.0f placements/s, %,.0f tasks/s full lifecycle",
@@ -178,16 +189,16 @@ public final class Bench {
         SchemaRegistry registry = SchedulerApp.registry(config);
         Topics topics = SchedulerApp.topics(config, registry);
         TopicSetup.ensure(config, topics);
-        step("Rate: starting the scheduler and " + settings.workers() + " simulated workers");
+        step("Rate: starting the scheduler and " + settings.workers() + " " + fleetName());
         try (SchedulerUnderTest scheduler = startScheduler(config, "rate");
-             SimulatedWorkers workers = SimulatedWorkers.start(bootstrap, topics, settings.runMs());
+             Fleet workers = fleet(config, topics);
              JournalWatcher journal = JournalWatcher.start(bootstrap, topics.journal(), registry);
              KafkaProducer<String, byte[]> producer = BenchClients.producer(bootstrap)) {
             scheduler.awaitRunning(Duration.ofSeconds(120));
             var registrations = workload.registrations(clock.instant());
             workers.register(registrations);
             Waits.until(() -> workers.accepted(registrations.stream().map(r -> r.getWorkerId()).toList()),
-                    Duration.ofSeconds(120), "the simulated workers to be accepted");
+                    Duration.ofSeconds(120), "the " + fleetName() + " to be accepted");
             AtomicLong sent = new AtomicLong();
             BenchReport.Rate empty = measureRate("Rate", topics, producer, workers, journal, sent);
             threadMetrics.put("rate", scheduler.threadMetrics());
@@ -206,7 +217,7 @@ public final class Bench {
     }
 
     private BenchReport.Rate measureRate(String label, Topics topics, KafkaProducer<String, byte[]> producer,
-                                         SimulatedWorkers workers, JournalWatcher journal, AtomicLong sent) {
+                                         Fleet workers, JournalWatcher journal, AtomicLong sent) {
         int rate = settings.rate();
         long total = (long) rate * (settings.warmupS() + settings.durationS());
         long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
@@ -231,7 +242,7 @@ public final class Bench {
     }
 
     private void loadBacklog(SchedulerConfig config, Topics topics, KafkaProducer<String, byte[]> producer,
-                             SimulatedWorkers workers) {
+                             Fleet workers) {
         long n = settings.backlog();
         String worker = workload.backlogWorkerId();
         workers.hold(worker);
@@ -255,6 +266,18 @@ public final class Bench {
                 cpu);
     }
 
+    /** The workers of a phase on the topics of {@code config}: simulated ones, or real agents. */
+    private Fleet fleet(SchedulerConfig config, Topics topics) {
+        if (settings.agents()) {
+            return AgentFleet.start(bootstrap, config.get(SchedulerConfig.TOPIC_PREFIX), settings.runMs());
+        }
+        return SimulatedWorkers.start(bootstrap, topics, settings.runMs(), settings.startReportDelayMs());
+    }
+
+    private String fleetName() {
+        return settings.agents() ? "worker agents" : "simulated workers";
+    }
+
     private SchedulerUnderTest startScheduler(SchedulerConfig config, String phase) {
         SchedulerUnderTest scheduler = SchedulerUnderTest.start(config, settings.fork(),
                 runDir.resolve("scheduler-" + phase + ".log"));
@@ -270,6 +293,9 @@ public final class Bench {
         values.put(SchedulerConfig.STATE_DIR.name(), runDir.resolve("state-" + phase).toString());
         values.put(SchedulerConfig.PARTITIONS.name(), String.valueOf(settings.partitions()));
         values.put(SchedulerConfig.COMMIT_INTERVAL_MS.name(), String.valueOf(settings.commitMs()));
+        if (settings.retentionMs() != null) {
+            values.put(SchedulerConfig.TASK_RETENTION_MS.name(), String.valueOf(settings.retentionMs()));
+        }
         return SchedulerConfig.of(values);
     }
 

@@ -26,11 +26,21 @@ import java.util.Map;
  * @param memoryBacklog   memory with the backlog waiting, or null
  * @param threadMetrics   per phase, the scheduler's stream-thread metrics at its end (in-JVM scheduler only)
  * @param logEntries      per drain, log entries written per task (or baseline record) by topic, markers included
+ * @param logBytes        per drain, bytes written per task (or baseline record) by topic: the topics' log sizes on
+ *                        disk at the end of the drain (one replica), batch headers and markers included
  */
 public record BenchReport(BenchSettings settings, String where, int recordSize, double[] loadBefore, double[] loadAfter,
                           Drain drain, Baseline.DrainResult baselineDrain, Rate rate, Baseline.RateResult baselineRate,
                           Rate backlogRate, Memory memoryEmpty, Memory memoryBacklog,
-                          Map<String, Map<String, Double>> threadMetrics, Map<String, Map<String, Double>> logEntries) {
+                          Map<String, Map<String, Double>> threadMetrics, Map<String, Map<String, Double>> logEntries,
+                          Map<String, Map<String, Double>> logBytes) {
+
+    /** The key of the scheduler's drain in {@link #logEntries} and {@link #logBytes}. */
+    public static final String DRAIN_PER_TASK = "drain, per task";
+    /** The key of the baseline's drain in {@link #logEntries} and {@link #logBytes}. */
+    public static final String BASELINE_PER_RECORD = "baseline drain, per record";
+    /** A drain above this share of what the slots allow may be capped by the fleet rather than the scheduler. */
+    public static final double SLOT_CAP_WARNING = 0.8;
 
     /** The lifecycle target: tasks/s at least this share of the baseline's records/s. */
     public static final double LIFECYCLE_TARGET = 0.30;
@@ -59,6 +69,41 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
 
     /** Memory with {@code waiting} tasks waiting: heap used after a full GC, resident set size (-1 if unknown). */
     public record Memory(long waiting, long heapUsedAfterGc, long rss) {}
+
+    /** Log entries written per task in the drain, all topics together, or null. */
+    public Double logEntriesPerTask() {
+        return total(logEntries.get(DRAIN_PER_TASK));
+    }
+
+    /** Log entries written per baseline record in its drain, or null. */
+    public Double logEntriesPerBaselineRecord() {
+        return total(logEntries.get(BASELINE_PER_RECORD));
+    }
+
+    /** Log entries per task over log entries per baseline record, or null. */
+    public Double logEntriesRatio() {
+        return ratioOf(logEntriesPerTask(), logEntriesPerBaselineRecord());
+    }
+
+    /** Bytes written per task in the drain, all topics together, or null. */
+    public Double bytesPerTask() {
+        return total(logBytes.get(DRAIN_PER_TASK));
+    }
+
+    /** Bytes written per baseline record in its drain, or null. */
+    public Double bytesPerBaselineRecord() {
+        return total(logBytes.get(BASELINE_PER_RECORD));
+    }
+
+    /** Bytes per task over bytes per baseline record, or null. */
+    public Double bytesRatio() {
+        return ratioOf(bytesPerTask(), bytesPerBaselineRecord());
+    }
+
+    /** The drain's tasks/s as a share of what the slots allow ({@link BenchSettings#slotCapPerSecond()}), or null. */
+    public Double slotCapShare() {
+        return drain == null ? null : ratio(drain.lifecyclePerSecond(), settings.slotCapPerSecond());
+    }
 
     public Double lifecycleRatio() {
         return drain == null || baselineDrain == null ? null : ratio(drain.lifecyclePerSecond(), baselineDrain.perSecond());
@@ -100,12 +145,26 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
         return b <= 0 ? null : a / b;
     }
 
+    private static Double ratioOf(Double a, Double b) {
+        return a == null || b == null ? null : ratio(a, b);
+    }
+
+    private static Double total(Map<String, Double> byTopic) {
+        return byTopic == null || byTopic.isEmpty() ? null
+                : byTopic.values().stream().mapToDouble(Double::doubleValue).sum();
+    }
+
     /** Everything as one JSON object on one line. */
     public String toJson() {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("settings", settings);
         json.put("memory_of", where);
         json.put("record_size_bytes", recordSize);
+        json.put("fleet", fleet());
+        json.put("slots", settings.totalSlots());
+        json.put("slot_cycle_ms", settings.cycleMs());
+        json.put("slot_cap_tasks_per_second", settings.slotCapPerSecond());
+        json.put("slot_cap_share", slotCapShare());
         json.put("load_average_before", loadBefore);
         json.put("load_average_after", loadAfter);
         json.put("drain", drain);
@@ -118,6 +177,12 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
         json.put("lifecycle_ratio", lifecycleRatio());
         json.put("placement_ratio", placementRatio());
         json.put("cpu_per_task_ratio", cpuRatio());
+        json.put("bytes_per_task", bytesPerTask());
+        json.put("bytes_per_baseline_record", bytesPerBaselineRecord());
+        json.put("bytes_ratio", bytesRatio());
+        json.put("log_entries_per_task", logEntriesPerTask());
+        json.put("log_entries_per_baseline_record", logEntriesPerBaselineRecord());
+        json.put("log_entries_ratio", logEntriesRatio());
         json.put("p50_ratio", p50Ratio());
         json.put("p99_ratio", p99Ratio());
         json.put("backlog_p99_ratio", backlogP99Ratio());
@@ -130,6 +195,7 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
         json.put("targets_met", targets);
         json.put("scheduler_thread_metrics", threadMetrics);
         json.put("log_entries", logEntries);
+        json.put("bytes_written", logBytes);
         try {
             return JSON.writeValueAsString(json);
         } catch (JsonProcessingException e) {
@@ -144,14 +210,30 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
         return atLeast ? value >= target : value <= target;
     }
 
+    /** Who answered the assignments, as the header and the JSON name it. */
+    public String fleet() {
+        if (settings.agents()) {
+            return "worker agents (CronoqWorker, in the bench JVM)";
+        }
+        return settings.startReportDelayMs() == 0 ? "simulated workers (AttemptStarted at once)"
+                : "simulated workers (AttemptStarted held back " + settings.startReportDelayMs() + " ms)";
+    }
+
     /** The report for a person. */
     public void print(PrintWriter out) {
         BenchSettings s = settings;
-        out.printf(Locale.ROOT, "cronoq bench: %d pool(s) x %d group(s), %d simulated workers x %d slots (%d slots), %s; "
+        out.printf(Locale.ROOT, "cronoq bench: %d pool(s) x %d group(s), %d %s x %d slots, %s; "
                         + "%d partitions; exactly_once_v2, commit every %d ms; record %d bytes%n",
-                s.pools(), s.groups(), s.workers(), s.slots(), s.totalSlots(),
+                s.pools(), s.groups(), s.workers(), fleet(), s.slots(),
                 s.runMs() == 0 ? "instant completion" : "attempts run " + s.runMs() + " ms", s.partitions(),
                 s.commitMs(), recordSize);
+        out.printf(Locale.ROOT, "%,d slots: at about %d ms per task and slot (run time + commit interval + %d ms) "
+                        + "they allow about %,.0f tasks/s%n", s.totalSlots(), s.cycleMs(),
+                BenchSettings.CYCLE_OVERHEAD_MS, s.slotCapPerSecond());
+        if (s.retentionMs() != null) {
+            out.printf(Locale.ROOT, "finished tasks forgotten %s%n", s.retentionMs() == 0 ? "never (retention 0)"
+                    : String.format(Locale.ROOT, "%,d ms after they finish", s.retentionMs()));
+        }
         if (s.warmupDrain() > 0) {
             out.printf(Locale.ROOT, "JVM warmed up first by an unmeasured drain of %,d tasks%n", s.warmupDrain());
         }
@@ -165,8 +247,16 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
                 out.printf(Locale.ROOT, "  %-28s %,12.0f tasks/s in the first tenth, %,.0f in the last%n", "",
                         drain.firstTenthPerSecond(), drain.lastTenthPerSecond());
             }
+            slotCap(out);
+            retention(out);
             if (baselineDrain != null) {
-                out.printf(Locale.ROOT, "  %-28s %,12.0f records/s%n", "baseline (get+put passthrough)", baselineDrain.perSecond());
+                out.printf(Locale.ROOT, "  %-28s %,12.0f records/s (a drain of %,d records, %.1f s)%n",
+                        "baseline (get+put passthrough)", baselineDrain.perSecond(), baselineDrain.records(),
+                        baselineDrain.seconds());
+                if (baselineDrain.firstTenthPerSecond() > 0 && baselineDrain.lastTenthPerSecond() > 0) {
+                    out.printf(Locale.ROOT, "  %-28s %,12.0f records/s in the first tenth, %,.0f in the last%n", "",
+                            baselineDrain.firstTenthPerSecond(), baselineDrain.lastTenthPerSecond());
+                }
             }
             if (drain.cpuMsPerTask() != null) {
                 if (baselineDrain != null && baselineDrain.cpuMsPerRecord() != null) {
@@ -179,6 +269,8 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
                     cpuParts(out, drain.cpuMsPerTaskByPart(), null);
                 }
             }
+            perTask(out, "log entries written", logEntriesPerTask(), logEntriesPerBaselineRecord(), "%.1f");
+            perTask(out, "bytes written", bytesPerTask(), bytesPerBaselineRecord(), "%,.0f");
             if (baselineDrain != null) {
                 target(out, "lifecycle >= 0.30 x baseline", lifecycleRatio(), LIFECYCLE_TARGET, true);
             }
@@ -211,8 +303,13 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
         }
         logEntries.forEach((phase, entries) -> {
             out.printf(Locale.ROOT, "%nLog entries written (%s; transaction markers included), total %.1f:%n", phase,
-                    entries.values().stream().mapToDouble(Double::doubleValue).sum());
+                    total(entries));
             entries.forEach((topic, value) -> out.printf(Locale.ROOT, "  %-40s %,.2f%n", topic, value));
+        });
+        logBytes.forEach((phase, bytes) -> {
+            out.printf(Locale.ROOT, "%nBytes written (%s; the logs' size on disk, one replica), total %,.0f:%n", phase,
+                    total(bytes));
+            bytes.forEach((topic, value) -> out.printf(Locale.ROOT, "  %-40s %,.1f%n", topic, value));
         });
         threadMetrics.forEach((phase, metrics) -> metrics(out, "Scheduler stream thread, end of the " + phase + " phase", metrics));
         if (baselineDrain != null) {
@@ -221,6 +318,43 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
         if (baselineRate != null) {
             metrics(out, "Baseline stream thread, end of its rate phase", baselineRate.threadMetrics());
         }
+    }
+
+    /** What the drain reached of the slots' allowance, and a warning when the fleet may have been its limit. */
+    private void slotCap(PrintWriter out) {
+        Double share = slotCapShare();
+        if (share == null) {
+            return;
+        }
+        out.printf(Locale.ROOT, "  %-28s %11.1f %% of the %,.0f tasks/s the %,d slots allow%s%n", "slots in use",
+                share * 100, settings.slotCapPerSecond(), settings.totalSlots(),
+                share >= SLOT_CAP_WARNING ? ": the fleet may be the limit; give more --workers or --slots" : "");
+    }
+
+    /** Whether the drain lasted long enough for finished tasks to be forgotten in it. */
+    private void retention(PrintWriter out) {
+        Long ms = settings.retentionMs();
+        if (ms == null || ms == 0) {
+            return;
+        }
+        boolean longer = drain.seconds() * 1000 > ms;
+        out.printf(Locale.ROOT, "  %-28s %s%n", "retention " + String.format(Locale.ROOT, "%,d ms", ms), longer
+                ? "shorter than the drain: it includes forgetting the tasks it finished first"
+                : "longer than the drain: no task was forgotten in it");
+    }
+
+    /** A figure per task next to the same per baseline record, and their ratio. */
+    private static void perTask(PrintWriter out, String what, Double task, Double record, String format) {
+        if (task == null) {
+            return;
+        }
+        String perTask = String.format(Locale.ROOT, format, task);
+        if (record == null || record <= 0) {
+            out.printf(Locale.ROOT, "  %-28s %s per task%n", what, perTask);
+            return;
+        }
+        out.printf(Locale.ROOT, "  %-28s %s per task, %s per baseline record (%.1f x)%n", what, perTask,
+                String.format(Locale.ROOT, format, record), task / record);
     }
 
     /** The whole-JVM CPU figure split by threads: per task, per baseline record, and their ratio. */

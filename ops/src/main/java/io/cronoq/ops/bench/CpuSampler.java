@@ -23,7 +23,8 @@ import java.util.function.ToLongFunction;
  *
  * <p>It also splits that CPU into {@link Part}s, so a figure for the whole JVM can be read: the Kafka
  * Streams stream threads (the scheduler's or the baseline's, whichever runs in the window), their
- * producers' network threads, the embedded broker's request and network threads, and, where
+ * producers' network threads, the embedded broker's request and network threads, the workers'
+ * threads (simulated or agents), and, where
  * {@code /proc} exists, the JIT compiler and the GC threads. A short run on a cold JVM spends a large
  * share of its CPU compiling (a 20,000-task drain: about a third), which is no cost of a task.
  */
@@ -34,6 +35,7 @@ public final class CpuSampler implements AutoCloseable {
         STREAM_THREADS("stream threads"),
         STREAM_PRODUCERS("their producers' network threads"),
         BROKER("broker request and network threads"),
+        WORKERS("the workers' threads (simulated or agents)"),
         JIT("JIT compiler threads"),
         GC("GC threads");
 
@@ -58,7 +60,26 @@ public final class CpuSampler implements AutoCloseable {
             if (name.startsWith("data-plane-kafka-")) {
                 return BROKER;
             }
+            if (isWorkers(name)) {
+                return WORKERS;
+            }
             return null;
+        }
+
+        /**
+         * Whether a thread is the simulated workers' (their assignments reader, heartbeats and producer) or an
+         * agent's (its reader, publisher, heartbeats, attempts, and its Kafka clients' threads).
+         */
+        private static boolean isWorkers(String name) {
+            if (name.startsWith("tail-") && name.endsWith("assignments")) {
+                return true;
+            }
+            for (String prefix : WORKER_THREADS) {
+                if (name.startsWith(prefix)) {
+                    return true;
+                }
+            }
+            return name.contains("| cronoq-worker-") || name.contains("| cronoq-bench-workers-");
         }
 
         /** The part of a JVM-internal thread by its (15-character) OS name, or null. */
@@ -73,6 +94,9 @@ public final class CpuSampler implements AutoCloseable {
         }
     }
 
+    /** Name prefixes of the threads of the simulated workers and the agents (see {@link Part#WORKERS}). */
+    private static final List<String> WORKER_THREADS = List.of("simulated-worker-heartbeats", "cronoq-assignments-",
+            "cronoq-publish-", "cronoq-heartbeat-", "cronoq-release-", "cronoq-attempt-", "bench-agent-");
     private static final long SAMPLE_MS = 50;
     private static final long DISCOVER_NANOS = 1_000_000_000L;
     private static final Path TASKS = Path.of("/proc/self/task");
@@ -232,7 +256,7 @@ public final class CpuSampler implements AutoCloseable {
                 out.put(part.label(), spent / 1e9);
                 rest -= spent;
             }
-            out.put("the rest (load generator, workers, broker's other threads)", rest / 1e9);
+            out.put("the rest (load generator, readers, other broker threads)", rest / 1e9);
         }
         return out;
     }

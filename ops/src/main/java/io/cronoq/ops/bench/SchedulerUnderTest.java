@@ -9,7 +9,7 @@ import java.util.Map;
 
 /**
  * The scheduler a bench phase measures: in the bench's own JVM (the default: its memory figures then
- * include the embedded broker, the load generators and the simulated workers) or in a child JVM
+ * include the embedded broker, the load generators and the workers) or in a child JVM
  * (its memory is its own).
  */
 public interface SchedulerUnderTest extends AutoCloseable {
@@ -64,7 +64,7 @@ public interface SchedulerUnderTest extends AutoCloseable {
 
         @Override
         public String where() {
-            return "the bench JVM (scheduler, plus the load generators, simulated workers and any embedded broker)";
+            return "the bench JVM (scheduler, plus the load generators, the workers and any embedded broker)";
         }
 
         @Override

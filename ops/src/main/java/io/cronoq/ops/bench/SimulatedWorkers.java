@@ -12,6 +12,7 @@ import io.cronoq.schemas.KafkaClients;
 import io.cronoq.schemas.Topics;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.Map;
@@ -32,17 +33,19 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Many simulated workers in one process: one {@code read_committed} reader of every assignments
- * partition answers each {@code AttemptAssigned} with {@code AttemptStarted} at once and
- * {@code AttemptSucceeded} at once or after a fixed run time. It measures submission→assignment
- * latency from the stamp in the task's payload, counts placements, and can kill a worker (it stops
- * answering; its attempts are abandoned) and restart it under the same id (it registers again).
+ * partition answers each {@code AttemptAssigned} with {@code AttemptSucceeded} at once or after a
+ * fixed run time, and with {@code AttemptStarted} as an agent sends it (see {@link ReportPlan}): at
+ * once, or held back for a delay and left out when the attempt ends within it. It measures
+ * submission→assignment latency from the stamp in the task's payload, counts placements, and can kill
+ * a worker (it stops answering; its attempts are abandoned) and restart it under the same id (it
+ * registers again).
  */
-public final class SimulatedWorkers implements AutoCloseable {
+public final class SimulatedWorkers implements Fleet {
 
     private static final Logger log = LoggerFactory.getLogger(SimulatedWorkers.class);
 
     private final Topics topics;
-    private final long runNanos;
+    private final ReportPlan plan;
     private final Clock clock;
     private final KafkaProducer<String, byte[]> producer;
     private final Map<String, WorkerRegistered> registrations = new ConcurrentHashMap<>();
@@ -63,9 +66,10 @@ public final class SimulatedWorkers implements AutoCloseable {
                 return t;
             });
 
-    private SimulatedWorkers(String bootstrap, Topics topics, long runMs, Clock clock) {
+    private SimulatedWorkers(String bootstrap, Topics topics, long runMs, long startReportDelayMs, Clock clock) {
         this.topics = topics;
-        this.runNanos = TimeUnit.MILLISECONDS.toNanos(runMs);
+        this.plan = ReportPlan.of(TimeUnit.MILLISECONDS.toNanos(runMs),
+                TimeUnit.MILLISECONDS.toNanos(startReportDelayMs));
         this.clock = clock;
         Map<String, Object> config = KafkaClients.durableProducer(KafkaClients.bootstrap(bootstrap),
                 KafkaClients.uniqueId("cronoq-bench-workers"));
@@ -103,15 +107,32 @@ public final class SimulatedWorkers implements AutoCloseable {
 
     /**
      * Starts reading the assignments of {@code topics}; workers answer once registered with
-     * {@link #register}.
+     * {@link #register}, each attempt with {@code AttemptStarted} at once and its success when it ends.
      *
      * @param runMs how long each attempt runs before it succeeds (0: at once)
      */
     public static SimulatedWorkers start(String bootstrap, Topics topics, long runMs) {
-        return new SimulatedWorkers(bootstrap, topics, runMs, Clock.systemUTC());
+        return start(bootstrap, topics, runMs, 0);
+    }
+
+    /**
+     * Starts reading the assignments of {@code topics}; workers answer once registered with
+     * {@link #register}.
+     *
+     * @param runMs              how long each attempt runs before it succeeds (0: at once)
+     * @param startReportDelayMs how long {@code AttemptStarted} is held back; an attempt that ends within it is
+     *                           reported by its success alone (0: the start is reported at once)
+     */
+    public static SimulatedWorkers start(String bootstrap, Topics topics, long runMs, long startReportDelayMs) {
+        if (runMs < 0 || startReportDelayMs < 0) {
+            throw new IllegalArgumentException("run time " + runMs + " ms and start-report delay " + startReportDelayMs
+                    + " ms must be 0 or more");
+        }
+        return new SimulatedWorkers(bootstrap, topics, runMs, startReportDelayMs, Clock.systemUTC());
     }
 
     /** Sends the registrations (key: pool) and waits until the producer has them acknowledged. */
+    @Override
     public void register(Collection<WorkerRegistered> workers) {
         for (WorkerRegistered w : workers) {
             registrations.put(w.getWorkerId(), w);
@@ -122,6 +143,7 @@ public final class SimulatedWorkers implements AutoCloseable {
     }
 
     /** Whether every one of these workers has been accepted (its {@code RegistrationAccepted} arrived). */
+    @Override
     public boolean accepted(Collection<String> workerIds) {
         return workerIds.stream().allMatch(id -> generation(id) > 0 && generation(id) >= floors.getOrDefault(id, 0L));
     }
@@ -132,6 +154,7 @@ public final class SimulatedWorkers implements AutoCloseable {
     }
 
     /** This worker takes its assignments and never answers them (it keeps its group saturated). */
+    @Override
     public void hold(String workerId) {
         held.add(workerId);
     }
@@ -158,7 +181,7 @@ public final class SimulatedWorkers implements AutoCloseable {
 
     /** Attempts this worker has started and not yet reported done. */
     public synchronized int running(String workerId) {
-        return (int) pending.stream().filter(p -> p.workerId.equals(workerId)).count();
+        return (int) pending.stream().filter(p -> p.workerId.equals(workerId) && p.startedAt == null).count();
     }
 
     /** Called with every assignment a live worker accepts (e.g. to record them); on the reader's thread. */
@@ -167,18 +190,21 @@ public final class SimulatedWorkers implements AutoCloseable {
     }
 
     /** From now on measure only tasks stamped at or after {@code fromNanos}, with fresh counters. */
+    @Override
     public void measureFrom(long fromNanos) {
         measurement = new Measurement(fromNanos);
     }
 
     /** Submission→assignment latency of the measured tasks. */
+    @Override
     public Latency latency() {
-        return measurement.latency;
+        return measurement.latency();
     }
 
     /** Assignments of measured tasks, by arrival. */
+    @Override
     public Window placements() {
-        return measurement.placements;
+        return measurement.placements();
     }
 
     /** Completions the producer could not send (should stay 0). */
@@ -186,6 +212,7 @@ public final class SimulatedWorkers implements AutoCloseable {
         return sendFailures.get();
     }
 
+    /** Stops answering and heartbeating, and closes the reader and the producer. */
     @Override
     public void close() {
         heartbeats.shutdownNow();
@@ -232,25 +259,24 @@ public final class SimulatedWorkers implements AutoCloseable {
                     return;
                 }
             }
-            long stamp = Workload.stampOf(a.getPayload());
-            Measurement m = measurement;
-            if (stamp >= m.fromNanos) {
-                m.latency.recordNanos(receivedNanos - stamp);
-                m.placements.add(receivedNanos);
-            }
+            measurement.record(Workload.stampOf(a.getPayload()), receivedNanos);
             listener.accept(a);
             if (held.contains(worker)) {
                 return;
             }
-            complete(completions, a, AttemptStarted.newBuilder().setTaskId(a.getTaskId()).setPool(a.getPool())
-                    .setAttempt(a.getAttempt()).setWorkerId(worker).setGeneration(a.getGeneration())
-                    .setAt(clock.instant()).build());
-            if (runNanos == 0) {
+            Instant startedAt = clock.instant();
+            if (plan.startedAfterNanos() == 0) {
+                complete(completions, a, started(a, startedAt));
+            }
+            if (plan.succeededAfterNanos() == 0) {
                 complete(completions, a, succeeded(a));
-            } else {
-                synchronized (SimulatedWorkers.this) {
-                    pending.add(new Pending(receivedNanos + runNanos, worker, a));
+                return;
+            }
+            synchronized (SimulatedWorkers.this) {
+                if (plan.startedAfterNanos() > 0) {
+                    pending.add(new Pending(receivedNanos + plan.startedAfterNanos(), worker, a, startedAt));
                 }
+                pending.add(new Pending(receivedNanos + plan.succeededAfterNanos(), worker, a, null));
             }
         }
 
@@ -258,7 +284,9 @@ public final class SimulatedWorkers implements AutoCloseable {
         public void afterPoll(long nowNanos) {
             synchronized (SimulatedWorkers.this) {
                 while (!pending.isEmpty() && pending.peek().dueNanos <= nowNanos) {
-                    complete(completions, pending.peek().attempt, succeeded(pending.poll().attempt));
+                    Pending due = pending.poll();
+                    complete(completions, due.attempt,
+                            due.startedAt == null ? succeeded(due.attempt) : started(due.attempt, due.startedAt));
                 }
             }
         }
@@ -274,6 +302,12 @@ public final class SimulatedWorkers implements AutoCloseable {
             }
         }
 
+        private AttemptStarted started(AttemptAssigned a, Instant at) {
+            return AttemptStarted.newBuilder().setTaskId(a.getTaskId()).setPool(a.getPool())
+                    .setAttempt(a.getAttempt()).setWorkerId(a.getWorkerId()).setGeneration(a.getGeneration())
+                    .setAt(at).build();
+        }
+
         private AttemptSucceeded succeeded(AttemptAssigned a) {
             return AttemptSucceeded.newBuilder().setTaskId(a.getTaskId()).setPool(a.getPool())
                     .setAttempt(a.getAttempt()).setWorkerId(a.getWorkerId()).setGeneration(a.getGeneration())
@@ -281,22 +315,15 @@ public final class SimulatedWorkers implements AutoCloseable {
         }
     }
 
-    /** A success to send when its run time is up. */
-    private record Pending(long dueNanos, String workerId, AttemptAssigned attempt) implements Comparable<Pending> {
+    /**
+     * A report to send when it falls due: the held-back {@code AttemptStarted} of an attempt that started at
+     * {@code startedAt}, or (with {@code startedAt} null) its success when its run time is up.
+     */
+    private record Pending(long dueNanos, String workerId, AttemptAssigned attempt, Instant startedAt)
+            implements Comparable<Pending> {
         @Override
         public int compareTo(Pending other) {
             return Long.compare(dueNanos, other.dueNanos);
-        }
-    }
-
-    /** The counters of one measured phase. */
-    private static final class Measurement {
-        final long fromNanos;
-        final Latency latency = new Latency();
-        final Window placements = new Window();
-
-        Measurement(long fromNanos) {
-            this.fromNanos = fromNanos;
         }
     }
 }

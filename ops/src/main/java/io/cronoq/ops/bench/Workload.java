@@ -9,14 +9,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The simulated fleet and its tasks: pools {@code <name>-p<i>}, groups labelled {@code grp=g<j>},
- * workers spread round-robin over every group of every pool, and task {@code k} sent to pool
- * {@code k mod P} and group {@code (k / P) mod G}. A task carries, as its payload, the
- * {@link System#nanoTime()} at which it was (meant to be) submitted, so the worker that receives its
- * assignment in this JVM measures submission→assignment latency.
+ * The fleet and its tasks: pools {@code bench-pool-<k>-<n>} (pool {@code k} on partition
+ * {@code k mod partitions}, see {@link PartitionedNames}, the same names in every run), groups labelled
+ * {@code grp=g<j>}, workers {@code <name>-w<i>-<n>} (on assignments partition {@code i mod partitions})
+ * spread round-robin over every group of every pool, and task {@code k} sent to pool {@code k mod P}
+ * and group {@code (k / P) mod G}. A task carries, as its payload, the {@link System#nanoTime()} at
+ * which it was (meant to be) submitted, so the worker that receives its assignment in this JVM
+ * measures submission→assignment latency.
  */
 public final class Workload {
 
+    /** The stem of every pool name: pool {@code k} is {@code bench-pool-<k>-<n>}. */
+    public static final String POOL_STEM = "bench-pool-";
     /** The label that forms the groups. */
     public static final String GROUP_LABEL = "grp";
     /** The group of the backlog: tasks for it wait behind a worker that never finishes. */
@@ -27,24 +31,41 @@ public final class Workload {
     private final int groups;
     private final int workers;
     private final int slots;
+    private final String[] poolNames;
+    private final String[] workerIds;
 
     /**
-     * @param name    a prefix of pool, worker and task names, unique per run (letters, digits, '-')
-     * @param pools   pools
-     * @param groups  groups per pool
-     * @param workers workers in all (at least pools x groups)
-     * @param slots   slots per worker
+     * @param name       a prefix of worker and task names, unique per run (letters, digits, '-')
+     * @param pools      pools
+     * @param groups     groups per pool
+     * @param workers    workers in all (at least pools x groups)
+     * @param slots      slots per worker
+     * @param partitions partitions of the topics the pools and workers key
      */
-    public Workload(String name, int pools, int groups, int workers, int slots) {
+    public Workload(String name, int pools, int groups, int workers, int slots, int partitions) {
         this.name = name;
         this.pools = pools;
         this.groups = groups;
         this.workers = workers;
         this.slots = slots;
+        this.poolNames = new String[pools];
+        for (int k = 0; k < pools; k++) {
+            poolNames[k] = PartitionedNames.spread(POOL_STEM, k, partitions);
+        }
+        this.workerIds = new String[workers];
+        for (int i = 0; i < workers; i++) {
+            workerIds[i] = PartitionedNames.spread(name + "-w", i, partitions);
+        }
     }
 
+    /** Pool {@code index}: on partition {@code index mod partitions} of every topic keyed by pool. */
     public String pool(int index) {
-        return name + "-p" + index;
+        return poolNames[index];
+    }
+
+    /** Worker {@code index}: on partition {@code index mod partitions} of the assignments topic. */
+    public String workerId(int index) {
+        return workerIds[index];
     }
 
     /** The pool of task {@code k}. */
@@ -62,7 +83,7 @@ public final class Workload {
         List<WorkerRegistered> all = new ArrayList<>(workers);
         for (int i = 0; i < workers; i++) {
             all.add(WorkerRegistered.newBuilder()
-                    .setWorkerId(name + "-w" + i)
+                    .setWorkerId(workerId(i))
                     .setPool(pool(i % pools))
                     .setLabels(group((i / pools) % groups))
                     .setSlots(slots)
@@ -94,6 +115,7 @@ public final class Workload {
                 .build();
     }
 
+    /** The id of the backlog's worker. */
     public String backlogWorkerId() {
         return name + "-backlog-w";
     }

@@ -44,6 +44,71 @@ class BenchCommandTest {
     }
 
     @Test
+    void theDefaultFleetHasSlotsEnoughNotToCapADrainAndTheBaselineDrainsItsOwnSize() {
+        BenchCommand command = new BenchCommand();
+        new CommandLine(command).parseArgs();
+        BenchSettings settings = command.settings();
+        assertThat(settings.workers()).isEqualTo(64);
+        assertThat(settings.slots()).isEqualTo(32);
+        assertThat(settings.totalSlots()).isEqualTo(2_048);
+        assertThat(settings.cycleMs()).as("run time 0 + commit 20 ms + the overhead").isEqualTo(25);
+        assertThat(settings.slotCapPerSecond()).isEqualTo(81_920.0);
+        assertThat(settings.baselineRecords()).isEqualTo(BenchCommand.DEFAULT_BASELINE_RECORDS);
+        assertThat(settings.startReportDelayMs()).isEqualTo(BenchCommand.DEFAULT_START_REPORT_DELAY_MS);
+        assertThat(settings.retentionMs()).as("the scheduler's own default").isNull();
+        assertThat(settings.agents()).isFalse();
+    }
+
+    @Test
+    void theNewFlagsReachTheSettings() {
+        BenchCommand command = new BenchCommand();
+        new CommandLine(command).parseArgs("--drain", "5000", "--baseline-records", "40000", "--retention-ms", "2000",
+                "--start-report-delay-ms", "0");
+        BenchSettings settings = command.settings();
+        assertThat(settings.drain()).isEqualTo(5_000);
+        assertThat(settings.baselineRecords()).as("independent of --drain").isEqualTo(40_000);
+        assertThat(settings.retentionMs()).isEqualTo(2_000L);
+        assertThat(settings.startReportDelayMs()).isZero();
+    }
+
+    @Test
+    void agentsReportAsTheyDo() {
+        BenchCommand command = new BenchCommand();
+        new CommandLine(command).parseArgs("--agents");
+        BenchSettings settings = command.settings();
+        assertThat(settings.agents()).isTrue();
+        assertThat(settings.startReportDelayMs()).as("not the bench's to set").isZero();
+    }
+
+    @Test
+    void aStartReportDelayForAgentsIsAUsageError() {
+        Run run = run("bench", "--agents", "--start-report-delay-ms", "5");
+        assertThat(run.code()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(run.err()).contains("--start-report-delay-ms").contains("--agents");
+    }
+
+    @Test
+    void anEmptyBaselineDrainIsAUsageError() {
+        Run run = run("bench", "--drain", "10", "--baseline-records", "0");
+        assertThat(run.code()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(run.err()).contains("--baseline-records is 0; it must be at least 1");
+    }
+
+    @Test
+    void aNegativeRetentionIsAUsageError() {
+        Run run = run("bench", "--drain", "10", "--retention-ms", "-1");
+        assertThat(run.code()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(run.err()).contains("--retention-ms is -1");
+    }
+
+    @Test
+    void aNegativeStartReportDelayIsAUsageError() {
+        Run run = run("bench", "--drain", "10", "--start-report-delay-ms", "-20");
+        assertThat(run.code()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(run.err()).contains("--start-report-delay-ms is -20");
+    }
+
+    @Test
     void aNegativeWarmUpDrainIsAUsageError() {
         Run run = run("bench", "--drain", "10", "--warmup-drain", "-1");
         assertThat(run.code()).isEqualTo(CommandLine.ExitCode.USAGE);
