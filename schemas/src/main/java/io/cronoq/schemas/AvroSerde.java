@@ -21,7 +21,6 @@ import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumReader;
-import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -63,7 +62,7 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
         this.subjectSuffix = subjectSuffix;
         this.model = SpecificData.getForClass(type);
         this.schema = model.getSchema(type);
-        this.writer = new SpecificDatumWriter<>(schema, new UnionBranches(model, type.getClassLoader()));
+        this.writer = new RecordWriter<>(schema, new UnionBranches(model, type.getClassLoader()));
         this.readModel = listReadingModel(model, type);
     }
 

@@ -78,6 +78,11 @@ class AvroSerdeRoundTripTest {
         assertSameBytesAsAvro(SampleRecords.filled(TaskRecord.class));
         assertSameBytesAsAvro(SampleRecords.filled(WorkerRecord.class));
         assertSameBytesAsAvro(SampleRecords.filled(PoolRecord.class));
+        WorkerRecord busy = SampleRecords.filled(WorkerRecord.class);
+        busy.setRunning(List.of(new io.cronoq.events.AttemptRef("t-1", 1), new io.cronoq.events.AttemptRef("tâche-2", 7),
+                new io.cronoq.events.AttemptRef("", Integer.MAX_VALUE)));
+        busy.setResources(null);
+        assertSameBytesAsAvro(busy);
     }
 
     /** The serde's body (after the 5-byte header) equals what Avro's SpecificDatumWriter writes, twice in a row. */
