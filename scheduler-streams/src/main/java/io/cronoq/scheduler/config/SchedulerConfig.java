@@ -73,6 +73,9 @@ public final class SchedulerConfig {
             "How often (ms of wall-clock time) the scheduler decides what time brought: evictions, lease expiries, delayed starts, near deadlines.");
     public static final Key HEARTBEAT_TIMEOUT_MS = new Key("cronoq.worker.heartbeat.timeout.ms", "30000",
             "A live worker silent this long (ms) is evicted: its capacity leaves its group and its attempts are re-queued. Keep it several heartbeat intervals.");
+    public static final Key LEAVE_GRACE_MS = new Key("cronoq.leave.grace.ms",
+            String.valueOf(TimeRules.DEFAULT_LEAVE_GRACE_MS),
+            "How long (ms, on the scheduler's clock) after a worker's leave the reports of the attempts it still held are accepted: it takes nothing new at once, is removed when its last attempt ends, and what it still holds when the grace ends is lost and re-queued. So a leave read before the reports sent ahead of it loses nothing. 0 loses them at the leave. Keep it below cronoq.worker.heartbeat.timeout.ms: a leaving worker sends no heartbeats.");
     public static final Key RESERVATION_LEAD_MS = new Key("cronoq.reservation.lead.ms", "30000",
             "How long (ms) before a fixed start the next matching slot is held for the task.");
     public static final Key DEADLINE_LEAD_MS = new Key("cronoq.deadline.lead.ms", "600000",
@@ -90,8 +93,8 @@ public final class SchedulerConfig {
             HEARTBEAT_INTERVAL_MS, TRANSACTION_TIMEOUT_MS, STREAM_THREADS,
             SCHEMA_REGISTRY_URL, APPLICATION_SERVER, HTTP_BIND, HTTP_TLS_KEYSTORE, HTTP_TLS_KEYSTORE_PASSWORD_ENV,
             HTTP_TLS_TRUSTSTORE, HTTP_TLS_TRUSTSTORE_PASSWORD_ENV, PARTITIONS, AUTH_SIGNATURE_MAX_AGE_MS, TICK_INTERVAL_MS,
-            HEARTBEAT_TIMEOUT_MS, RESERVATION_LEAD_MS, DEADLINE_LEAD_MS, PRIORITY_STEP_MS, START_TOLERANCE_MS,
-            TASK_RETENTION_MS);
+            HEARTBEAT_TIMEOUT_MS, LEAVE_GRACE_MS, RESERVATION_LEAD_MS, DEADLINE_LEAD_MS, PRIORITY_STEP_MS,
+            START_TOLERANCE_MS, TASK_RETENTION_MS);
 
     private final Map<String, String> values;
 
@@ -150,6 +153,7 @@ public final class SchedulerConfig {
         intAtLeast(AUTH_SIGNATURE_MAX_AGE_MS, 1);
         intAtLeast(TICK_INTERVAL_MS, 1);
         intAtLeast(HEARTBEAT_TIMEOUT_MS, 1);
+        intAtLeast(LEAVE_GRACE_MS, 0);
         intAtLeast(RESERVATION_LEAD_MS, 0);
         intAtLeast(DEADLINE_LEAD_MS, 0);
         intAtLeast(PRIORITY_STEP_MS, 0);
@@ -214,7 +218,8 @@ public final class SchedulerConfig {
     /** The placement policy's durations, from the settings above. */
     public TimeRules timeRules() {
         return new TimeRules(getInt(HEARTBEAT_TIMEOUT_MS), getInt(RESERVATION_LEAD_MS), getInt(DEADLINE_LEAD_MS),
-                getInt(PRIORITY_STEP_MS), getInt(START_TOLERANCE_MS), getLong(TASK_RETENTION_MS));
+                getInt(PRIORITY_STEP_MS), getInt(START_TOLERANCE_MS), getLong(TASK_RETENTION_MS),
+                getInt(LEAVE_GRACE_MS));
     }
 
     /** How often the scheduler decides what time brought. */

@@ -22,9 +22,11 @@ import org.apache.avro.specific.SpecificRecord;
  * What a worker reports about an attempt it holds: it started (ASSIGNED becomes RUNNING), it
  * succeeded (the task is SUCCEEDED), it failed (retried or FAILED). Each report is first checked
  * the same way: it must be well-formed, name this pool, and come from the worker generation that
- * holds the task's current attempt; anything else is rejected and the worker fenced for it.
+ * holds the task's current attempt; anything else is rejected and the worker fenced for it. A
+ * leaving worker still holds its attempts ({@link Leaves}): its reports count, and the one that
+ * ends its last attempt removes it.
  */
-record AttemptReports(PoolModel m, Placement placement, PoolTime time) {
+record AttemptReports(PoolModel m, Placement placement, PoolTime time, Leaves leaves) {
 
     /** The fields every report carries, and the rule check of the report it came from. */
     private record Report(String type, String pool, String taskId, int attempt, String workerId, long generation,
@@ -69,6 +71,7 @@ record AttemptReports(PoolModel m, Placement placement, PoolTime time) {
         out.add(Decision.journal(new TaskFinished(in.getTaskId(), attempt.getAttempt(), attempt.getWorkerId(),
                 AttemptOutcome.SUCCEEDED, TaskState.SUCCEEDED, null),
                 TimeCauses.lateness(task.getTask(), at, "finished")));
+        leaves.ended(attempt, at, out);
         placement.settle(at, out);
         return out;
     }
@@ -90,6 +93,7 @@ record AttemptReports(PoolModel m, Placement placement, PoolTime time) {
         AttemptRecord attempt = ended(task, in, AttemptOutcome.FAILED, in.getError(), at, out);
         placement.release(task, attempt);
         time.retryOrFail(task, attempt, in.getError(), in.getRetryable(), at, out);
+        leaves.ended(attempt, at, out);
         placement.settle(at, out);
         return out;
     }

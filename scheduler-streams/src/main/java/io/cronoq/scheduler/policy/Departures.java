@@ -44,8 +44,9 @@ record Departures(PoolModel m, Placement placement) {
 
     /**
      * The first half of {@link #remove}, for a worker whose new generation replaces the record
-     * (a re-registration): its attempts are lost and it leaves its group; the caller stores the
-     * new generation and re-queues what is returned.
+     * (a re-registration): its attempts are lost, it leaves its group and is no longer leaving
+     * (a grace ends with its generation); the caller stores the new generation and re-queues what
+     * is returned.
      */
     Departure leaveGroup(Worker w, String cause, Instant at, List<Decision> out) {
         placement.ensureReasons();
@@ -53,6 +54,7 @@ record Departures(PoolModel m, Placement placement) {
         LinkedHashSet<WaitClass> touched = new LinkedHashSet<>(w.profile().classes);
         m.groups.leave(w);
         w.clearRunning();
+        m.leaving.remove(w.id());
         return new Departure(lost, touched);
     }
 

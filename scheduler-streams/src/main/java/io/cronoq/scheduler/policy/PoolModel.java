@@ -17,13 +17,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
- * What one pool's policy knows, loaded from its {@link PoolStore}: its workers, their groups and
- * profiles, the requirement classes and their lines, timers, retention and counters; and the small
- * steps on a task's record that every part of the policy takes the same way (its current attempt,
- * ending an attempt, finishing a task, the next sequence number). Every change goes through the
- * store. Not thread-safe: one pool, one thread.
+ * What one pool's policy knows, loaded from its {@link PoolStore}: its workers (and which of them
+ * are leaving), their groups and profiles, the requirement classes and their lines, timers,
+ * retention and counters; and the small steps on a task's record that every part of the policy
+ * takes the same way (its current attempt, ending an attempt, finishing a task, the next sequence
+ * number). Every change goes through the store. Not thread-safe: one pool, one thread.
  */
 final class PoolModel {
 
@@ -31,6 +32,8 @@ final class PoolModel {
     final PoolStore store;
     final TimeRules rules;
     final Map<String, Worker> workers = new HashMap<>();
+    /** The workers that left holding attempts and wait for their reports ({@link Leaves}), by id: few, and in order. */
+    final Map<String, Worker> leaving = new TreeMap<>();
     final ClassIndex classes;
     final Groups groups;
     final TimerQueue timers;
@@ -60,6 +63,9 @@ final class PoolModel {
             workers.put(w.id(), w);
             if (w.live()) {
                 groups.join(w);
+            }
+            if (w.leaving()) {
+                leaving.put(w.id(), w);
             }
         }
         for (Map.Entry<String, Long> e : store.waiting().counts().entrySet()) {

@@ -14,7 +14,9 @@ import java.util.List;
 /**
  * What one pool's policy shows without changing anything: capacity, busy and waiting per group,
  * the waiting classes with their reasons, a worker's record. Reads cost the number of groups or
- * classes (one task read per class), never the backlog.
+ * classes (one task read per class), never the backlog. A leaving worker ({@link Leaves}) reads as
+ * what it is: DRAINING (out of capacity, its attempts under {@code drainingBusy}) with the time its
+ * leave was heard ({@code leftAt}) and its reason in its record.
  */
 record PoolReads(PoolModel m, Placement placement) {
 
@@ -71,6 +73,6 @@ record PoolReads(PoolModel m, Placement placement) {
         }
         return new WorkerRecord(r.getWorkerId(), r.getPool(), new HashMap<>(r.getLabels()), r.getSlots(),
                 r.getResources(), r.getGeneration(), r.getState(), running, r.getRegisteredAt(),
-                r.getLastAssignedSequence(), r.getLastHeartbeat());
+                r.getLastAssignedSequence(), r.getLastHeartbeat(), r.getLeftAt(), r.getLeaveReason());
     }
 }

@@ -25,7 +25,6 @@ import io.cronoq.events.WorkerHeartbeat;
 import io.cronoq.events.WorkerLeft;
 import io.cronoq.events.WorkerRecord;
 import io.cronoq.events.WorkerRegistered;
-import io.cronoq.events.WorkerRemoved;
 import io.cronoq.events.WorkerState;
 import io.cronoq.schemas.events.InputKind;
 import io.cronoq.schemas.rules.Rules;
@@ -79,6 +78,7 @@ public final class PoolScheduler {
     private final PoolModel m;
     private final Placement placement;
     private final Departures departures;
+    private final Leaves leaves;
     private final PoolTime time;
     private final AttemptReports reports;
     private final PoolReads reads;
@@ -96,8 +96,9 @@ public final class PoolScheduler {
         this.m = new PoolModel(pool, store, rules);
         this.placement = new Placement(m);
         this.departures = new Departures(m, placement);
-        this.time = new PoolTime(m, placement, departures);
-        this.reports = new AttemptReports(m, placement, time);
+        this.leaves = new Leaves(m, placement, departures);
+        this.time = new PoolTime(m, placement, departures, leaves);
+        this.reports = new AttemptReports(m, placement, time, leaves);
         this.reads = new PoolReads(m, placement);
     }
 
@@ -128,7 +129,7 @@ public final class PoolScheduler {
             case WORKER_REGISTERED -> register((WorkerRegistered) input, heardAt);
             case WORKER_HEARTBEAT -> heartbeat((WorkerHeartbeat) input, heardAt);
             case WORKER_DRAINING -> drain((WorkerDraining) input);
-            case WORKER_LEFT -> leave((WorkerLeft) input);
+            case WORKER_LEFT -> leave((WorkerLeft) input, heardAt);
             case ATTEMPT_STARTED -> reports.started((AttemptStarted) input);
             case ATTEMPT_PROGRESS -> List.of();
             case ATTEMPT_SUCCEEDED -> reports.succeeded((AttemptSucceeded) input);
@@ -211,6 +212,7 @@ public final class PoolScheduler {
                 out.add(Decision.journalAndNotify(new AttemptRevoked(id, m.pool, attempt.getAttempt(),
                         attempt.getWorkerId(), attempt.getGeneration(), "cancelled", at), attempt.getWorkerId(), null));
                 out.add(Decision.journal(new TaskCancelled(id, previous, in.getReason()), null));
+                leaves.ended(attempt, at, out);
                 placement.settle(at, out);
             }
             default -> out.add(Admission.rejected("TaskCancelRequested", RejectionCode.FAILED_PRECONDITION, "taskId",
@@ -230,10 +232,10 @@ public final class PoolScheduler {
     /**
      * A worker joins (or re-joins) the pool with generation previous + 1 and joins the group of its
      * labels (and the profile of its published resources); its free slots are offered to the
-     * waiting tasks at once. A re-registration while the previous generation was live fences that
-     * generation ({@code WorkerFenced}) and re-queues its attempts as new attempts
-     * ({@code TaskFinished} LOST, WAITING). Classes whose reason to wait changed say so. Its
-     * silence (the eviction rule) counts from {@code heardAt}.
+     * waiting tasks at once. A re-registration while the previous generation was live (leaving
+     * included: its grace ends with it) fences that generation ({@code WorkerFenced}) and re-queues
+     * its attempts as new attempts ({@code TaskFinished} LOST, WAITING). Classes whose reason to
+     * wait changed say so. Its silence (the eviction rule) counts from {@code heardAt}.
      */
     List<Decision> register(WorkerRegistered in, Instant heardAt) {
         List<Decision> out = new ArrayList<>(4);
@@ -258,7 +260,7 @@ public final class PoolScheduler {
         }
         WorkerRecord record = new WorkerRecord(id, m.pool, in.getLabels(), in.getSlots(), in.getResources(), generation,
                 WorkerState.ACTIVE, new ArrayList<>(), at,
-                previous == null ? 0L : previous.lastAssignedSequence(), heardAt);
+                previous == null ? 0L : previous.lastAssignedSequence(), heardAt, null, null);
         Worker worker = new Worker(record);
         m.workers.put(id, worker);
         Profile profile = m.groups.join(worker);
@@ -281,6 +283,8 @@ public final class PoolScheduler {
      * A live worker under its current generation refreshes its last heartbeat, the eviction clock,
      * to {@code heardAt}: no decision, not journaled. So a worker whose clock is behind is not
      * evicted for it, and heartbeats queued behind a busy scheduler count from when they are read.
+     * A leaving worker is live: its heartbeat is taken the same way, and neither ends nor extends its
+     * leave grace (a fence would tell it to abort the very attempts whose reports the grace awaits).
      * Any other (unknown worker, left, or another generation) is answered with {@code WorkerFenced},
      * journaled and sent to it, so it aborts what it runs and registers again.
      */
@@ -328,12 +332,21 @@ public final class PoolScheduler {
         return out;
     }
 
-    /**
-     * A worker leaves: its capacity leaves its group (an empty group disappears), each attempt it
-     * held is re-queued as a new attempt ({@code TaskFinished} LOST, WAITING) and placed if a slot
-     * is free, and {@code WorkerRemoved} records why.
-     */
+    /** {@link #leave(WorkerLeft, Instant)} heard at the worker's own {@code at}: this package's tests. */
     List<Decision> leave(WorkerLeft in) {
+        return leave(in, in.getAt());
+    }
+
+    /**
+     * A worker leaves. Holding nothing, it is removed at once: its capacity leaves its group (an
+     * empty group disappears) and {@code WorkerRemoved} LEFT records why. Holding attempts, it
+     * starts its leave grace ({@link Leaves}), heard at {@code heardAt}: it takes nothing new, the
+     * reports of its attempts are still accepted, and it is removed when the last of them ends or,
+     * at the end of the grace, by a tick that re-queues what it still holds as new attempts
+     * ({@code TaskFinished} LOST, WAITING), placed if a slot is free. A second leave while it
+     * leaves is rejected and changes nothing.
+     */
+    List<Decision> leave(WorkerLeft in, Instant heardAt) {
         List<Decision> out = new ArrayList<>(4);
         if (m.admission.refused("WorkerLeft", Rules.check(in), in.getPool(), null, in.getWorkerId(), out)) {
             return out;
@@ -343,11 +356,13 @@ public final class PoolScheduler {
         if (w == null) {
             return out;
         }
-        out.add(Decision.journal(in, null));
-        out.add(Decision.journal(new WorkerRemoved(w.id(), w.generation(), WorkerState.LEFT,
-                in.getReason() != null ? in.getReason() : "left"), null));
-        departures.remove(w, WorkerState.LEFT, w.generation(),
-                "worker " + w.id() + " generation " + w.generation() + " left", in.getAt(), out);
+        if (w.leaving()) {
+            out.add(Admission.rejected("WorkerLeft", RejectionCode.FAILED_PRECONDITION, "workerId",
+                    "worker " + w.id() + " already left at " + w.record.getLeftAt() + "; the reports of its "
+                            + w.busy() + " attempt(s) are awaited", null, w.id()));
+            return out;
+        }
+        leaves.leave(w, in, heardAt, out);
         return out;
     }
 
@@ -380,6 +395,9 @@ public final class PoolScheduler {
      *       cause, its generation is fenced and bumped ({@code WorkerFenced} to it), its capacity
      *       leaves its group, and each attempt it held is re-queued as a new attempt
      *       ({@code TaskFinished} LOST) or fails when no attempts are left;</li>
+     *   <li>every leaving worker whose leave grace ({@link TimeRules#leaveGraceMs}, from when its leave
+     *       was heard) is over is removed ({@code WorkerRemoved} LEFT), and each attempt it still held
+     *       is re-queued ({@code TaskFinished} LOST) or fails, as at a leave without grace;</li>
      *   <li>every attempt whose lease ended (its task's {@code timeoutMs} after it started) is
      *       revoked ({@code AttemptRevoked} to its worker) and retried with backoff, or fails;</li>
      *   <li>every due timer fires: a delayed task joins its line ({@code TaskWaiting}), a task whose
@@ -394,9 +412,10 @@ public final class PoolScheduler {
     }
 
     /**
-     * The earliest time a tick would decide something other than an eviction (a lease ends, a
-     * timer fires, a finished task is forgotten), or {@code null} when nothing is pending. For simulations, which tick exactly
-     * then instead of every second; evictions depend on heartbeats, which the journal does not keep.
+     * The earliest time a tick would decide something other than an eviction (a leaving worker's
+     * grace ends, a lease ends, a timer fires, a finished task is forgotten), or {@code null} when
+     * nothing is pending. For simulations, which tick exactly then instead of every second;
+     * evictions depend on heartbeats, which the journal does not keep.
      */
     public Instant nextDue() {
         return time.nextDue();
@@ -433,7 +452,10 @@ public final class PoolScheduler {
         return reads.classes();
     }
 
-    /** A copy of the worker's record (LEFT workers included), or {@code null} for an unknown id. */
+    /**
+     * A copy of the worker's record (LEFT workers included), or {@code null} for an unknown id. A
+     * leaving worker is DRAINING with {@code leftAt} set: when its leave was heard.
+     */
     public WorkerRecord worker(String workerId) {
         return reads.worker(workerId);
     }

@@ -20,9 +20,10 @@ import java.util.List;
 
 /**
  * What time brings to one pool, decided when the policy is told the time: evictions of silent
- * workers, the end of leases, timers (a delayed task joining its line, a near deadline moving a
- * task ahead), retention, and the retry or failure of an attempt that ended badly. The policy
- * reads no clock: the time it is told is the time of every decision here.
+ * workers, the end of leave graces ({@link Leaves}), the end of leases, timers (a delayed task
+ * joining its line, a near deadline moving a task ahead), retention, and the retry or failure of
+ * an attempt that ended badly. The policy reads no clock: the time it is told is the time of every
+ * decision here.
  */
 final class PoolTime {
 
@@ -32,22 +33,28 @@ final class PoolTime {
     private final PoolModel m;
     private final Placement placement;
     private final Departures departures;
+    private final Leaves leaves;
     /** The time of the first tick since this scheduler loaded: silence from before it evicts no one. */
     private Instant watchingSince;
 
-    PoolTime(PoolModel model, Placement placement, Departures departures) {
+    PoolTime(PoolModel model, Placement placement, Departures departures, Leaves leaves) {
         this.m = model;
         this.placement = placement;
         this.departures = departures;
+        this.leaves = leaves;
     }
 
-    /** Evictions, then leases, timers and retention, then freed slots go to the waiting tasks; see {@link PoolScheduler#tick}. */
+    /**
+     * Evictions, then leave graces, leases, timers and retention, then freed slots go to the
+     * waiting tasks; see {@link PoolScheduler#tick}.
+     */
     List<Decision> tick(Instant now) {
         List<Decision> out = new ArrayList<>();
         if (watchingSince == null) {
             watchingSince = now;
         }
         evictSilentWorkers(now, out);
+        leaves.expire(now, out);
         revokeExpiredLeases(now, out);
         fireTimers(now, out);
         m.retention.expire(now, TIMERS_PER_TICK, out);
@@ -59,7 +66,8 @@ final class PoolTime {
     Instant nextDue() {
         Leases.Lease lease = m.leases().first();
         long leaseEnds = lease == null ? Long.MAX_VALUE : lease.endsAt();
-        long due = Math.min(leaseEnds, Math.min(m.timers.firstMillis(), m.retention.nextMillis()));
+        long due = Math.min(Math.min(leaseEnds, leaves.nextMillis()),
+                Math.min(m.timers.firstMillis(), m.retention.nextMillis()));
         return due == Long.MAX_VALUE ? null : Instant.ofEpochMilli(due);
     }
 
@@ -111,6 +119,7 @@ final class PoolTime {
             PoolModel.end(attempt, AttemptOutcome.REVOKED, why, now);
             placement.release(task, attempt);
             retryOrFail(task, attempt, why, true, now, out);
+            leaves.ended(attempt, now, out);
         }
     }
 

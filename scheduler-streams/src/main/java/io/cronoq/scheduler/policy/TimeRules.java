@@ -12,15 +12,21 @@ package io.cronoq.scheduler.policy;
  * @param startToleranceMs   a fixed start's tolerance when the task gives none
  * @param retentionMs        how long a finished task's record stays in the stores after it finished
  *                           ({@code TaskForgotten} then); 0 keeps every finished task forever
+ * @param leaveGraceMs       how long after a worker's leave (heard on the scheduler's clock) the reports of the
+ *                           attempts it still held are accepted ({@link Leaves}); 0 loses them at the leave
  */
 public record TimeRules(long heartbeatTimeoutMs, long reservationLeadMs, long deadlineLeadMs, long priorityStepMs,
-                        long startToleranceMs, long retentionMs) {
+                        long startToleranceMs, long retentionMs, long leaveGraceMs) {
 
     /** Finished tasks are kept 7 days when the settings do not say. */
     public static final long DEFAULT_RETENTION_MS = 7L * 24 * 3600 * 1000;
 
-    /** 30 s without heartbeat; slots held 30 s ahead; deadlines urgent 10 min ahead; a class is worth 5 min; 1 min tolerance; finished tasks kept 7 days. */
-    public static final TimeRules DEFAULT = new TimeRules(30_000, 30_000, 600_000, 300_000, 60_000, DEFAULT_RETENTION_MS);
+    /** A leaving worker's last reports are awaited 5 s when the settings do not say. */
+    public static final long DEFAULT_LEAVE_GRACE_MS = 5_000;
+
+    /** 30 s without heartbeat; slots held 30 s ahead; deadlines urgent 10 min ahead; a class is worth 5 min; 1 min tolerance; finished tasks kept 7 days; a leave's reports awaited 5 s. */
+    public static final TimeRules DEFAULT = new TimeRules(30_000, 30_000, 600_000, 300_000, 60_000, DEFAULT_RETENTION_MS,
+            DEFAULT_LEAVE_GRACE_MS);
 
     public TimeRules {
         positive("heartbeatTimeoutMs", heartbeatTimeoutMs);
@@ -29,12 +35,26 @@ public record TimeRules(long heartbeatTimeoutMs, long reservationLeadMs, long de
         notNegative("priorityStepMs", priorityStepMs);
         notNegative("startToleranceMs", startToleranceMs);
         notNegative("retentionMs", retentionMs);
+        notNegative("leaveGraceMs", leaveGraceMs);
+    }
+
+    /** The rules of the other durations with the default leave grace ({@link #DEFAULT_LEAVE_GRACE_MS}). */
+    public TimeRules(long heartbeatTimeoutMs, long reservationLeadMs, long deadlineLeadMs, long priorityStepMs,
+                     long startToleranceMs, long retentionMs) {
+        this(heartbeatTimeoutMs, reservationLeadMs, deadlineLeadMs, priorityStepMs, startToleranceMs, retentionMs,
+                DEFAULT_LEAVE_GRACE_MS);
     }
 
     /** These rules with finished tasks kept {@code retentionMs} (0: forever). */
     public TimeRules withRetentionMs(long retentionMs) {
         return new TimeRules(heartbeatTimeoutMs, reservationLeadMs, deadlineLeadMs, priorityStepMs, startToleranceMs,
-                retentionMs);
+                retentionMs, leaveGraceMs);
+    }
+
+    /** These rules with a leaving worker's reports awaited {@code leaveGraceMs} (0: its attempts are lost at the leave). */
+    public TimeRules withLeaveGraceMs(long leaveGraceMs) {
+        return new TimeRules(heartbeatTimeoutMs, reservationLeadMs, deadlineLeadMs, priorityStepMs, startToleranceMs,
+                retentionMs, leaveGraceMs);
     }
 
     private static void positive(String name, long value) {

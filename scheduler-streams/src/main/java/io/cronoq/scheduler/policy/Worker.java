@@ -55,6 +55,14 @@ final class Worker {
         return s == WorkerState.ACTIVE || s == WorkerState.DRAINING;
     }
 
+    /**
+     * Left while it held attempts and still waits for their reports ({@link Leaves}): live (DRAINING,
+     * so it takes nothing new) with the time its leave was heard.
+     */
+    boolean leaving() {
+        return live() && record.getLeftAt() != null;
+    }
+
     List<AttemptRef> running() {
         return record.getRunning();
     }

@@ -46,7 +46,10 @@ public final class JournalFold {
     public record Task(String taskId, String pool, Map<String, String> labels, TaskState state,
                        Instant submittedAt, List<Attempt> attempts, String waitingReason) {}
 
-    /** One worker as the journal tells it; {@code running} holds "task#attempt" names. */
+    /**
+     * One worker as the journal tells it; {@code running} holds "task#attempt" names. A worker that
+     * left holding attempts is DRAINING until it is removed, as in the stores.
+     */
     public record Worker(String workerId, String pool, Map<String, String> labels, int slots, long generation,
                          WorkerState state, Set<String> running) {}
 
@@ -120,12 +123,15 @@ public final class JournalFold {
             }
             case WORKER_ACCEPTED -> accepted(pool, (WorkerAccepted) event);
             case WORKER_DRAINING -> updateWorker(pool, Journal.workerId(event), WorkerState.DRAINING, null);
+            // An accepted leave: the worker takes nothing new, as a draining one, until its WorkerRemoved
+            // (at once when it held nothing; else when its last attempt ends or its leave grace is over).
+            case WORKER_LEFT -> updateWorker(pool, Journal.workerId(event), WorkerState.DRAINING, null);
             // An eviction bumps the generation (it fences the evicted one); leaving keeps it.
             case WORKER_REMOVED -> updateWorker(pool, Journal.workerId(event), ((WorkerRemoved) event).getState(),
                     ((WorkerRemoved) event).getGeneration());
             // Inputs whose effect is the decision journaled after them, and decisions that change no task
             // or worker: a refusal, a duplicate, a fenced report.
-            case TASK_CANCEL_REQUESTED, WORKER_LEFT, ATTEMPT_SUCCEEDED, ATTEMPT_FAILED, DUPLICATE_SUBMISSION,
+            case TASK_CANCEL_REQUESTED, ATTEMPT_SUCCEEDED, ATTEMPT_FAILED, DUPLICATE_SUBMISSION,
                     INPUT_REJECTED, WORKER_FENCED, REGISTRATION_REJECTED -> false;
         };
     }

@@ -20,13 +20,15 @@ class StreamsPropertiesTest {
     private static final String PRODUCER_LINGER = StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG);
 
     @Test
-    void exactlyOnceWithTheDefaultCommitIntervalBatchesForTenMillisecondsAndKeepsDefaultIdling() {
+    void exactlyOnceWithTheDefaultCommitIntervalBatchesForTenMillisecondsAndNeverIdles() {
         Properties props = SchedulerApp.streamsProperties(config(Map.of()));
 
         assertThat(props.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG)).isEqualTo(StreamsConfig.EXACTLY_ONCE_V2);
         assertThat(props.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo(20);
         assertThat(props.get(PRODUCER_LINGER)).isEqualTo(10);
-        assertThat(props).doesNotContainKey(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG);
+        assertThat(props.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG))
+                .as("the order across input topics does not matter: the leave grace")
+                .isEqualTo(StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
     }
 
     @Test

@@ -33,6 +33,22 @@ class SchedulerConfigTest {
     }
 
     @Test
+    void aLeavingWorkersReportsAreAwaitedFiveSecondsUnlessTheSettingsSayOtherwise() {
+        assertThat(SchedulerConfig.defaults().timeRules().leaveGraceMs()).isEqualTo(5_000);
+        assertThat(SchedulerConfig.of(Map.of(SchedulerConfig.LEAVE_GRACE_MS.name(), "12000")).timeRules()
+                .leaveGraceMs()).isEqualTo(12_000);
+        assertThat(SchedulerConfig.of(Map.of(SchedulerConfig.LEAVE_GRACE_MS.name(), "0")).timeRules()
+                .leaveGraceMs()).as("0 loses a leaving worker's attempts at its leave").isZero();
+        assertThatThrownBy(() -> SchedulerConfig.of(Map.of(SchedulerConfig.LEAVE_GRACE_MS.name(), "-1")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("cronoq.leave.grace.ms is -1; it must be at least 0");
+        assertThatThrownBy(() -> SchedulerConfig.of(Map.of(SchedulerConfig.LEAVE_GRACE_MS.name(), "5s")))
+                .hasMessage("cronoq.leave.grace.ms is '5s'; it must be a whole number");
+        assertThatThrownBy(() -> TimeRules.DEFAULT.withLeaveGraceMs(-1))
+                .hasMessage("leaveGraceMs is -1; it must be 0 or more");
+    }
+
+    @Test
     void theGatewaysBindAddressIsASettingThatCannotBeEmpty() {
         assertThat(SchedulerConfig.defaults().get(SchedulerConfig.HTTP_BIND)).isEqualTo("0.0.0.0");
         assertThat(SchedulerConfig.of(Map.of("cronoq.http.bind", "127.0.0.1")).get(SchedulerConfig.HTTP_BIND))

@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Random interleavings of every input, checking after each step what must always hold: no worker
- * beyond its slots, each live attempt current and on exactly one worker that satisfies its full
+ * beyond its slots, no leaving worker that holds nothing, each live attempt current and on exactly one worker that satisfies its full
  * requirement (labels and resources), no task waiting while an ACTIVE worker that satisfies its
  * full requirement has a free slot, no attempt placed on a worker its task prefers less than one
  * left idle, each task in exactly one state with a reason while it waits, and a snapshot and a
@@ -83,6 +83,7 @@ class PoolSchedulerPropertyTest {
         assertThat(constrained).isGreaterThan(STEPS / 20);
         assertThat(reasons.toString()).contains("lack", "published no resources", "too little", "free GPU",
                 "in line", "is draining");
+        assertThat(check.leavingSeen).as("workers in their leave grace").isPositive();
         assertThat(check.seen).containsKeys(TaskState.WAITING, TaskState.ASSIGNED, TaskState.RUNNING,
                 TaskState.SUCCEEDED, TaskState.FAILED, TaskState.CANCELLED);
     }
@@ -92,6 +93,8 @@ class PoolSchedulerPropertyTest {
 
         final InMemoryPoolStore store;
         final Map<TaskState, Integer> seen = new EnumMap<>(TaskState.class);
+        /** Leaving workers met after the steps, counted once per step. */
+        int leavingSeen;
 
         Check(InMemoryPoolStore store) {
             this.store = store;
@@ -117,12 +120,16 @@ class PoolSchedulerPropertyTest {
                 if (w.getState() == WorkerState.LEFT || w.getState() == WorkerState.EVICTED) {
                     require(running == 0, "departed worker %s still runs %s; %s", id, w.getRunning(), context);
                 } else if (w.getState() == WorkerState.ACTIVE) {
+                    require(w.getLeftAt() == null, "active worker %s left at %s; %s", id, w.getLeftAt(), context);
                     capacity += w.getSlots();
                     busy += running;
                     if (running < w.getSlots()) {
                         idleActive.add(w);
                     }
                 } else {
+                    // A leaving worker (DRAINING with a leave time) stays only while it holds something to report.
+                    require(w.getLeftAt() == null || running > 0, "leaving worker %s holds nothing; %s", id, context);
+                    leavingSeen += w.getLeftAt() != null ? 1 : 0;
                     drainingBusy += running;
                 }
                 for (AttemptRef ref : w.getRunning()) {

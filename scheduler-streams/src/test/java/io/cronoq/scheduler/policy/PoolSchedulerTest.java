@@ -632,33 +632,204 @@ class PoolSchedulerTest {
     }
 
     @Test
-    void leavingWorkerRequeuesItsAttempts() {
+    void aLeaveWhileHoldingAttemptsLosesNoneAndTheReportsReadAfterItCount() {
+        scheduler.register(worker("w1", 2));
+        AttemptAssigned a1 = assigned(scheduler.submit(task("t1")));
+        AttemptAssigned a2 = assigned(scheduler.submit(task("t2")));
+        scheduler.submit(task("t3")); // waits: both slots busy
+
+        // The leave is read before the reports its worker sent first: nothing is lost, nothing removed.
+        List<Decision> out = scheduler.leave(left("w1", "scale-in"));
+
+        assertThat(types(out)).containsExactly("WorkerLeft", "TaskWaiting");
+        assertThat(out.get(0).cause()).isEqualTo("worker w1 generation 1 takes nothing new; the reports of the 2 "
+                + "attempt(s) it holds are accepted until " + T0.plusSeconds(5)
+                + ": its leave grace of 5s (cronoq.leave.grace.ms)");
+        assertThat(only(out, TaskWaiting.class).getReason()).isEqualTo("0/1 workers can run it: 1 is draining");
+        // It reads as leaving: DRAINING (out of capacity) with the time its leave was heard.
+        assertThat(scheduler.worker("w1").getState()).isEqualTo(WorkerState.DRAINING);
+        assertThat(scheduler.worker("w1").getLeftAt()).isEqualTo(T0);
+        assertThat(scheduler.worker("w1").getLeaveReason()).isEqualTo("scale-in");
+        assertThat(scheduler.worker("w1").getRunning()).hasSize(2);
+        assertThat(scheduler.snapshot().capacity()).isZero();
+        assertThat(scheduler.snapshot().drainingBusy()).isEqualTo(2);
+        assertThat(scheduler.nextDue()).as("the grace's end comes before the leases'").isEqualTo(T0.plusSeconds(5));
+        // It takes nothing new.
+        assertThat(workersOf(scheduler.submit(task("t4")))).isEmpty();
+
+        List<Decision> first = scheduler.succeeded(succeeded(a1));
+        assertThat(types(first)).containsExactly("AttemptSucceeded", "TaskFinished");
+        assertThat(store.task("t1").getState()).isEqualTo(TaskState.SUCCEEDED);
+        // Its heartbeat is taken like any live worker's (no fence that would abort the attempt left),
+        // and a second leave changes nothing.
+        assertThat(scheduler.heartbeat(heartbeat("w1", 1, T0.plusSeconds(1)))).isEmpty();
+        assertThat(only(scheduler.leave(left("w1", "again")), InputRejected.class).getReason())
+                .isEqualTo("worker w1 already left at " + T0 + "; the reports of its 1 attempt(s) are awaited");
+
+        // The report that ends its last attempt removes it, with its leave's reason.
+        List<Decision> last = scheduler.succeeded(succeeded(a2));
+        assertThat(types(last)).containsExactly("AttemptSucceeded", "TaskFinished", "WorkerRemoved", "TaskWaiting");
+        WorkerRemoved removed = only(last, WorkerRemoved.class);
+        assertThat(removed.getState()).isEqualTo(WorkerState.LEFT);
+        assertThat(removed.getGeneration()).isEqualTo(1);
+        assertThat(removed.getReason()).isEqualTo("scale-in");
+        assertThat(last.get(2).cause()).isEqualTo("its last attempt ended within its leave grace of 5s "
+                + "(cronoq.leave.grace.ms)");
+        assertThat(store.task("t2").getState()).isEqualTo(TaskState.SUCCEEDED);
+        assertThat(store.task("t1").getAttempts()).hasSize(1);
+        assertThat(store.task("t2").getAttempts()).hasSize(1);
+        assertThat(scheduler.worker("w1").getState()).isEqualTo(WorkerState.LEFT);
+        assertThat(scheduler.snapshot().groups()).isEmpty();
+        assertThat(all(scheduler.tick(T0.plusSeconds(6)), TaskFinished.class)).as("nothing left to lose").isEmpty();
+    }
+
+    @Test
+    void aLeaveGraceThatEndsLosesAndRequeuesWhatTheWorkerStillHolds() {
         scheduler.register(worker("w1", 2, "zone=eu"));
         AttemptAssigned a1 = assigned(scheduler.submit(task("t1")));
         AttemptAssigned a2 = assigned(scheduler.submit(task("t2")));
         scheduler.register(worker("w2", 1));
+        assertThat(types(scheduler.leave(left("w1", "scale-in")))).containsExactly("WorkerLeft");
+        scheduler.tick(T0.plusSeconds(1));
 
-        List<Decision> out = scheduler.leave(left("w1", "scale-in"));
+        assertThat(scheduler.tick(T0.plusMillis(4_999))).as("still within the grace").isEmpty();
+        List<Decision> out = scheduler.tick(T0.plusSeconds(5));
 
-        assertThat(types(out)).containsExactly("WorkerLeft", "WorkerRemoved", "TaskFinished", "TaskFinished",
-                "AttemptAssigned", "TaskWaiting");
+        assertThat(types(out)).containsExactly("WorkerRemoved", "TaskFinished", "TaskFinished", "AttemptAssigned",
+                "TaskWaiting");
         WorkerRemoved removed = only(out, WorkerRemoved.class);
         assertThat(removed.getState()).isEqualTo(WorkerState.LEFT);
         assertThat(removed.getReason()).isEqualTo("scale-in");
+        assertThat(out.get(0).cause()).isEqualTo("its leave grace of 5s (cronoq.leave.grace.ms) ended with 2 "
+                + "attempt(s) unreported");
         assertThat(all(out, TaskFinished.class)).extracting(TaskFinished::getOutcome)
                 .containsOnly(AttemptOutcome.LOST);
+        assertThat(out.get(1).cause()).isEqualTo("worker w1 generation 1 left and did not report within its leave "
+                + "grace of 5s (cronoq.leave.grace.ms)");
         AttemptAssigned again = assigned(out);
         assertThat(again.getTaskId()).isEqualTo(a1.getTaskId());
         assertThat(again.getWorkerId()).isEqualTo("w2");
         assertThat(again.getAttempt()).isEqualTo(2);
         assertThat(only(out, TaskWaiting.class).getTaskId()).isEqualTo(a2.getTaskId());
 
-        // Its group is gone with it; the worker's record says LEFT.
+        // Its group is gone with it; the worker's record says LEFT; a report after the grace is fenced.
         assertThat(scheduler.snapshot().groups()).extracting(GroupSnapshot::labels).containsExactly(Map.of());
         assertThat(scheduler.worker("w1").getState()).isEqualTo(WorkerState.LEFT);
         assertThat(scheduler.worker("w1").getRunning()).isEmpty();
+        assertThat(types(scheduler.succeeded(succeeded(a2)))).containsExactly("InputRejected", "WorkerFenced");
         // Coming back starts a new generation.
         assertThat(only(scheduler.register(worker("w1", 2)), WorkerAccepted.class).getGeneration()).isEqualTo(2);
+    }
+
+    @Test
+    void aLeaveHoldingNothingRemovesTheWorkerAtOnce() {
+        scheduler.register(worker("w1", 2));
+        scheduler.succeeded(succeeded(assigned(scheduler.submit(task("t1")))));
+
+        List<Decision> out = scheduler.leave(left("w1", "scale-in"));
+
+        assertThat(types(out)).containsExactly("WorkerLeft", "WorkerRemoved");
+        assertThat(only(out, WorkerRemoved.class).getReason()).isEqualTo("scale-in");
+        assertThat(scheduler.worker("w1").getState()).isEqualTo(WorkerState.LEFT);
+        assertThat(scheduler.worker("w1").getLeftAt()).as("when its leave was heard").isEqualTo(T0);
+        assertThat(scheduler.snapshot().groups()).isEmpty();
+        assertThat(scheduler.nextDue()).as("only t1's retention").isEqualTo(T0.plus(java.time.Duration.ofDays(7)));
+    }
+
+    @Test
+    void withAGraceOfZeroALeaveLosesWhatItsWorkerHoldsAtOnce() {
+        PoolScheduler impatient = new PoolScheduler(POOL, store, TimeRules.DEFAULT.withLeaveGraceMs(0));
+        impatient.register(worker("w1", 2, "zone=eu"));
+        AttemptAssigned a1 = assigned(impatient.submit(task("t1")));
+        impatient.submit(task("t2"));
+        impatient.register(worker("w2", 1));
+
+        List<Decision> out = impatient.leave(left("w1", "scale-in"));
+
+        assertThat(types(out)).containsExactly("WorkerLeft", "WorkerRemoved", "TaskFinished", "TaskFinished",
+                "AttemptAssigned", "TaskWaiting");
+        assertThat(all(out, TaskFinished.class)).extracting(TaskFinished::getOutcome)
+                .containsOnly(AttemptOutcome.LOST);
+        assertThat(out.get(2).cause()).isEqualTo("worker w1 generation 1 left");
+        assertThat(assigned(out).getTaskId()).isEqualTo(a1.getTaskId());
+        assertThat(impatient.worker("w1").getState()).isEqualTo(WorkerState.LEFT);
+    }
+
+    @Test
+    void theLastAttemptOfALeavingWorkerEndingAnyOtherWayRemovesItToo() {
+        scheduler.register(worker("w1", 1));
+        assigned(scheduler.submit(task("t1")));
+        scheduler.leave(left("w1", null));
+
+        List<Decision> out = scheduler.cancel(cancel("t1"));
+
+        assertThat(types(out)).containsExactly("TaskCancelRequested", "AttemptRevoked", "TaskCancelled",
+                "WorkerRemoved");
+        assertThat(only(out, WorkerRemoved.class).getReason()).as("a leave without reason").isEqualTo("left");
+        assertThat(scheduler.worker("w1").getState()).isEqualTo(WorkerState.LEFT);
+        assertThat(scheduler.nextDue()).as("no grace pending").isEqualTo(T0.plus(java.time.Duration.ofDays(7)));
+    }
+
+    @Test
+    void aRegistrationDuringTheGraceReplacesTheGenerationAndLosesItsAttempts() {
+        scheduler.register(worker("w1", 1));
+        AttemptAssigned a1 = assigned(scheduler.submit(task("t1")));
+        scheduler.leave(left("w1", "restart"));
+
+        List<Decision> out = scheduler.register(worker("w1", 1));
+
+        assertThat(types(out)).containsExactly("WorkerRegistered", "WorkerFenced", "TaskFinished", "WorkerAccepted",
+                "RegistrationAccepted", "AttemptAssigned");
+        assertThat(only(out, TaskFinished.class).getOutcome()).isEqualTo(AttemptOutcome.LOST);
+        AttemptAssigned again = assigned(out);
+        assertThat(again.getAttempt()).isEqualTo(2);
+        assertThat(again.getGeneration()).isEqualTo(2);
+        assertThat(scheduler.worker("w1").getState()).isEqualTo(WorkerState.ACTIVE);
+        assertThat(scheduler.worker("w1").getLeftAt()).as("the new generation is not leaving").isNull();
+        // The grace ended with the generation: its end decides nothing, and its old report is stale.
+        assertThat(scheduler.nextDue()).as("attempt 2's lease").isEqualTo(T0.plusSeconds(30));
+        assertThat(scheduler.tick(T0.plusSeconds(5))).isEmpty();
+        assertThat(types(scheduler.succeeded(succeeded(a1)))).containsExactly("InputRejected", "WorkerFenced");
+        assertThat(types(scheduler.succeeded(succeeded(again)))).containsExactly("AttemptSucceeded", "TaskFinished");
+    }
+
+    @Test
+    void aLeavingWorkerSilentForTheHeartbeatTimeoutIsEvictedAndItsLeaveCountsAsWordFromIt() {
+        PoolScheduler patient = new PoolScheduler(POOL, store, TimeRules.DEFAULT.withLeaveGraceMs(60_000));
+        patient.register(worker("w1", 1));
+        TaskSubmitted untimed = task("t1");
+        untimed.setTimeoutMs(null); // no lease to end meanwhile
+        patient.submit(untimed);
+        patient.tick(T0.plusSeconds(1));
+        patient.leave(new io.cronoq.events.WorkerLeft("w1", POOL, null, "scale-in", T0.plusSeconds(10)));
+
+        assertThat(patient.tick(T0.plusSeconds(39))).as("silent 29 s since its leave").isEmpty();
+        List<Decision> out = patient.tick(T0.plusSeconds(40));
+
+        assertThat(types(out)).containsExactly("WorkerRemoved", "WorkerFenced", "TaskFinished", "TaskWaiting");
+        assertThat(only(out, WorkerRemoved.class).getState()).isEqualTo(WorkerState.EVICTED);
+        assertThat(only(out, TaskFinished.class).getOutcome()).isEqualTo(AttemptOutcome.LOST);
+        assertThat(patient.worker("w1").getState()).isEqualTo(WorkerState.EVICTED);
+        assertThat(patient.tick(T0.plusSeconds(70))).as("its grace ended with it").isEmpty();
+    }
+
+    @Test
+    void aLeaveGraceSurvivesARestart() {
+        scheduler.register(worker("w1", 1));
+        AttemptAssigned a1 = assigned(scheduler.submit(task("t1")));
+        scheduler.leave(left("w1", "scale-in"));
+
+        PoolScheduler restarted = new PoolScheduler(POOL, store);
+
+        assertThat(store.workers()).singleElement().satisfies(stored -> {
+            assertThat(stored.getLeftAt()).isEqualTo(T0);
+            assertThat(stored.getLeaveReason()).isEqualTo("scale-in");
+        });
+        assertThat(restarted.nextDue()).isEqualTo(T0.plusSeconds(5));
+        assertThat(restarted.worker("w1").getState()).isEqualTo(WorkerState.DRAINING);
+        assertThat(types(restarted.succeeded(succeeded(a1)))).containsExactly("AttemptSucceeded", "TaskFinished",
+                "WorkerRemoved");
+        assertThat(restarted.worker("w1").getState()).isEqualTo(WorkerState.LEFT);
     }
 
     @Test

@@ -256,8 +256,10 @@ class ResourcePlacementTest {
             scheduler.register(worker("eu", 1, "zone=eu"));
             scheduler.register(worker("us", 1, "zone=us"));
 
-            // w1 leaves: t1 runs again, on the worker it prefers (eu would come first by label key).
-            AttemptAssigned again = assigned(scheduler.leave(In.left("w1", "scale-in")));
+            // w1 leaves and its grace ends with t1 unreported: t1 runs again, on the worker it prefers
+            // (eu would come first by label key).
+            scheduler.leave(In.left("w1", "scale-in"));
+            AttemptAssigned again = assigned(scheduler.tick(In.T0.plusMillis(TimeRules.DEFAULT.leaveGraceMs())));
             assertThat(again.getTaskId()).isEqualTo("t1");
             assertThat(again.getWorkerId()).isEqualTo("us");
             assertThat(workersOf(scheduler.submit(task("t2")))).containsExactly("eu");

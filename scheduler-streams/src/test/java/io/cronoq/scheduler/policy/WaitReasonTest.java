@@ -263,8 +263,10 @@ class WaitReasonTest {
                 new ClassSnapshot("|gpu=1", Requirement.parse("").labels(), ResourceNeed.parse("gpu=1"), 1, 0, 0,
                         "g1", T0.plusSeconds(30), T0.plusSeconds(30), "0/1 workers can run it: 1 has no free GPU"));
 
-        // The worker leaves: t1 goes back to the head of its line, waiting since then.
-        List<Decision> out = scheduler.leave(new WorkerLeft("cpu-1", POOL, null, "scale-in", T0.plusSeconds(40)));
+        // The worker leaves, and its grace ends with t1 unreported: t1 goes back to the head of its line,
+        // waiting since then.
+        scheduler.leave(new WorkerLeft("cpu-1", POOL, null, "scale-in", T0.plusSeconds(40)));
+        List<Decision> out = scheduler.tick(T0.plusSeconds(45));
 
         assertThat(all(out, TaskWaiting.class)).extracting(TaskWaiting::getTaskId, TaskWaiting::getReason)
                 .containsExactly(
@@ -276,7 +278,7 @@ class WaitReasonTest {
         assertThat(cpu.waiting()).isEqualTo(3);
         assertThat(cpu.headTaskId()).isEqualTo("t1");
         assertThat(cpu.headSubmittedAt()).isEqualTo(T0);
-        assertThat(cpu.headWaitingSince()).isEqualTo(T0.plusSeconds(40));
+        assertThat(cpu.headWaitingSince()).isEqualTo(T0.plusSeconds(45));
     }
 
     @Test

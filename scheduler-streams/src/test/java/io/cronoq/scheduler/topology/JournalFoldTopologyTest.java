@@ -85,6 +85,10 @@ class JournalFoldTopologyTest {
         }
 
         assertFoldEqualsStores(300);
+        // Some leaves found attempts held, and waited for their reports (no clock moves here: no grace ends).
+        assertThat(journal.stream().map(e -> String.valueOf(e.getCause())))
+                .anyMatch(c -> c.contains("takes nothing new"))
+                .anyMatch(c -> c.contains("its last attempt ended within its leave grace"));
     }
 
     /**
