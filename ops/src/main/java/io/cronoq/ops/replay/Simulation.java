@@ -57,7 +57,12 @@ import org.apache.avro.specific.SpecificRecord;
  * never passes, and each recorded eviction is replayed at its recorded time with its recorded
  * reason ({@link PoolScheduler#evict}): the worker is evicted as the recorded scheduler evicted
  * it, its generation fenced and bumped, and the attempts it holds in the simulation are lost and
- * re-queued. A registration the change drops does not bump the worker's generation as the
+ * re-queued. A leave's grace is not re-derived either (it counts from when the scheduler heard the
+ * leave, which the journal does not keep): the simulated grace never ends by itself, and each
+ * recorded removal of a leaving worker is replayed at its recorded position
+ * ({@link PoolScheduler#endLeave}), losing what the worker still holds in the simulation; where
+ * the simulated leave or its last report already removed it, the replay changes nothing.
+ * A registration the change drops does not bump the worker's generation as the
  * recorded one did, so the recorded drains and leaves of such a worker are replayed under the
  * generation they name less one per dropped registration.
  *
@@ -118,7 +123,7 @@ final class Simulation {
      */
     static TimeRules simulated(TimeRules rules) {
         return new TimeRules(NEVER_EVICT_MS, rules.reservationLeadMs(), rules.deadlineLeadMs(), rules.priorityStepMs(),
-                rules.startToleranceMs(), 0);
+                rules.startToleranceMs(), 0, NEVER_EVICT_MS);
     }
 
     /** Simulates one pool with the default time rules: {@code recorded} is that pool's journal, in order. */
@@ -167,9 +172,10 @@ final class Simulation {
                 case WORKER_REGISTERED -> fleet.registered((WorkerRegistered) event);
                 case WORKER_DRAINING -> fleet.draining((WorkerDraining) event);
                 case WORKER_LEFT -> fleet.left((WorkerLeft) event);
-                // Heartbeats are not journaled, so the simulation cannot tell when a worker fell silent:
-                // the eviction is replayed as recorded (see dispatch).
-                case WORKER_REMOVED -> fleet.evicted((WorkerRemoved) event);
+                // Heartbeats are not journaled, so the simulation cannot tell when a worker fell silent: the
+                // eviction is replayed as recorded. Nor when the scheduler heard a leave, from which its grace
+                // counts: a removal on leaving ends the grace as recorded (see dispatch).
+                case WORKER_REMOVED -> fleet.removed((WorkerRemoved) event);
                 // The request itself is not journaled, only its refusal; in another fleet it may find the task running.
                 case INPUT_REJECTED -> isRefusedCancel((InputRejected) event) ? TaskCancelRequested.newBuilder()
                         .setTaskId(Journal.taskId(event)).setPool(pool).setRequestedAt(Instant.ofEpochMilli(times[i]))
@@ -182,7 +188,8 @@ final class Simulation {
             };
             if (input != null) {
                 // A copy: the scheduler keeps and updates what it is given, and the recording must stay as it was.
-                queue.add(new Pending(times[i], kind == JournalKind.WORKER_REMOVED ? EVICTION : EVENT, i, order++,
+                boolean eviction = input instanceof WorkerRemoved r && r.getState() == WorkerState.EVICTED;
+                queue.add(new Pending(times[i], eviction ? EVICTION : EVENT, i, order++,
                         SpecificData.get().deepCopy(input.getSchema(), input), false));
             }
         }
@@ -227,9 +234,10 @@ final class Simulation {
                     .setGeneration(renumbered(l.getGeneration(), unmatched.get(l.getWorkerId()))).build();
         }
 
-        /** A recorded eviction, unless its worker's registration was dropped; a removal on leaving is its WorkerLeft's. */
-        WorkerRemoved evicted(WorkerRemoved r) {
-            return r.getState() == WorkerState.EVICTED && !removedWorkers.contains(r.getWorkerId()) ? r : null;
+        /** A recorded eviction or removal on leaving, unless its worker's registration was dropped. */
+        WorkerRemoved removed(WorkerRemoved r) {
+            boolean replayed = r.getState() == WorkerState.EVICTED || r.getState() == WorkerState.LEFT;
+            return replayed && !removedWorkers.contains(r.getWorkerId()) ? r : null;
         }
     }
 
@@ -379,7 +387,11 @@ final class Simulation {
 
     private List<Decision> dispatch(SpecificRecord input, long time) {
         if (input instanceof WorkerRemoved e) {
-            return scheduler.evict(e.getWorkerId(), Instant.ofEpochMilli(time), e.getReason());
+            // An eviction as recorded; a removal on leaving ends the worker's grace as recorded, and changes
+            // nothing where the simulated leave (or the last report after it) has already removed it.
+            return e.getState() == WorkerState.EVICTED
+                    ? scheduler.evict(e.getWorkerId(), Instant.ofEpochMilli(time), e.getReason())
+                    : scheduler.endLeave(e.getWorkerId(), Instant.ofEpochMilli(time));
         }
         return scheduler.apply(input, Instant.ofEpochMilli(time));
     }

@@ -89,10 +89,12 @@ final class JournalRecorder {
     private final Map<String, Long> generations = new TreeMap<>();
     /** When each silenced worker stopped heartbeating, by pool and worker id. */
     private final Map<String, Long> silentFrom = new HashMap<>();
+    /** The generations ("pool/worker#generation") that left: their attempts' reports are never sent. */
+    private final java.util.Set<String> departed = new java.util.HashSet<>();
     /** Per pool, the time of the tick that counts; other queued ticks are stale. */
     private final Map<String, Long> tickAt = new HashMap<>();
     private final List<JournalEntry> journal = new ArrayList<>();
-    private TimeRules rules = Simulation.simulated(TimeRules.DEFAULT);
+    private TimeRules rules = Simulation.simulated(TimeRules.DEFAULT).withLeaveGraceMs(TimeRules.DEFAULT.leaveGraceMs());
     private boolean heartbeats;
     /** Inputs and ticks still queued: the periodic beat goes on while there are some. */
     private int work;
@@ -209,7 +211,7 @@ final class JournalRecorder {
                 continue;
             }
             SpecificRecord input = next.input();
-            if (isReport(input) && !live.containsKey(attemptKey(input))) {
+            if (isReport(input) && (!live.containsKey(attemptKey(input)) || departed.contains(generationOf(pool, input)))) {
                 continue;
             }
             PoolScheduler scheduler = schedulers.computeIfAbsent(pool,
@@ -286,6 +288,10 @@ final class JournalRecorder {
                 live.remove(f.getTaskId() + "#" + f.getAttempt());
             } else if (d.event() instanceof AttemptRevoked r) {
                 live.remove(r.getTaskId() + "#" + r.getAttempt());
+            } else if (d.event() instanceof WorkerLeft l) {
+                // A worker that leaves with attempts running abandons them (as an agent does after its drain
+                // timeout): it reports none of them, so the scheduler loses them when its leave grace ends.
+                departed.add(pool + "/" + l.getWorkerId() + "#" + l.getGeneration());
             } else if (d.event() instanceof WorkerAccepted w) {
                 generations.put(pool + "/" + w.getWorkerId(), w.getGeneration());
             } else if (d.event() instanceof WorkerRemoved w) {
@@ -323,6 +329,12 @@ final class JournalRecorder {
                         .setAttempt(a.getAttempt()).setWorkerId(a.getWorkerId()).setGeneration(a.getGeneration())
                         .setAt(t(finished)).build();
         at(finished, report);
+    }
+
+    /** "pool/worker#generation" of the worker a report comes from. */
+    private static String generationOf(String pool, SpecificRecord report) {
+        return pool + "/" + report.get(report.getSchema().getField("workerId").pos()) + "#"
+                + report.get(report.getSchema().getField("generation").pos());
     }
 
     private static String poolOf(SpecificRecord input) {

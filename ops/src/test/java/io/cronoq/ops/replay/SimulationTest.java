@@ -86,7 +86,8 @@ class SimulationTest {
 
     @Test
     void anAttemptLostInTheRecordingFinishesWhenTheSimulationPlacesItOnAWorkerThatStays() {
-        // Recorded: w1 takes t1 and leaves after 10 s, t1 waits until w2 comes at 20 s and runs 5 s there.
+        // Recorded: w1 takes t1 and leaves after 10 s without reporting it; its leave grace (5 s) ends at 15.1 s and
+        // t1 is lost then; it waits until w2 comes at 20 s and runs 5 s there.
         List<JournalEntry> recorded = JournalRecorder.scripted()
                 .script("t1", JournalRecorder.Run.succeeds(0, 60_000), JournalRecorder.Run.succeeds(1_000, 5_000))
                 .register(0, "batch", "w1", NONE, 1)
@@ -105,8 +106,8 @@ class SimulationTest {
         JournalEntry finished = simulated.stream().filter(e -> e.getEvent() instanceof TaskFinished).findFirst()
                 .orElseThrow();
         assertThat(((TaskFinished) finished.getEvent()).getOutcome()).isEqualTo(AttemptOutcome.SUCCEEDED);
-        assertThat(finished.getAt()).as("not before the recorded attempt's lifetime, then the next run's 5 s")
-                .isEqualTo(JournalRecorder.t(100 + 10_001));
+        assertThat(finished.getAt()).as("not before the recorded attempt's lifetime (to the end of the grace), then the"
+                + " next run's 5 s").isEqualTo(JournalRecorder.t(100 + 15_001));
     }
 
     @Test

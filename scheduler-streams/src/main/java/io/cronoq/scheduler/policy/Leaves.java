@@ -85,10 +85,20 @@ final class Leaves {
             }
         }
         for (Worker w : over) {
-            String generation = "worker " + w.id() + " generation " + w.generation();
+            endNow(w.id(), now, out);
+        }
+    }
+
+    /**
+     * Ends the grace of a leaving worker at {@code at} as a tick does when it is over (what it still
+     * holds is lost); a worker that is not leaving is left alone.
+     */
+    void endNow(String workerId, Instant at, List<Decision> out) {
+        Worker w = m.leaving.get(workerId);
+        if (w != null) {
             remove(w, w.record.getLeaveReason(), "its " + grace() + " ended with " + w.busy()
-                    + " attempt(s) unreported", generation + " left and did not report within its " + grace(),
-                    now, out);
+                    + " attempt(s) unreported", "worker " + w.id() + " generation " + w.generation()
+                    + " left and did not report within its " + grace(), at, out);
         }
     }
 

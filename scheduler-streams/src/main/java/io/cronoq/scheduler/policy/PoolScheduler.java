@@ -437,6 +437,19 @@ public final class PoolScheduler {
         return out;
     }
 
+    /**
+     * Ends a leaving worker's grace at {@code at}, exactly as a tick does once the grace is over:
+     * {@code WorkerRemoved} LEFT, what it still holds lost and re-queued (and placed, if a slot is
+     * free). For replaying a recorded removal: the grace counts from when the scheduler heard the
+     * leave, which the journal does not keep, so a replay cannot re-derive when it ended. A worker
+     * that is not leaving is left alone.
+     */
+    public List<Decision> endLeave(String workerId, Instant at) {
+        List<Decision> out = new ArrayList<>();
+        leaves.endNow(workerId, at, out);
+        return out;
+    }
+
     // ==== reads ===================================================================================
 
     /** Capacity, busy and waiting of the pool and of each group (ordered by label key). */
