@@ -133,7 +133,9 @@ public final class Bench {
         TopicSetup.ensure(config, topics);
         try (Fleet workers = fleet(config, topics);
              KafkaProducer<String, byte[]> producer = BenchClients.producer(bootstrap)) {
-            workers.register(workload.registrations(clock.instant()));
+            if (!settings.stored()) {
+                workers.register(workload.registrations(clock.instant()));
+            }
             step(label + ": pre-submitting " + n + " tasks");
             AtomicLong failures = new AtomicLong();
             Pacer.burst(0, n, (i, stamp) -> submit(producer, topics, workload.task(i, stamp, clock.instant()), failures));
@@ -143,7 +145,15 @@ public final class Bench {
                 step(label + ": starting the scheduler (" + settings.workers() + " " + fleetName() + ")");
                 try (SchedulerUnderTest scheduler = startScheduler(config, phase)) {
                     scheduler.awaitRunning(Duration.ofSeconds(120));
-                    // The drain is timed from the moment the scheduler runs: taking in the submissions is part of it.
+                    if (settings.stored()) {
+                        String appId = config.get(SchedulerConfig.APPLICATION_ID);
+                        Waits.until(() -> InputLag.of(bootstrap, appId, topics.submissions().name()) == 0,
+                                drainTimeout(n), "the scheduler to take in the submissions");
+                        step(label + ": " + n + " tasks stored; the workers join");
+                        workers.register(workload.registrations(clock.instant()));
+                    }
+                    // Timed from the moment the scheduler runs, taking in the submissions included; or, for stored
+                    // tasks, from the moment the workers join.
                     long start = System.nanoTime();
                     try {
                         Waits.until(() -> journal.succeeded().count() >= n, drainTimeout(n), n + " tasks to finish");

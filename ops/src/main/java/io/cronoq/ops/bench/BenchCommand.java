@@ -72,6 +72,11 @@ public final class BenchCommand implements Callable<Integer> {
                     + "the forgetting of the tasks it finished first."})
     Long retentionMs;
 
+    @Option(names = "--stored", description = {"Drain stored tasks: the workers join once the scheduler has taken in "
+            + "every submission, and the drain is timed from then, as a database scheduler drains rows inserted before "
+            + "it starts (default: the workers are there first, and taking in the submissions is part of the drain)."})
+    boolean stored;
+
     @Option(names = "--drain", paramLabel = "N", description = "Pre-submit N tasks, then start the scheduler and time the drain.")
     Long drain;
 
@@ -144,6 +149,6 @@ public final class BenchCommand implements Callable<Integer> {
         long startDelay = agents ? 0 : startReportDelayMs == null ? DEFAULT_START_REPORT_DELAY_MS : startReportDelayMs;
         return new BenchSettings(pools, groups, workers, slots, runMs, drainTasks, warmupDrain, perSecond, durationS,
                 warmupS, backlog, commitMs, partitions, bootstrap, fork, !noBaseline, baselineRecords, retentionMs,
-                agents, startDelay);
+                agents, startDelay, stored);
     }
 }

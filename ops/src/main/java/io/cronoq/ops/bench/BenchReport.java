@@ -168,6 +168,7 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
         json.put("load_average_before", loadBefore);
         json.put("load_average_after", loadAfter);
         json.put("drain", drain);
+        json.put("drain_stored", settings.stored());
         json.put("baseline_drain", baselineDrain);
         json.put("rate", rate);
         json.put("baseline_rate", baselineRate);
@@ -240,7 +241,10 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
         out.printf(Locale.ROOT, "load average at start %s, at end %s (2-core figures are noisy: compare the ratios)%n",
                 load(loadBefore), load(loadAfter));
         if (drain != null) {
-            out.printf(Locale.ROOT, "%nDrain of %,d pre-submitted tasks (%.1f s)%n", drain.tasks(), drain.seconds());
+            out.printf(Locale.ROOT, s.stored()
+                    ? "%nDrain of %,d stored tasks, timed from the workers' joining (%.1f s)%n"
+                    : "%nDrain of %,d pre-submitted tasks, taking them in included (%.1f s)%n", drain.tasks(),
+                    drain.seconds());
             line(out, "placements", drain.placementsPerSecond(), "/s", placementRatio());
             line(out, "full lifecycle", drain.lifecyclePerSecond(), "tasks/s", lifecycleRatio());
             if (drain.firstTenthPerSecond() > 0 && drain.lastTenthPerSecond() > 0) {

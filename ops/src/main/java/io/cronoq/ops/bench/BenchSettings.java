@@ -29,11 +29,13 @@ package io.cronoq.ops.bench;
  * @param agents             run the fleet as real worker agents ({@code CronoqWorker}) instead of simulated workers
  * @param startReportDelayMs how long a simulated worker holds back {@code AttemptStarted} (an attempt that ends
  *                           within it is reported by its success alone); 0 sends it at once
+ * @param stored     a drain of stored tasks: the workers join once the scheduler has taken in every submission,
+ *                   and the drain is timed from then (as a database scheduler drains rows inserted before)
  */
 public record BenchSettings(int pools, int groups, int workers, int slots, long runMs, long drain, long warmupDrain,
                             int rate, int durationS, int warmupS, long backlog, int commitMs, int partitions,
                             String bootstrap, boolean fork, boolean baseline, long baselineRecords, Long retentionMs,
-                            boolean agents, long startReportDelayMs) {
+                            boolean agents, long startReportDelayMs, boolean stored) {
 
     /**
      * What an assignment→completion cycle costs a slot besides the run time, beyond one commit interval:

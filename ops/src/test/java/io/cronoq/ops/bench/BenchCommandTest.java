@@ -69,6 +69,14 @@ class BenchCommandTest {
         assertThat(settings.baselineRecords()).as("independent of --drain").isEqualTo(40_000);
         assertThat(settings.retentionMs()).isEqualTo(2_000L);
         assertThat(settings.startReportDelayMs()).isZero();
+        assertThat(settings.stored()).as("a drain takes its submissions in unless told the tasks are stored").isFalse();
+    }
+
+    @Test
+    void aDrainOfStoredTasksIsAskedFor() {
+        BenchCommand command = new BenchCommand();
+        new CommandLine(command).parseArgs("--drain", "5000", "--stored");
+        assertThat(command.settings().stored()).isTrue();
     }
 
     @Test
