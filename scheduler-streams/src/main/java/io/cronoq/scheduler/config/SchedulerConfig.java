@@ -88,13 +88,16 @@ public final class SchedulerConfig {
             String.valueOf(TimeRules.DEFAULT_RETENTION_MS),
             "How long (ms) a finished task stays in the scheduler's stores, and so in GET /v1/tasks, after it finished; then it is forgotten (TaskForgotten in the journal, which keeps its history) and its id may be submitted again. 0 keeps finished tasks forever. Default 7 days.");
 
+    public static final Key JOURNAL_RECORDS = new Key("cronoq.journal.records", "per-input",
+            "How the journal is written: per-input (one record holds every entry an input or a tick caused, in order) or per-entry (one record per entry, as releases before records carried several entries wrote it: for journal readers of such a release while they are upgraded; they read only the first entry of a per-input record). Readers of this release read both.");
+
     public static final List<Key> KEYS = List.of(BOOTSTRAP_SERVERS, TOPIC_PREFIX, APPLICATION_ID,
             PROCESSING_GUARANTEE, COMMIT_INTERVAL_MS, STATE_DIR, STANDBY_REPLICAS, INSTANCE_ID, SESSION_TIMEOUT_MS,
             HEARTBEAT_INTERVAL_MS, TRANSACTION_TIMEOUT_MS, STREAM_THREADS,
             SCHEMA_REGISTRY_URL, APPLICATION_SERVER, HTTP_BIND, HTTP_TLS_KEYSTORE, HTTP_TLS_KEYSTORE_PASSWORD_ENV,
             HTTP_TLS_TRUSTSTORE, HTTP_TLS_TRUSTSTORE_PASSWORD_ENV, PARTITIONS, AUTH_SIGNATURE_MAX_AGE_MS, TICK_INTERVAL_MS,
             HEARTBEAT_TIMEOUT_MS, LEAVE_GRACE_MS, RESERVATION_LEAD_MS, DEADLINE_LEAD_MS, PRIORITY_STEP_MS,
-            START_TOLERANCE_MS, TASK_RETENTION_MS);
+            START_TOLERANCE_MS, TASK_RETENTION_MS, JOURNAL_RECORDS);
 
     private final Map<String, String> values;
 
@@ -163,6 +166,7 @@ public final class SchedulerConfig {
             throw new IllegalArgumentException(HTTP_BIND.name() + " is empty; use 0.0.0.0 for every interface or "
                     + "127.0.0.1 for this machine only");
         }
+        journalPerEntry();
         String guarantee = get(PROCESSING_GUARANTEE);
         if (!guarantee.equals("exactly_once_v2") && !guarantee.equals("at_least_once")) {
             throw new IllegalArgumentException(PROCESSING_GUARANTEE.name() + " is '" + guarantee
@@ -223,6 +227,17 @@ public final class SchedulerConfig {
     }
 
     /** How often the scheduler decides what time brought. */
+    /** Whether the journal is written one record per entry (for readers of an earlier release), not per input. */
+    public boolean journalPerEntry() {
+        String records = get(JOURNAL_RECORDS);
+        return switch (records) {
+            case "per-input" -> false;
+            case "per-entry" -> true;
+            default -> throw new IllegalArgumentException(JOURNAL_RECORDS.name() + " is '" + records
+                    + "'; use per-input (the default) or per-entry (for journal readers of an earlier release)");
+        };
+    }
+
     public Duration tickInterval() {
         return Duration.ofMillis(getInt(TICK_INTERVAL_MS));
     }

@@ -47,14 +47,21 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
     private final RegistrationGuard guard;
     private final TimeRules rules;
     private final Duration tick;
+    private final boolean journalPerEntry;
     private ProcessorContext<Object, Object> context;
     private WritableStores stores;
     private StorePoolStore.DecodedTasks decoded;
 
     SchedulerProcessor(RegistrationGuard guard, TimeRules rules, Duration tick) {
+        this(guard, rules, tick, false);
+    }
+
+    /** With {@code journalPerEntry}, every journal entry is a record of its own (for readers of an earlier release). */
+    SchedulerProcessor(RegistrationGuard guard, TimeRules rules, Duration tick, boolean journalPerEntry) {
         this.guard = guard;
         this.rules = rules;
         this.tick = tick;
+        this.journalPerEntry = journalPerEntry;
     }
 
     @Override
@@ -214,15 +221,20 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
     /**
      * Sends what one input (or one tick) decided: each notice to its worker's key, in order, and
      * every journaled entry in one journal record (the first in its fields, the rest in order in
-     * {@code more}), so an input costs the journal one record however much it caused.
+     * {@code more}), so an input costs the journal one record however much it caused; or, set to
+     * write per entry, each entry in a record of its own.
      */
     private void route(String pool, long timestamp, List<Decision> decisions) {
         JournalEntry record = null;
         for (Decision decision : decisions) {
             if (decision.journal()) {
+                if (journalPerEntry && record != null) {
+                    context.forward(new Record<>(pool, record, timestamp), SchedulerTopology.JOURNAL_SINK);
+                    record = null;
+                }
                 if (record == null) {
                     record = new JournalEntry(pool, Instant.ofEpochMilli(timestamp), decision.event(), decision.cause(),
-                            new ArrayList<>(decisions.size() - 1));
+                            journalPerEntry ? List.of() : new ArrayList<>(decisions.size() - 1));
                 } else {
                     record.getMore().add(new JournalItem(decision.event(), decision.cause()));
                 }

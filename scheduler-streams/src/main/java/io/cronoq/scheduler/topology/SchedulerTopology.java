@@ -52,12 +52,22 @@ public final class SchedulerTopology {
      * pool's scheduler decides what time brought (evictions, leases, timers), and journals it.
      */
     public static Topology build(Topics topics, RegistrationGuard guard, TimeRules rules, Duration tick) {
+        return build(topics, guard, rules, tick, false);
+    }
+
+    /**
+     * The scheduler topology as {@link #build(Topics, RegistrationGuard, TimeRules, Duration)} builds it;
+     * with {@code journalPerEntry} the journal gets one record per entry, as releases before records
+     * carried several entries wrote it, for their readers while they are upgraded.
+     */
+    public static Topology build(Topics topics, RegistrationGuard guard, TimeRules rules, Duration tick,
+                                 boolean journalPerEntry) {
         Topology topology = new Topology();
         addInput(topology, "submissions", topics.submissions(), SubmissionEvent::getEvent);
         addInput(topology, "workers", topics.workers(), WorkerEvent::getEvent);
         addInput(topology, "completions", topics.completions(), CompletionEvent::getEvent);
 
-        topology.addProcessor(SCHEDULER, () -> new SchedulerProcessor(guard, rules, tick),
+        topology.addProcessor(SCHEDULER, () -> new SchedulerProcessor(guard, rules, tick, journalPerEntry),
                 "submissions-decode", "workers-decode", "completions-decode");
         topology.addStateStore(cached(StoreNames.TASKS, topics.serde(TaskRecord.class)), SCHEDULER);
         topology.addStateStore(cached(StoreNames.WORKERS, topics.serde(WorkerRecord.class)), SCHEDULER);

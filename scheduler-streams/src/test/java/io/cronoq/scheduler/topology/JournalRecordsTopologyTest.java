@@ -63,6 +63,27 @@ class JournalRecordsTopologyTest {
         assertThat(((AttemptAssigned) Journal.entries(records.get(0)).get(2).getEvent()).getTaskId()).isEqualTo("t2");
     }
 
+    @Test
+    void perEntryWritesEachEntryAsARecordOfItsOwnForReadersOfTheEarlierRelease() {
+        try (SchedulerDriver perEntry = new SchedulerDriver(Map.of("cronoq.journal.records", "per-entry"), T0)) {
+            perEntry.send(WorkerRegistered.newBuilder().setWorkerId("w1").setPool(POOL).setLabels(Map.of()).setSlots(1)
+                    .setRegisteredAt(T0).build());
+            perEntry.send(task("t1"));
+
+            assertThat(perEntry.journalRecords()).extracting(r -> r.getEvent().getClass().getSimpleName())
+                    .containsExactly("WorkerRegistered", "WorkerAccepted", "TaskSubmitted", "AttemptAssigned");
+            perEntry.send(task("t2"));
+            assertThat(perEntry.journalRecords()).hasSize(2).allSatisfy(r -> assertThat(r.getMore()).isEmpty());
+        }
+    }
+
+    @Test
+    void anUnknownWayOfWritingTheJournalIsRefusedNamingTheSetting() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new SchedulerDriver(
+                        Map.of("cronoq.journal.records", "batched"), T0).close())
+                .hasMessageContaining("cronoq.journal.records is 'batched'").hasMessageContaining("per-input");
+    }
+
     private static TaskSubmitted task(String id) {
         return TaskSubmitted.newBuilder().setTaskId(id).setPool(POOL).setLabels(Map.of())
                 .setPayload(ByteBuffer.wrap(id.getBytes())).setSubmittedAt(T0).build();

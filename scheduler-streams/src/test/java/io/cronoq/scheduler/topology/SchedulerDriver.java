@@ -80,7 +80,8 @@ final class SchedulerDriver implements AutoCloseable {
         all.put(SchedulerConfig.BOOTSTRAP_SERVERS.name(), "dummy:9092");
         all.put(SchedulerConfig.STATE_DIR.name(), stateDir.toString());
         SchedulerConfig config = SchedulerConfig.of(all);
-        var topology = SchedulerTopology.build(topics, guard, config.timeRules(), config.tickInterval());
+        var topology = SchedulerTopology.build(topics, guard, config.timeRules(), config.tickInterval(),
+                config.journalPerEntry());
         this.driver = wallClock == null
                 ? new TopologyTestDriver(topology, SchedulerApp.streamsProperties(config))
                 : new TopologyTestDriver(topology, SchedulerApp.streamsProperties(config), wallClock);
