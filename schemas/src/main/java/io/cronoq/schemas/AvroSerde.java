@@ -118,7 +118,8 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
             out.write(id >>> 16);
             out.write(id >>> 8);
             out.write(id);
-            out.encoder = EncoderFactory.get().directBinaryEncoder(out, out.encoder);
+            // Buffered: the direct encoder hands every varint to the stream byte by byte.
+            out.encoder = EncoderFactory.get().binaryEncoder(out, out.encoder);
             writer.write(data, out.encoder);
             out.encoder.flush();
             return out.toByteArray();
