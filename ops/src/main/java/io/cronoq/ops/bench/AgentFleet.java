@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * records submission→handler latency from the stamp in the payload and returns at once (or after the
  * run time). The agents report as they do; a held worker's handler waits until it is cancelled.
  */
-final class AgentFleet implements Fleet {
+final class AgentFleet extends Fleet {
 
     private static final Logger log = LoggerFactory.getLogger(AgentFleet.class);
     /** How long an agent's start waits for the scheduler's answer: past a drain's pre-submission, so it never warns. */
@@ -47,7 +47,6 @@ final class AgentFleet implements Fleet {
     private final Map<String, RuntimeException> failures = new ConcurrentHashMap<>();
     private final ExecutorService attempts = Executors.newCachedThreadPool(daemon("bench-agent-attempt-"));
     private final ExecutorService starts = Executors.newCachedThreadPool(daemon("bench-agent-start-"));
-    private volatile Measurement measurement = new Measurement(Long.MIN_VALUE);
 
     private AgentFleet(String bootstrap, String topicPrefix, long runMs) {
         this.bootstrap = bootstrap;
@@ -117,20 +116,8 @@ final class AgentFleet implements Fleet {
         held.add(workerId);
     }
 
-    @Override
-    public void measureFrom(long fromNanos) {
-        measurement = new Measurement(fromNanos);
-    }
 
-    @Override
-    public Latency latency() {
-        return measurement.latency();
-    }
 
-    @Override
-    public Window placements() {
-        return measurement.placements();
-    }
 
     /** Drains every agent (a held one is stopped: its attempt is cancelled), all at once, and waits for them. */
     @Override
@@ -181,7 +168,7 @@ final class AgentFleet implements Fleet {
     }
 
     private void arrived(TaskContext ctx) {
-        measurement.record(Workload.stampOf(ByteBuffer.wrap(ctx.payload())), System.nanoTime());
+        placed(Workload.stampOf(ByteBuffer.wrap(ctx.payload())), System.nanoTime());
     }
 
     private static ThreadFactory daemon(String prefix) {

@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * a worker (it stops answering; its attempts are abandoned) and restart it under the same id (it
  * registers again).
  */
-public final class SimulatedWorkers implements Fleet {
+public final class SimulatedWorkers extends Fleet {
 
     private static final Logger log = LoggerFactory.getLogger(SimulatedWorkers.class);
 
@@ -56,7 +56,6 @@ public final class SimulatedWorkers implements Fleet {
     private final PriorityQueue<Pending> pending = new PriorityQueue<>();
     private final AtomicLong sendFailures = new AtomicLong();
     private volatile Consumer<AttemptAssigned> listener = a -> { };
-    private volatile Measurement measurement = new Measurement(Long.MIN_VALUE);
     private final TopicTail tail;
     /** Heartbeats of every live simulated worker, as an agent sends them, so the scheduler does not evict them. */
     private final java.util.concurrent.ScheduledExecutorService heartbeats =
@@ -189,23 +188,8 @@ public final class SimulatedWorkers implements Fleet {
         this.listener = listener;
     }
 
-    /** From now on measure only tasks stamped at or after {@code fromNanos}, with fresh counters. */
-    @Override
-    public void measureFrom(long fromNanos) {
-        measurement = new Measurement(fromNanos);
-    }
 
-    /** Submission→assignment latency of the measured tasks. */
-    @Override
-    public Latency latency() {
-        return measurement.latency();
-    }
 
-    /** Assignments of measured tasks, by arrival. */
-    @Override
-    public Window placements() {
-        return measurement.placements();
-    }
 
     /** Completions the producer could not send (should stay 0). */
     public long sendFailures() {
@@ -259,7 +243,7 @@ public final class SimulatedWorkers implements Fleet {
                     return;
                 }
             }
-            measurement.record(Workload.stampOf(a.getPayload()), receivedNanos);
+            placed(Workload.stampOf(a.getPayload()), receivedNanos);
             listener.accept(a);
             if (held.contains(worker)) {
                 return;
