@@ -103,6 +103,25 @@ public final class SchedulerProcess implements AutoCloseable {
         return process.pid();
     }
 
+    /**
+     * Appends the child's thread dump ({@code jcmd <pid> Thread.print}) to its log, for a run that
+     * waited in vain on it; best effort: a failure to take it is logged, never thrown.
+     */
+    public void dumpThreads() {
+        try {
+            Process jcmd = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "jcmd")
+                    .toString(), String.valueOf(process.pid()), "Thread.print").redirectErrorStream(true).start();
+            byte[] dump = jcmd.getInputStream().readAllBytes();
+            jcmd.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+            Files.write(logFile, dump, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            log.info("Thread dump of child {} appended to {}", process.pid(), logFile);
+        } catch (IOException e) {
+            log.warn("Could not take a thread dump of child {}: {}", process.pid(), e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Its exit code once it has ended, else empty. */
     public java.util.OptionalInt exitCode() {
         return process.isAlive() ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(process.exitValue());

@@ -91,7 +91,12 @@ class BrokerRestartTest {
                     progress(journal, 30, "after the broker's restart");
                     load.stop();
                     List<String> submitted = load.submitted();
-                    ChaosRun.awaitAllFinished(journal, submitted, Duration.ofMinutes(2));
+                    try {
+                        ChaosRun.awaitAllFinished(journal, submitted, Duration.ofMinutes(2));
+                    } catch (org.awaitility.core.ConditionTimeoutException e) {
+                        scheduler.dumpThreads(); // what the scheduler was doing, in its log
+                        throw e;
+                    }
                     String state = scheduler.state();
 
                     ChaosRun.Tally tally = ChaosRun.Tally.of(bootstrap, topics, submitted);
