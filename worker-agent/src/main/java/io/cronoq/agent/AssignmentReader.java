@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * worker never seen), and is handed every record keyed by its id, in order; what each worker handled is committed
  * in its own consumer group. The consumer reads keys and values as bytes: a record's key is compared, as UTF-8
  * bytes, with the ids of the workers reading, and only a record of one of them is decoded, so the records of the
- * other workers sharing the partition cost a comparison each. The loop survives broker outages and bad records:
+ * other workers sharing the partition cost a map lookup each. The loop survives broker outages and bad records:
  * Kafka's client reconnects, a record of a worker here that does not decode is logged with its coordinates and
  * skipped. Joining and leaving are thread-safe; everything else happens on the reading thread.
  */

@@ -146,9 +146,7 @@ public final class Bench {
                 try (SchedulerUnderTest scheduler = startScheduler(config, phase)) {
                     scheduler.awaitRunning(Duration.ofSeconds(120));
                     if (settings.stored()) {
-                        String appId = config.get(SchedulerConfig.APPLICATION_ID);
-                        Waits.until(() -> InputLag.of(bootstrap, appId, topics.submissions().name()) == 0,
-                                drainTimeout(n), "the scheduler to take in the submissions");
+                        awaitTakenIn(config, topics, drainTimeout(n), "the submissions");
                         step(label + ": " + n + " tasks stored; the workers join");
                         workers.register(workload.registrations(clock.instant()));
                     }
@@ -263,11 +261,15 @@ public final class Bench {
         Pacer.burst(0, n, (i, stamp) -> submit(producer, topics, workload.backlogTask(i, stamp, clock.instant()), failures));
         producer.flush();
         checkSent(failures);
-        String appId = config.get(SchedulerConfig.APPLICATION_ID);
-        Duration timeout = Duration.ofSeconds(Math.max(300, n / 500));
-        Waits.until(() -> InputLag.of(bootstrap, appId, topics.submissions().name()) == 0, timeout,
-                "the scheduler to take in the backlog");
+        awaitTakenIn(config, topics, Duration.ofSeconds(Math.max(300, n / 500)), "the backlog");
         step("Backlog: taken in");
+    }
+
+    /** Waits until the scheduler of {@code config} has committed every submission on its topic: it holds them all. */
+    private void awaitTakenIn(SchedulerConfig config, Topics topics, Duration timeout, String what) {
+        String appId = config.get(SchedulerConfig.APPLICATION_ID);
+        Waits.until(() -> InputLag.of(bootstrap, appId, topics.submissions().name()) == 0, timeout,
+                "the scheduler to take in " + what);
     }
 
     private Baseline baseline() {

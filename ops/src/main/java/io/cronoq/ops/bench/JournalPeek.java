@@ -41,7 +41,7 @@ public final class JournalPeek {
     }
 
     /** The index in {@code JournalEntry.event}'s union of the event type named {@code fullName}. */
-    public static int branchOf(String fullName) {
+    private static int branchOf(String fullName) {
         Integer index = JournalEntry.getClassSchema().getField("event").schema().getIndexNamed(fullName);
         if (index == null) {
             throw new IllegalArgumentException(fullName + " is not an event of the journal");

@@ -109,10 +109,10 @@ public final class SchedulerProcess implements AutoCloseable {
      */
     public void dumpThreads() {
         try {
-            Process jcmd = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "jcmd")
-                    .toString(), String.valueOf(process.pid()), "Thread.print").redirectErrorStream(true).start();
+            Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                    String.valueOf(process.pid()), "Thread.print").redirectErrorStream(true).start();
             byte[] dump = jcmd.getInputStream().readAllBytes();
-            jcmd.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+            jcmd.waitFor(30, TimeUnit.SECONDS);
             Files.write(logFile, dump, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             log.info("Thread dump of child {} appended to {}", process.pid(), logFile);
         } catch (IOException e) {

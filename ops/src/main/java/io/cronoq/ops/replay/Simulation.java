@@ -116,8 +116,8 @@ final class Simulation {
     }
 
     /**
-     * What the simulated scheduler runs with: {@code rules} with a heartbeat timeout that never
-     * passes, and no retention (it forgets no finished task, so every simulated task can be compared
+     * What the simulated scheduler runs with: {@code rules} with a heartbeat timeout and a leave
+     * grace that never pass (recorded evictions and ends of graces are replayed), and no retention (it forgets no finished task, so every simulated task can be compared
      * with its recorded run however long the journal spans; recorded {@code TaskForgotten} entries are
      * decisions, not inputs, and are not replayed).
      */

@@ -27,10 +27,12 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -90,7 +92,7 @@ final class JournalRecorder {
     /** When each silenced worker stopped heartbeating, by pool and worker id. */
     private final Map<String, Long> silentFrom = new HashMap<>();
     /** The generations ("pool/worker#generation") that left: their attempts' reports are never sent. */
-    private final java.util.Set<String> departed = new java.util.HashSet<>();
+    private final Set<String> departed = new HashSet<>();
     /** Per pool, the time of the tick that counts; other queued ticks are stale. */
     private final Map<String, Long> tickAt = new HashMap<>();
     private final List<JournalEntry> journal = new ArrayList<>();
@@ -333,8 +335,8 @@ final class JournalRecorder {
 
     /** "pool/worker#generation" of the worker a report comes from. */
     private static String generationOf(String pool, SpecificRecord report) {
-        return pool + "/" + report.get(report.getSchema().getField("workerId").pos()) + "#"
-                + report.get(report.getSchema().getField("generation").pos());
+        Journal.Attempt attempt = Journal.attemptOf(report);
+        return pool + "/" + attempt.workerId() + "#" + attempt.generation();
     }
 
     private static String poolOf(SpecificRecord input) {

@@ -166,7 +166,7 @@ public final class SchedulerConfig {
             throw new IllegalArgumentException(HTTP_BIND.name() + " is empty; use 0.0.0.0 for every interface or "
                     + "127.0.0.1 for this machine only");
         }
-        journalPerEntry();
+        journalPerEntry(); // refuses a value it does not know, naming the setting
         String guarantee = get(PROCESSING_GUARANTEE);
         if (!guarantee.equals("exactly_once_v2") && !guarantee.equals("at_least_once")) {
             throw new IllegalArgumentException(PROCESSING_GUARANTEE.name() + " is '" + guarantee

@@ -85,9 +85,6 @@ public final class JournalFold {
      * changes no task or worker, or an entry about a task or worker it does not hold.
      */
     public boolean apply(JournalEntry record) {
-        if (record.getMore() == null || record.getMore().isEmpty()) {
-            return applyEntry(record);
-        }
         boolean took = false;
         for (JournalEntry entry : Journal.entries(record)) {
             took |= applyEntry(entry);

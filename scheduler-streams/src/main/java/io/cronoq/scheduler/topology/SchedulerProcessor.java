@@ -52,10 +52,6 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
     private WritableStores stores;
     private StorePoolStore.DecodedTasks decoded;
 
-    SchedulerProcessor(RegistrationGuard guard, TimeRules rules, Duration tick) {
-        this(guard, rules, tick, false);
-    }
-
     /** With {@code journalPerEntry}, every journal entry is a record of its own (for readers of an earlier release). */
     SchedulerProcessor(RegistrationGuard guard, TimeRules rules, Duration tick, boolean journalPerEntry) {
         this.guard = guard;

@@ -40,7 +40,7 @@ public final class SchedulerTopology {
 
     /** Builds the scheduler topology; {@code guard} decides which worker registrations reach the policy. */
     public static Topology build(Topics topics, RegistrationGuard guard) {
-        return build(topics, guard, TimeRules.DEFAULT, DEFAULT_TICK);
+        return build(topics, guard, TimeRules.DEFAULT, DEFAULT_TICK, false);
     }
 
     /** How often time's decisions are taken when the settings do not say. */
@@ -49,16 +49,10 @@ public final class SchedulerTopology {
     /**
      * Builds the scheduler topology. {@code guard} decides which worker registrations reach the
      * policy; {@code rules} are the policy's durations; every {@code tick} of wall-clock time each
-     * pool's scheduler decides what time brought (evictions, leases, timers), and journals it.
-     */
-    public static Topology build(Topics topics, RegistrationGuard guard, TimeRules rules, Duration tick) {
-        return build(topics, guard, rules, tick, false);
-    }
-
-    /**
-     * The scheduler topology as {@link #build(Topics, RegistrationGuard, TimeRules, Duration)} builds it;
-     * with {@code journalPerEntry} the journal gets one record per entry, as releases before records
-     * carried several entries wrote it, for their readers while they are upgraded.
+     * pool's scheduler decides what time brought (evictions, leases, timers), and journals it. The
+     * journal gets one record per input, or with {@code journalPerEntry} one record per entry, as
+     * releases before records carried several entries wrote it, for their readers while they are
+     * upgraded.
      */
     public static Topology build(Topics topics, RegistrationGuard guard, TimeRules rules, Duration tick,
                                  boolean journalPerEntry) {

@@ -56,7 +56,7 @@ class RuntimeFaultsTest {
         addStore(StoreNames.TIMERS, Serdes.String(), false);
         addStore(StoreNames.EXPIRIES, Serdes.String(), false);
         SchedulerProcessor processor = new SchedulerProcessor(RegistrationGuard.open(), TimeRules.DEFAULT,
-                Duration.ofSeconds(1));
+                Duration.ofSeconds(1), false);
         processor.init(context);
         return processor;
     }
