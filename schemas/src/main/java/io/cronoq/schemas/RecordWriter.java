@@ -10,8 +10,8 @@ import org.apache.avro.specific.SpecificDatumWriter;
 /**
  * Avro's writer for a generated class, with one record written field by field: {@link AttemptRef},
  * the element of a worker's list of running attempts, which the scheduler's store writes dozens of
- * times per placement on a busy worker. Its bytes are those Avro's own writer writes (a string,
- * then an int); every other record is written by Avro.
+ * times per placement on a busy worker. Its bytes are those Avro's own writer writes (a string, an
+ * int, the tenant's union branch and string, an int); every other record is written by Avro.
  */
 final class RecordWriter<T> extends SpecificDatumWriter<T> {
 
@@ -24,6 +24,15 @@ final class RecordWriter<T> extends SpecificDatumWriter<T> {
         if (datum instanceof AttemptRef ref) {
             out.writeString(ref.getTaskId());
             out.writeInt(ref.getAttempt());
+            String tenant = ref.getTenant();
+            if (tenant == null) {
+                out.writeIndex(0);
+                out.writeNull();
+            } else {
+                out.writeIndex(1);
+                out.writeString(tenant);
+            }
+            out.writeInt(ref.getGpus());
             return;
         }
         super.writeRecord(schema, datum, out);

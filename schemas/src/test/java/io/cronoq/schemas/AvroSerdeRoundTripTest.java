@@ -78,9 +78,11 @@ class AvroSerdeRoundTripTest {
         assertSameBytesAsAvro(SampleRecords.filled(TaskRecord.class));
         assertSameBytesAsAvro(SampleRecords.filled(WorkerRecord.class));
         assertSameBytesAsAvro(SampleRecords.filled(PoolRecord.class));
+        assertSameBytesAsAvro(SampleRecords.filled(io.cronoq.events.SharingRecord.class));
         WorkerRecord busy = SampleRecords.filled(WorkerRecord.class);
-        busy.setRunning(List.of(new io.cronoq.events.AttemptRef("t-1", 1), new io.cronoq.events.AttemptRef("tâche-2", 7),
-                new io.cronoq.events.AttemptRef("", Integer.MAX_VALUE)));
+        busy.setRunning(List.of(new io.cronoq.events.AttemptRef("t-1", 1, null, 0),
+                new io.cronoq.events.AttemptRef("tâche-2", 7, "research", 2),
+                new io.cronoq.events.AttemptRef("", Integer.MAX_VALUE, "", Integer.MAX_VALUE)));
         busy.setResources(null);
         assertSameBytesAsAvro(busy);
     }

@@ -61,11 +61,11 @@ class SchemaCompatibilityTest {
     void addingAFieldWithoutADefaultIsCaught() throws IOException, URISyntaxException {
         Schema releasedTask = parseAll(releasedVersions().get(0)).get(TaskSubmitted.getClassSchema().getFullName());
 
-        Schema withRequiredField = withExtraField(TaskSubmitted.getClassSchema(), "tenant", null);
-        Schema withDefaultedField = withExtraField(TaskSubmitted.getClassSchema(), "tenant", "default-tenant");
+        Schema withRequiredField = withExtraField(TaskSubmitted.getClassSchema(), "costCentre", null);
+        Schema withDefaultedField = withExtraField(TaskSubmitted.getClassSchema(), "costCentre", "none");
 
         assertThat(incompatibilities(withRequiredField, releasedTask))
-                .singleElement().asString().contains("READER_FIELD_MISSING_DEFAULT").contains("tenant");
+                .singleElement().asString().contains("READER_FIELD_MISSING_DEFAULT").contains("costCentre");
         assertThat(incompatibilities(withDefaultedField, releasedTask)).isEmpty();
     }
 

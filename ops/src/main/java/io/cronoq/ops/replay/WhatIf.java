@@ -95,7 +95,8 @@ final class WhatIf {
                     case TASK_SUBMITTED, TASK_CANCEL_REQUESTED, WORKER_DRAINING, WORKER_LEFT, ATTEMPT_STARTED,
                             ATTEMPT_SUCCEEDED, ATTEMPT_FAILED, TASK_WAITING, ATTEMPT_ASSIGNED, TASK_FINISHED,
                             TASK_CANCELLED, DUPLICATE_SUBMISSION, INPUT_REJECTED, WORKER_ACCEPTED, WORKER_REMOVED,
-                            ATTEMPT_REVOKED, WORKER_FENCED, REGISTRATION_REJECTED, TASK_FORGOTTEN -> null;
+                            ATTEMPT_REVOKED, WORKER_FENCED, REGISTRATION_REJECTED, TASK_FORGOTTEN,
+                            SHARING_POLICY_SET -> null;
                 };
                 if (registered != null) {
                     groups.add("'" + Labels.format(registered) + "'");

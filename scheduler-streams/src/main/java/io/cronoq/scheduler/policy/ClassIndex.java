@@ -39,9 +39,9 @@ final class ClassIndex {
     }
 
     /** Registers a new class; {@link Groups} links it to the profiles that can serve it. */
-    WaitClass create(Requirement requirement) {
-        WaitClass c = new WaitClass(requirement);
-        classes.put(requirement.key(), c);
+    WaitClass create(Requirement requirement, Tenant tenant) {
+        WaitClass c = new WaitClass(requirement, tenant);
+        classes.put(c.key(), c);
         return c;
     }
 
@@ -127,8 +127,10 @@ final class ClassIndex {
         waiting += count - c.count;
         if (c.count == 0 && count > 0) {
             waitingClasses.add(c);
+            c.tenant.waiting.add(c);
         } else if (c.count > 0 && count == 0) {
             waitingClasses.remove(c);
+            c.tenant.waiting.remove(c);
             c.reason = null;
         }
         c.count = count;

@@ -6,11 +6,12 @@ import java.time.Instant;
 import java.util.SortedMap;
 
 /**
- * One requirement class of a pool with waiting tasks, at one moment: the starvation signal. How
+ * One requirement class of one tenant of a pool with waiting tasks, at one moment: the starvation signal. How
  * many wait, since when the first in line waits, and why they wait; read from the class's head and
  * the scheduler's memory, never from the backlog.
  *
- * @param classKey         the class key as the waiting store holds it ({@link Requirement#parse} reads it)
+ * @param classKey         the requirement's class key ({@link Requirement#parse} reads it)
+ * @param tenant           the tenant whose line this is (each tenant has its own line per class)
  * @param labels           the labels its tasks require, sorted by name
  * @param resources        the resources its tasks need ({@link ResourceNeed#NONE} for none)
  * @param waiting          tasks in its line
@@ -23,6 +24,6 @@ import java.util.SortedMap;
  * @param reason           why its tasks wait, e.g. {@code 0/7 workers can run it: 4 lack gpu=a100} or
  *                         {@code 3 workers match; all 12 slots busy}
  */
-public record ClassSnapshot(String classKey, SortedMap<String, String> labels, ResourceNeed resources, long waiting,
+public record ClassSnapshot(String classKey, String tenant, SortedMap<String, String> labels, ResourceNeed resources, long waiting,
                             int capacity, int workers, String headTaskId, Instant headSubmittedAt,
                             Instant headWaitingSince, String reason) {}

@@ -3,6 +3,7 @@ package io.cronoq.scheduler.policy;
 import io.cronoq.scheduler.policy.match.LabelSet;
 import io.cronoq.scheduler.policy.match.ResourceProfile;
 import io.cronoq.scheduler.policy.match.Requirement;
+import io.cronoq.scheduler.policy.store.LineKeys;
 import io.cronoq.events.AttemptRef;
 import io.cronoq.events.WorkerState;
 import java.util.ArrayList;
@@ -23,10 +24,12 @@ import java.util.Map;
 final class Groups {
 
     private final ClassIndex classes;
+    private final Tenants tenants;
     private final Map<String, Group> groups = new HashMap<>();
 
-    Groups(ClassIndex classes) {
+    Groups(ClassIndex classes, Tenants tenants) {
         this.classes = classes;
+        this.tenants = tenants;
     }
 
     /** A copy of the groups, to sort. */
@@ -39,7 +42,10 @@ final class Groups {
         return Collections.unmodifiableCollection(groups.values());
     }
 
-    /** The class of this key, created and linked to the profiles that can serve it if new. */
+    /**
+     * The class of this line key (a requirement key, and its tenant's name when not the default:
+     * {@link LineKeys}), created and linked to the profiles that can serve it if new.
+     */
     WaitClass classFor(String key) {
         WaitClass c = classes.get(key);
         if (c == null) {
@@ -50,7 +56,8 @@ final class Groups {
                     }
                 }
             }
-            c = classes.create(Requirement.parse(key));
+            c = classes.create(Requirement.parse(LineKeys.requirementKey(key)),
+                    tenants.get(LineKeys.tenantOf(key)));
             for (Group g : groups.values()) {
                 if (g.labels().includes(c.labels())) {
                     for (Profile p : g.profiles()) {
@@ -88,12 +95,23 @@ final class Groups {
         p.add(w);
         w.profile(p);
         changed(p, before);
+        if (w.active()) {
+            tenants.poolSlots += w.slots();
+            tenants.poolGpus += resources.gpus();
+        }
+        for (AttemptRef ref : w.running()) {
+            tenants.hold(ref, labels);
+        }
         return p;
     }
 
     /** Counts a worker out of its profile; an empty profile, and an empty group, disappear. */
     void leave(Worker w) {
         Profile p = w.profile();
+        leaveCapacity(w, p);
+        for (AttemptRef ref : w.running()) {
+            tenants.free(ref, p.labels());
+        }
         int before = p.capacity;
         p.remove(w);
         w.profile(null);
@@ -115,6 +133,7 @@ final class Groups {
     /** An ACTIVE worker stops taking work: its slots leave capacity, its attempts finish. */
     void drain(Worker w) {
         Profile p = w.profile();
+        leaveCapacity(w, p);
         int before = p.capacity;
         p.remove(w);
         w.state(WorkerState.DRAINING);
@@ -125,14 +144,38 @@ final class Groups {
     void assign(Worker w, AttemptRef ref, long sequence) {
         Profile p = w.profile();
         p.assign(w, ref, sequence);
+        tenants.hold(ref, p.labels());
         changed(p, p.capacity);
     }
 
     boolean release(Worker w, String taskId, int attempt) {
         Profile p = w.profile();
-        boolean held = p.release(w, taskId, attempt);
+        AttemptRef held = p.release(w, taskId, attempt);
+        if (held != null) {
+            tenants.free(held, p.labels());
+        }
         changed(p, p.capacity);
-        return held;
+        return held != null;
+    }
+
+    /** Counts what every tenant holds again from the live workers' running attempts (after its quotas changed). */
+    void recount(Collection<Worker> workers) {
+        tenants.zeroCounts();
+        for (Worker w : workers) {
+            if (w.live() && w.profile() != null) {
+                for (AttemptRef ref : w.running()) {
+                    tenants.hold(ref, w.profile().labels());
+                }
+            }
+        }
+    }
+
+    /** An ACTIVE worker's slots and GPUs leave the pool's capacity (it drains or leaves). */
+    private void leaveCapacity(Worker w, Profile p) {
+        if (w.active()) {
+            tenants.poolSlots -= w.slots();
+            tenants.poolGpus -= p.resources.gpus();
+        }
     }
 
     private void link(Profile p, WaitClass c) {

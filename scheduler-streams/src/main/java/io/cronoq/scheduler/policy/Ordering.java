@@ -25,6 +25,17 @@ final class Ordering {
     /** Ranks of tasks whose deadline is near: ahead of all others, earliest deadline first. */
     private static final long NEAR_DEADLINE_TIER = Long.MIN_VALUE / 4;
 
+    /**
+     * Whether a place is in the first two tiers of {@link #rank}: a fixed start whose reservation
+     * began, or a near deadline. Such a head is served before any tenant's share is weighed.
+     */
+    static boolean urgent(Place place) {
+        return place.rank() < URGENT_BELOW;
+    }
+
+    /** Every rank of the two urgent tiers is below this (their tier bases plus an epoch-millisecond time). */
+    private static final long URGENT_BELOW = Long.MIN_VALUE / 8;
+
     /** A waiting task's place in line: its rank, then its pool-unique sequence. */
     static Place place(TaskRecord task) {
         return new Place(task.getRank(), task.getSequence());

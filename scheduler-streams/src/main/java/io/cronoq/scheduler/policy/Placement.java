@@ -43,10 +43,11 @@ final class Placement {
         WaitClass c = m.classOf(task);
         Profile p = c.count == 0 ? c.bestFreeProfile(in.getPreferences()) : null;
         if (p != null) {
-            assign(task, p, at, out);
+            assign(task, p, at, null, out);
         } else {
             // It joins the back of the line: its place is the new count.
-            String reason = reasonOf(c).forPlace(c.count + 1);
+            String held = heldByMax(c);
+            String reason = held != null ? held : reasonOf(c).forPlace(c.count + 1);
             m.lines.enqueue(task, c, at, reason);
             out.add(Decision.journal(new TaskWaiting(in.getTaskId(), reason), null));
         }
@@ -59,9 +60,11 @@ final class Placement {
 
     /**
      * Restores the invariant after slots freed ({@link #offer}) or tasks joined lines ({@code
-     * joined}): repeatedly, among the classes that could have changed, the one whose head is oldest
-     * and that has a free profile sends its head to the free profile it ranks first. Only those
-     * classes are looked at: every other line already had no free profile and still has none.
+     * joined}): repeatedly, among the classes that could have changed and that have a free profile
+     * their tenant may take, the first by {@link #before} sends its head to the free profile it
+     * ranks first. Only those classes are looked at: every other line already had no free profile
+     * and still has none. (A tenant held by a max may take again once it holds less: its waiting
+     * classes are looked at on every settle while quotas exist, and a head held by its max is told so.)
      */
     void settle(List<WaitClass> joined, Instant at, List<Decision> out) {
         candidates.clear();
@@ -72,22 +75,103 @@ final class Placement {
         }
         freed.clear();
         candidates.addAll(joined);
+        if (m.tenants.anyQuota) {
+            for (Tenant t : m.tenants.all()) {
+                if (t.bounded) {
+                    candidates.addAll(t.waiting);
+                }
+            }
+        }
         while (true) {
             WaitClass best = null;
+            int bestTier = 0;
+            double bestShare = 0;
+            WaitClass passedOver = null;
             for (WaitClass c : candidates) {
-                if (c.servable() && (best == null || c.headPlace.before(best.headPlace))) {
+                if (!c.servable()) {
+                    continue;
+                }
+                int tier = tier(c);
+                double share = tier == 2 ? m.tenants.share(c.tenant) : 0;
+                if (best == null || before(c, tier, share, best, bestTier, bestShare)) {
+                    if (best != null && best.tenant != c.tenant && best.headPlace.before(c.headPlace)) {
+                        passedOver = best;
+                    }
                     best = c;
+                    bestTier = tier;
+                    bestShare = share;
+                } else if (best.tenant != c.tenant && c.headPlace.before(best.headPlace)) {
+                    passedOver = c;
                 }
             }
             if (best == null) {
                 break;
             }
             TaskRecord task = m.store.task(best.headTaskId);
-            Profile profile = best.bestFreeProfile(task.getTask().getPreferences());
+            Profile profile = bestTier == 1 ? best.bestDeficitProfile(task.getTask().getPreferences())
+                    : best.bestFreeProfile(task.getTask().getPreferences());
+            String why = passedOver == null ? null : Sharing.whyChosen(m.tenants, best.tenant, bestTier, profile, passedOver);
             m.classes.takeHead(best);
-            assign(task, profile, at, out);
+            assign(task, profile, at, why, out);
+        }
+        if (m.tenants.anyQuota) {
+            tellHeldByMax(candidates, out);
         }
         candidates.clear();
+    }
+
+    /**
+     * Which of two servable classes a freed slot serves first: a head whose fixed start or near
+     * deadline made it urgent (tier 0) keeps the guarantees of time; then a tenant below its
+     * guarantee on a free profile (tier 1); then (tier 2) the tenant with the smallest dominant share
+     * over its weight, so slots go to tenants in proportion to their weights; the place in line
+     * decides the rest, and so decides alone between the classes of one tenant.
+     */
+    private static boolean before(WaitClass c, int tier, double share, WaitClass best, int bestTier, double bestShare) {
+        if (tier != bestTier) {
+            return tier < bestTier;
+        }
+        if (tier == 2 && c.tenant != best.tenant && share != bestShare) {
+            return share < bestShare;
+        }
+        return c.headPlace.before(best.headPlace);
+    }
+
+    private int tier(WaitClass c) {
+        if (Ordering.urgent(c.headPlace)) {
+            return 0;
+        }
+        return m.tenants.anyGuarantee() && c.hasDeficitProfile() ? 1 : 2;
+    }
+
+    /** A class with a free profile its tenant's max keeps it from: why, in words; else {@code null}. */
+    String heldByMax(WaitClass c) {
+        if (!c.tenant.bounded || c.freeProfiles.isEmpty()) {
+            return null;
+        }
+        for (Profile p : c.freeProfiles) {
+            Tenant.Quota q = c.tenant.maxFor(p.labels());
+            if (q == null) {
+                return null; // a free profile it may take: not held
+            }
+        }
+        Tenant.Quota q = c.tenant.maxFor(c.freeProfiles.iterator().next().labels());
+        return "tenant " + c.tenant.name + " at its max: " + q.use(q.max);
+    }
+
+    /** Tells the head of each class held only by its tenant's max why it waits, when it was told otherwise. */
+    private void tellHeldByMax(List<WaitClass> classes, List<Decision> out) {
+        for (WaitClass c : new LinkedHashSet<>(classes)) {
+            String held = c.count > 0 ? heldByMax(c) : null;
+            if (held != null) {
+                TaskRecord head = m.store.task(c.headTaskId);
+                if (!held.equals(head.getWaitingReason())) {
+                    head.setWaitingReason(held);
+                    m.store.putTask(head);
+                    out.add(Decision.journal(new TaskWaiting(c.headTaskId, held), null));
+                }
+            }
+        }
     }
 
     /** {@link #settle} after slots freed, with no task joining a line. */
@@ -183,8 +267,11 @@ final class Placement {
         }
     }
 
-    /** Gives the task's next attempt to the profile's preferred worker (which has a free slot). */
-    private void assign(TaskRecord task, Profile profile, Instant at, List<Decision> out) {
+    /**
+     * Gives the task's next attempt to the profile's preferred worker (which has a free slot);
+     * {@code why}, when not null, says why its tenant was chosen over another.
+     */
+    private void assign(TaskRecord task, Profile profile, Instant at, String why, List<Decision> out) {
         Worker w = profile.pick();
         String id = task.getTask().getTaskId();
         int number = task.getAttempts().size() + 1;
@@ -197,15 +284,24 @@ final class Placement {
         m.lines.dropTimer(task);
         m.store.putTask(task);
         m.leases().track(task);
-        m.groups.assign(w, new AttemptRef(id, number), m.nextSequence());
+        m.groups.assign(w, new AttemptRef(id, number, task.getTask().getTenant(), gpusOf(task)), m.nextSequence());
         m.store.putWorker(w.record);
         TaskSubmitted s = task.getTask();
         Instant startAt = s.getStartAt() != null && s.getStartAt().isAfter(at) ? s.getStartAt() : null;
         String cause = startAt != null ? "fixed start at " + startAt + ": the slot is held for it until then"
                 : s.getStartAt() != null ? TimeCauses.startVerdict(s, at, "assigned", m.rules.startToleranceMs())
                 : TimeCauses.lateness(s, at, "assigned");
+        if (why != null) {
+            cause = cause == null ? why : cause + "; " + why;
+        }
         out.add(Decision.journalAndNotify(new AttemptAssigned(id, m.pool, number, w.id(), w.generation(), labels,
                 s.getPayload(), s.getDeadline(), s.getTimeoutMs(), at, startAt), w.id(), cause));
+    }
+
+    /** The GPUs a task requested: what its attempt counts against its tenant's share besides the slot. */
+    private static int gpusOf(TaskRecord task) {
+        TaskSubmitted s = task.getTask();
+        return s.getResources() == null || s.getResources().getGpu() == null ? 0 : Math.max(0, s.getResources().getGpu());
     }
 
     /** Frees the slot of an attempt that just ended; an ACTIVE worker's freed slot is offered on settle. */

@@ -3,6 +3,7 @@ package io.cronoq.scheduler.policy;
 import io.cronoq.scheduler.policy.match.Requirement;
 import io.cronoq.scheduler.policy.time.Retention;
 import io.cronoq.scheduler.policy.time.Leases;
+import io.cronoq.scheduler.policy.store.LineKeys;
 import io.cronoq.scheduler.policy.store.TimerQueue;
 import io.cronoq.scheduler.policy.store.PoolStore;
 import io.cronoq.events.AttemptOutcome;
@@ -35,6 +36,8 @@ final class PoolModel {
     /** The workers that left holding attempts and wait for their reports ({@link Leaves}), by id: few, and in order. */
     final Map<String, Worker> leaving = new TreeMap<>();
     final ClassIndex classes;
+    /** The pool's tenants, its sharing policy, and what each tenant holds. */
+    final Tenants tenants;
     final Groups groups;
     final TimerQueue timers;
     final Lines lines;
@@ -55,7 +58,9 @@ final class PoolModel {
         this.poolStored = stored != null;
         this.counters = stored != null ? stored : new PoolRecord(pool, 1L);
         this.classes = new ClassIndex(store.waiting());
-        this.groups = new Groups(classes);
+        this.tenants = new Tenants(pool);
+        tenants.load(store.sharing());
+        this.groups = new Groups(classes, tenants);
         this.lines = new Lines(classes, timers, store, rules);
         this.retention = new Retention(store, rules);
         for (WorkerRecord r : store.workers()) {
@@ -76,9 +81,9 @@ final class PoolModel {
         // Class reasons are computed when first needed: the store alone determines them.
     }
 
-    /** The class whose line a task waits in. */
+    /** The class whose line a task waits in: its requirement's, in its tenant's lines. */
     WaitClass classOf(TaskRecord task) {
-        return groups.classFor(Requirement.keyOf(task.getTask()));
+        return groups.classFor(LineKeys.of(Requirement.keyOf(task.getTask()), task.getTask().getTenant()));
     }
 
     /** The leases of the running attempts, read from their tasks (one read per busy slot) on first use. */

@@ -55,10 +55,51 @@ record PoolReads(PoolModel m, Placement placement) {
             Instant submitted = head == null ? null : head.getTask().getSubmittedAt();
             Instant since = head == null || head.getWaitingSince() == null ? submitted : head.getWaitingSince();
             Requirement r = c.requirement;
-            result.add(new ClassSnapshot(c.key(), r.labels(), r.resources(), c.count, c.capacity, c.activeWorkers(),
-                    c.headTaskId, submitted, since, placement.reasonOf(c).text()));
+            String held = placement.heldByMax(c);
+            result.add(new ClassSnapshot(r.key(), c.tenant.name, r.labels(), r.resources(), c.count, c.capacity,
+                    c.activeWorkers(), c.headTaskId, submitted, since, held != null ? held : placement.reasonOf(c).text()));
         }
         return List.copyOf(result);
+    }
+
+    SharingSnapshot sharing() {
+        Tenants tenants = m.tenants;
+        List<Tenant> shown = new ArrayList<>();
+        double demandWeights = 0;
+        for (Tenant t : tenants.all()) {
+            boolean demand = t.slots > 0 || !t.waiting.isEmpty();
+            if (demand || t.weight != 1.0 || !t.quotas.isEmpty()) {
+                shown.add(t);
+            }
+            if (demand) {
+                demandWeights += t.weight;
+            }
+        }
+        shown.sort(Comparator.comparing(t -> t.name));
+        List<SharingSnapshot.TenantShare> result = new ArrayList<>(shown.size());
+        for (Tenant t : shown) {
+            long waiting = 0;
+            Instant oldest = null;
+            for (WaitClass c : t.waiting) {
+                waiting += c.count;
+                TaskRecord head = m.store.task(c.headTaskId);
+                Instant since = head == null ? null
+                        : head.getWaitingSince() != null ? head.getWaitingSince() : head.getTask().getSubmittedAt();
+                if (since != null && (oldest == null || since.isBefore(oldest))) {
+                    oldest = since;
+                }
+            }
+            boolean demand = t.slots > 0 || waiting > 0;
+            double fair = demand && demandWeights > 0 ? tenants.poolSlots * t.weight / demandWeights : 0;
+            List<SharingSnapshot.QuotaUse> quotas = new ArrayList<>(t.quotas.size());
+            for (Tenant.Quota q : t.quotas) {
+                quotas.add(new SharingSnapshot.QuotaUse(q.scope.asMap(), q.guaranteed, q.bounded() ? q.max : null, q.inUse));
+            }
+            result.add(new SharingSnapshot.TenantShare(t.name, t.weight, t.slots, t.gpus, fair, tenants.share(t),
+                    waiting, oldest, List.copyOf(quotas)));
+        }
+        return new SharingSnapshot(m.pool, tenants.preemption, tenants.preemptionGraceMs, tenants.poolSlots,
+                tenants.poolGpus, List.copyOf(result));
     }
 
     WorkerRecord worker(String workerId) {
@@ -69,7 +110,7 @@ record PoolReads(PoolModel m, Placement placement) {
         WorkerRecord r = w.record;
         List<AttemptRef> running = new ArrayList<>(r.getRunning().size());
         for (AttemptRef ref : r.getRunning()) {
-            running.add(new AttemptRef(ref.getTaskId(), ref.getAttempt()));
+            running.add(new AttemptRef(ref.getTaskId(), ref.getAttempt(), ref.getTenant(), ref.getGpus()));
         }
         return new WorkerRecord(r.getWorkerId(), r.getPool(), new HashMap<>(r.getLabels()), r.getSlots(),
                 r.getResources(), r.getGeneration(), r.getState(), running, r.getRegisteredAt(),

@@ -12,6 +12,7 @@ import io.cronoq.events.AttemptSucceeded;
 import io.cronoq.events.DuplicateSubmission;
 import io.cronoq.events.RegistrationAccepted;
 import io.cronoq.events.RejectionCode;
+import io.cronoq.events.SharingPolicySet;
 import io.cronoq.events.TaskCancelRequested;
 import io.cronoq.events.TaskCancelled;
 import io.cronoq.events.TaskRecord;
@@ -79,6 +80,7 @@ public final class PoolScheduler {
     private final Placement placement;
     private final Departures departures;
     private final Leaves leaves;
+    private final Sharing sharing;
     private final PoolTime time;
     private final AttemptReports reports;
     private final PoolReads reads;
@@ -97,7 +99,8 @@ public final class PoolScheduler {
         this.placement = new Placement(m);
         this.departures = new Departures(m, placement);
         this.leaves = new Leaves(m, placement, departures);
-        this.time = new PoolTime(m, placement, departures, leaves);
+        this.sharing = new Sharing(m, placement, leaves);
+        this.time = new PoolTime(m, placement, departures, leaves, sharing);
         this.reports = new AttemptReports(m, placement, time, leaves);
         this.reads = new PoolReads(m, placement);
     }
@@ -126,6 +129,7 @@ public final class PoolScheduler {
         return switch (kind) {
             case TASK_SUBMITTED -> submit((TaskSubmitted) input);
             case TASK_CANCEL_REQUESTED -> cancel((TaskCancelRequested) input);
+            case SHARING_POLICY_SET -> sharing.set((SharingPolicySet) input, ((SharingPolicySet) input).getSetAt());
             case WORKER_REGISTERED -> register((WorkerRegistered) input, heardAt);
             case WORKER_HEARTBEAT -> heartbeat((WorkerHeartbeat) input, heardAt);
             case WORKER_DRAINING -> drain((WorkerDraining) input);
@@ -405,7 +409,10 @@ public final class PoolScheduler {
      *   <li>every finished task whose retention ({@link TimeRules#retentionMs}) ended is forgotten
      *       ({@code TaskForgotten}): its record leaves the store;</li>
      * </ol>
-     * then freed slots go to the waiting tasks as usual. A tick with nothing due returns nothing.
+     * then freed slots go to the waiting tasks as usual; last, a tenant below its guarantee whose first
+     * waiting task there waited the pool's preemption grace takes borrowed slots back
+     * ({@code AttemptRevoked}, {@code TaskFinished} PREEMPTED, see {@link Sharing}). A tick with
+     * nothing due returns nothing.
      */
     public List<Decision> tick(Instant now) {
         return time.tick(now);
@@ -413,7 +420,7 @@ public final class PoolScheduler {
 
     /**
      * The earliest time a tick would decide something other than an eviction (a leaving worker's
-     * grace ends, a lease ends, a timer fires, a finished task is forgotten), or {@code null} when
+     * grace ends, a lease ends, a timer fires, a finished task is forgotten, a preemption grace ends), or {@code null} when
      * nothing is pending. For simulations, which tick exactly then instead of every second;
      * evictions depend on heartbeats, which the journal does not keep.
      */
@@ -463,6 +470,15 @@ public final class PoolScheduler {
      */
     public List<ClassSnapshot> classes() {
         return reads.classes();
+    }
+
+    /**
+     * How the pool is shared now: its preemption settings, its capacity, and per tenant that has a
+     * policy, holds a slot or has a waiting task: weight, fair share, what it holds, its quotas, what
+     * waits and since when. Costs one task read per waiting class, never the backlog.
+     */
+    public SharingSnapshot sharing() {
+        return reads.sharing();
     }
 
     /**

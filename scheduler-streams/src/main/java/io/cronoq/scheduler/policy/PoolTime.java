@@ -34,11 +34,13 @@ final class PoolTime {
     private final Placement placement;
     private final Departures departures;
     private final Leaves leaves;
+    private final Sharing sharing;
     /** The time of the first tick since this scheduler loaded: silence from before it evicts no one. */
     private Instant watchingSince;
 
-    PoolTime(PoolModel model, Placement placement, Departures departures, Leaves leaves) {
+    PoolTime(PoolModel model, Placement placement, Departures departures, Leaves leaves, Sharing sharing) {
         this.m = model;
+        this.sharing = sharing;
         this.placement = placement;
         this.departures = departures;
         this.leaves = leaves;
@@ -46,7 +48,8 @@ final class PoolTime {
 
     /**
      * Evictions, then leave graces, leases, timers and retention, then freed slots go to the
-     * waiting tasks; see {@link PoolScheduler#tick}.
+     * waiting tasks, then tenants below their guarantee take borrowed slots back ({@link Sharing});
+     * see {@link PoolScheduler#tick}.
      */
     List<Decision> tick(Instant now) {
         List<Decision> out = new ArrayList<>();
@@ -59,6 +62,7 @@ final class PoolTime {
         fireTimers(now, out);
         m.retention.expire(now, TIMERS_PER_TICK, out);
         placement.settle(now, out);
+        sharing.preempt(now, out);
         return out;
     }
 
@@ -66,8 +70,8 @@ final class PoolTime {
     Instant nextDue() {
         Leases.Lease lease = m.leases().first();
         long leaseEnds = lease == null ? Long.MAX_VALUE : lease.endsAt();
-        long due = Math.min(Math.min(leaseEnds, leaves.nextMillis()),
-                Math.min(m.timers.firstMillis(), m.retention.nextMillis()));
+        long due = Math.min(Math.min(Math.min(leaseEnds, leaves.nextMillis()),
+                Math.min(m.timers.firstMillis(), m.retention.nextMillis())), sharing.nextMillis());
         return due == Long.MAX_VALUE ? null : Instant.ofEpochMilli(due);
     }
 

@@ -97,14 +97,14 @@ final class Profile {
         }
     }
 
-    /** Frees the slot an attempt held; false when the worker did not hold it. */
-    boolean release(Worker w, String taskId, int attempt) {
+    /** Frees the slot an attempt held; the attempt's reference, or {@code null} when the worker did not hold it. */
+    AttemptRef release(Worker w, String taskId, int attempt) {
         boolean active = w.state() == WorkerState.ACTIVE;
         if (active) {
             ready.remove(w);
         }
-        boolean held = w.removeRunning(taskId, attempt);
-        if (held) {
+        AttemptRef held = w.removeRunning(taskId, attempt);
+        if (held != null) {
             if (active) {
                 busy--;
             } else {

@@ -3,6 +3,7 @@ package io.cronoq.scheduler.policy;
 import io.cronoq.scheduler.policy.match.LabelSet;
 import io.cronoq.scheduler.policy.match.Preferences;
 import io.cronoq.scheduler.policy.match.Requirement;
+import io.cronoq.scheduler.policy.store.LineKeys;
 import io.cronoq.scheduler.policy.store.Place;
 import io.cronoq.scheduler.policy.store.WaitingQueue;
 import io.cronoq.events.Preference;
@@ -11,8 +12,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 
 /**
- * One requirement class: the waiting tasks with exactly the same {@link Requirement} (labels and
- * resource need). In memory it keeps only their count and the head of their line (the tasks stay in
+ * One requirement class of one tenant: the waiting tasks of a {@link Tenant} with exactly the same
+ * {@link Requirement} (labels and resource need). Each tenant has lines of its own, so a freed slot
+ * can choose between tenants before it chooses inside one. In memory it keeps only their count and the head of their line (the tasks stay in
  * the {@link WaitingQueue}), the profiles that can serve it (labels and resources, computed once
  * when the class or the profile appears), which of those have a free slot now, their total
  * capacity, and why its tasks wait; so deciding where a task goes or why it waits never looks at
@@ -21,6 +23,9 @@ import java.util.List;
 final class WaitClass {
 
     final Requirement requirement;
+    final Tenant tenant;
+    /** The key of its line in the waiting store ({@link LineKeys}). */
+    private final String key;
     /** Profiles whose workers satisfy the requirement: maintained by {@link Groups}. */
     final List<Profile> profiles = new ArrayList<>();
     /** Those of {@link #profiles} with a free slot (insertion-ordered; iteration costs its size). */
@@ -34,20 +39,53 @@ final class WaitClass {
     /** Why its tasks wait, while it has any; {@code null} when empty or not computed since loading. */
     WaitReason reason;
 
-    WaitClass(Requirement requirement) {
+    WaitClass(Requirement requirement, Tenant tenant) {
         this.requirement = requirement;
+        this.tenant = tenant;
+        this.key = LineKeys.of(requirement.key(), tenant.name);
     }
 
     LabelSet labels() {
         return requirement.labelSet();
     }
 
+    /** Its line key: the requirement key, and the tenant when not the default. */
     String key() {
-        return requirement.key();
+        return key;
     }
 
+    /** Whether it has waiting tasks and a free profile its tenant may take (its max quotas allow it). */
     boolean servable() {
-        return count > 0 && !freeProfiles.isEmpty();
+        if (count == 0 || freeProfiles.isEmpty()) {
+            return false;
+        }
+        if (!tenant.bounded) {
+            return true;
+        }
+        for (Profile p : freeProfiles) {
+            if (tenant.mayTake(p.labels())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether a free profile it may take lies in a scope where its tenant is below its guarantee. */
+    boolean hasDeficitProfile() {
+        if (!tenant.guaranteed) {
+            return false;
+        }
+        for (Profile p : freeProfiles) {
+            if (tenant.deficitFor(p.labels()) != null && tenant.mayTake(p.labels())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@link #bestFreeProfile}, among the free profiles where its tenant is below its guarantee. */
+    Profile bestDeficitProfile(List<Preference> preferences) {
+        return best(preferences, true);
     }
 
     /** ACTIVE workers that satisfy the requirement. */
@@ -72,16 +110,24 @@ final class WaitClass {
      *       needs one), then the least loaded worker, then the one served longest ago
      *       ({@link Ordering#WORKERS}).</li>
      * </ol>
-     * Costs the number of free profiles (usually one per group), never the backlog.
+     * Only profiles its tenant may take count (see {@link Tenant#mayTake}). Costs the number of free
+     * profiles (usually one per group), never the backlog.
      */
     Profile bestFreeProfile(List<Preference> preferences) {
-        if (freeProfiles.size() == 1) {
+        if (freeProfiles.size() == 1 && !tenant.bounded) {
             return freeProfiles.iterator().next();
         }
+        return best(preferences, false);
+    }
+
+    private Profile best(List<Preference> preferences, boolean inDeficit) {
         Profile best = null;
         int bestScore = 0;
         int bestFree = 0;
         for (Profile p : freeProfiles) {
+            if (!tenant.mayTake(p.labels()) || inDeficit && tenant.deficitFor(p.labels()) == null) {
+                continue;
+            }
             int score = Preferences.score(preferences, p.labels());
             int free = best != null && best.group == p.group ? bestFree : freeSlots(p.group);
             if (best == null || better(p, score, free, best, bestScore, bestFree)) {
@@ -117,6 +163,6 @@ final class WaitClass {
 
     @Override
     public String toString() {
-        return "WaitClass[" + requirement.key() + " count=" + count + "]";
+        return "WaitClass[" + requirement.key() + " tenant=" + tenant.name + " count=" + count + "]";
     }
 }

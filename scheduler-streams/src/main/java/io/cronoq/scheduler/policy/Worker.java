@@ -87,16 +87,16 @@ final class Worker {
         record.setLastAssignedSequence(sequence);
     }
 
-    boolean removeRunning(String taskId, int attempt) {
+    /** Removes a running attempt; its reference, or {@code null} when it held no such attempt. */
+    AttemptRef removeRunning(String taskId, int attempt) {
         List<AttemptRef> running = record.getRunning();
         for (int i = 0; i < running.size(); i++) {
             AttemptRef ref = running.get(i);
             if (ref.getAttempt() == attempt && ref.getTaskId().equals(taskId)) {
-                running.remove(i);
-                return true;
+                return running.remove(i);
             }
         }
-        return false;
+        return null;
     }
 
     void clearRunning() {

@@ -35,13 +35,14 @@ public record PoolState(PoolSnapshot snapshot, List<GroupState> groups, List<Cla
     public record GroupState(GroupSnapshot snapshot, String key, long demand, Instant oldestWaitingSince) {}
 
     /**
-     * One requirement class with waiting tasks: the tasks that require exactly these labels.
+     * One requirement class of one tenant with waiting tasks: its tasks that require exactly these labels.
      *
      * @param key                its canonical label key
+     * @param tenant             the tenant whose line it is
      * @param waiting            tasks in its line
      * @param headTaskId         the task first in line
      * @param oldestWaitingSince since when the head waits
      * @param workers            ACTIVE workers that satisfy its whole requirement, labels and resources (0: no worker can run it now)
      */
-    public record ClassState(String key, long waiting, String headTaskId, Instant oldestWaitingSince, int workers) {}
+    public record ClassState(String key, String tenant, long waiting, String headTaskId, Instant oldestWaitingSince, int workers) {}
 }

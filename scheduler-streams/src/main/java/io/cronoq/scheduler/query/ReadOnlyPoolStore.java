@@ -1,6 +1,7 @@
 package io.cronoq.scheduler.query;
 
 import io.cronoq.events.PoolRecord;
+import io.cronoq.events.SharingRecord;
 import io.cronoq.events.TaskRecord;
 import io.cronoq.events.WorkerRecord;
 import io.cronoq.scheduler.policy.store.Place;
@@ -38,6 +39,11 @@ final class ReadOnlyPoolStore implements PoolStore {
     @Override
     public PoolRecord pool() {
         return stores.pools().get(pool);
+    }
+
+    @Override
+    public SharingRecord sharing() {
+        return stores.sharing().get(pool);
     }
 
     @Override
@@ -88,6 +94,11 @@ final class ReadOnlyPoolStore implements PoolStore {
             throw new UnsupportedOperationException("the query side never fires timers");
         }
     };
+
+    @Override
+    public void putSharing(SharingRecord record) {
+        throw readOnly();
+    }
 
     @Override
     public void putPool(PoolRecord record) {

@@ -7,6 +7,7 @@ import io.cronoq.scheduler.policy.GroupSnapshot;
 import io.cronoq.scheduler.policy.ClassSnapshot;
 import io.cronoq.scheduler.policy.store.Place;
 import io.cronoq.scheduler.policy.PoolScheduler;
+import io.cronoq.scheduler.policy.store.LineKeys;
 import io.cronoq.scheduler.policy.match.Requirement;
 import io.cronoq.scheduler.policy.PoolSnapshot;
 import io.cronoq.scheduler.query.PoolState.ClassState;
@@ -98,7 +99,7 @@ public final class SchedulerQueries {
         List<ClassState> classes = new ArrayList<>();
         for (ClassSnapshot c : scheduler.classes()) {
             Instant since = c.headWaitingSince() != null ? c.headWaitingSince() : c.headSubmittedAt();
-            classes.add(new ClassState(c.classKey(), c.waiting(), c.headTaskId(), since, c.workers()));
+            classes.add(new ClassState(c.classKey(), c.tenant(), c.waiting(), c.headTaskId(), since, c.workers()));
         }
         return List.copyOf(classes);
     }
@@ -174,7 +175,7 @@ public final class SchedulerQueries {
 
     /**
      * The first {@code limit} waiting tasks of a pool in line order (the order a freed slot would
-     * take them in), each with its place in its class's line.
+     * take them in, tenants' shares aside), each with its place in its class's line (its tenant's).
      */
     public List<WaitingTask> waiting(String pool, int limit) {
         record Entry(String classKey, Place order, String taskId, long place) {}
@@ -198,7 +199,7 @@ public final class SchedulerQueries {
         for (Entry e : entries) {
             TaskRecord task = StoreNames.task(stores.tasks(), pool, e.taskId());
             if (task != null && task.getState() == TaskState.WAITING) {
-                result.add(new WaitingTask(task, e.classKey(), e.place()));
+                result.add(new WaitingTask(task, LineKeys.requirementKey(e.classKey()), e.place()));
             }
         }
         return result;

@@ -130,6 +130,9 @@ public final class JournalFold {
             // or worker: a refusal, a duplicate, a fenced report.
             case TASK_CANCEL_REQUESTED, ATTEMPT_SUCCEEDED, ATTEMPT_FAILED, DUPLICATE_SUBMISSION,
                     INPUT_REJECTED, WORKER_FENCED, REGISTRATION_REJECTED -> false;
+            // How a pool is shared changes no task or worker by itself; the assignments and
+            // preemptions it causes are journaled after it.
+            case SHARING_POLICY_SET -> false;
         };
     }
 
@@ -240,7 +243,9 @@ public final class JournalFold {
             if (worker != null) {
                 worker.running().remove(Journal.attemptKey(taskId, number));
             }
-            AttemptOutcome kept = current.outcome() != null ? current.outcome() : outcome;
+            // A preemption is journaled as a revocation, then as the attempt's end PREEMPTED: the latter says which.
+            AttemptOutcome kept = current.outcome() == null || outcome == AttemptOutcome.PREEMPTED ? outcome
+                    : current.outcome();
             Attempt finished = new Attempt(current.attempt(), current.workerId(), current.generation(),
                     current.group(), current.assignedAt(), current.startedAt(),
                     current.finishedAt() != null ? current.finishedAt() : at, kept);

@@ -2,6 +2,7 @@ package io.cronoq.scheduler.topology;
 
 import io.cronoq.events.CompletionEvent;
 import io.cronoq.events.PoolRecord;
+import io.cronoq.events.SharingRecord;
 import io.cronoq.events.SubmissionEvent;
 import io.cronoq.events.TaskRecord;
 import io.cronoq.events.WorkerEvent;
@@ -66,6 +67,7 @@ public final class SchedulerTopology {
         topology.addStateStore(cached(StoreNames.TASKS, topics.serde(TaskRecord.class)), SCHEDULER);
         topology.addStateStore(cached(StoreNames.WORKERS, topics.serde(WorkerRecord.class)), SCHEDULER);
         topology.addStateStore(cached(StoreNames.POOLS, topics.serde(PoolRecord.class)), SCHEDULER);
+        topology.addStateStore(cached(StoreNames.SHARING, topics.serde(SharingRecord.class)), SCHEDULER);
         topology.addStateStore(ordered(StoreNames.WAITING), SCHEDULER);
         topology.addStateStore(cached(StoreNames.WAITING_COUNTS, Serdes.Long()), SCHEDULER);
         topology.addStateStore(ordered(StoreNames.TIMERS), SCHEDULER);

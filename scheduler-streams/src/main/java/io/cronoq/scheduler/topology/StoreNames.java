@@ -22,6 +22,8 @@ public final class StoreNames {
     public static final String WORKERS = "cronoq-workers";
     /** pool → {@code PoolRecord}: per-pool counters. */
     public static final String POOLS = "cronoq-pools";
+    /** pool → {@code SharingRecord}: how the pool is shared between tenants (weights, quotas, preemption). */
+    public static final String SHARING = "cronoq-sharing";
     /** pool \0 class \0 rank sequence → task id: the waiting index, per requirement class, in line order. */
     public static final String WAITING = "cronoq-waiting";
     /** pool \0 class → number waiting: the class heads' counts, so a restart loads in O(classes). */

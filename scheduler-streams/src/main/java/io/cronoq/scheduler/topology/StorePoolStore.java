@@ -1,6 +1,7 @@
 package io.cronoq.scheduler.topology;
 
 import io.cronoq.events.PoolRecord;
+import io.cronoq.events.SharingRecord;
 import io.cronoq.events.TaskRecord;
 import io.cronoq.events.WorkerRecord;
 import io.cronoq.scheduler.policy.store.PoolStore;
@@ -80,6 +81,16 @@ final class StorePoolStore implements PoolStore {
     @Override
     public void putPool(PoolRecord record) {
         changedPool = record;
+    }
+
+    @Override
+    public SharingRecord sharing() {
+        return stores.sharing().get(pool);
+    }
+
+    @Override
+    public void putSharing(SharingRecord sharing) {
+        stores.sharing().put(pool, sharing); // rare (an admin's change): written at once
     }
 
     @Override
@@ -170,6 +181,7 @@ final class StorePoolStore implements PoolStore {
     record WritableStores(KeyValueStore<String, TaskRecord> tasks,
                            KeyValueStore<String, WorkerRecord> workers,
                            KeyValueStore<String, PoolRecord> pools,
+                           KeyValueStore<String, SharingRecord> sharing,
                            KeyValueStore<String, String> waiting,
                            KeyValueStore<String, Long> waitingCounts,
                            KeyValueStore<String, String> timers,

@@ -50,7 +50,7 @@ final class In {
     static TaskSubmitted task(String id, String... required) {
         return new TaskSubmitted(id, POOL, labels(required), null,
                 ByteBuffer.wrap(("payload of " + id).getBytes(StandardCharsets.UTF_8)), Priority.NORMAL, null, null,
-                null, null, 30_000L, null, List.of(), null, T0);
+                null, null, 30_000L, null, List.of(), null, T0, null);
     }
 
     static TaskSubmitted task(String id, RetryPolicy retry, String... required) {

@@ -258,9 +258,9 @@ class WaitReasonTest {
         scheduler.submit(at(task("g1", needs().gpu(1)), 30));
 
         assertThat(scheduler.classes()).containsExactly(
-                new ClassSnapshot("|cpu=1000", Requirement.parse("").labels(), ResourceNeed.parse("cpu=1000"), 2, 1, 1,
+                new ClassSnapshot("|cpu=1000", "default", Requirement.parse("").labels(), ResourceNeed.parse("cpu=1000"), 2, 1, 1,
                         "t2", T0.plusSeconds(10), T0.plusSeconds(10), "1 worker matches; its only slot is busy"),
-                new ClassSnapshot("|gpu=1", Requirement.parse("").labels(), ResourceNeed.parse("gpu=1"), 1, 0, 0,
+                new ClassSnapshot("|gpu=1", "default", Requirement.parse("").labels(), ResourceNeed.parse("gpu=1"), 1, 0, 0,
                         "g1", T0.plusSeconds(30), T0.plusSeconds(30), "0/1 workers can run it: 1 has no free GPU"));
 
         // The worker leaves, and its grace ends with t1 unreported: t1 goes back to the head of its line,
@@ -306,6 +306,16 @@ class WaitReasonTest {
 
         @Override
         public void putPool(io.cronoq.events.PoolRecord pool) {
+            throw new UnsupportedOperationException("read-only");
+        }
+
+        @Override
+        public io.cronoq.events.SharingRecord sharing() {
+            return store.sharing();
+        }
+
+        @Override
+        public void putSharing(io.cronoq.events.SharingRecord sharing) {
             throw new UnsupportedOperationException("read-only");
         }
 

@@ -4,6 +4,7 @@ import io.cronoq.events.AttemptFailed;
 import io.cronoq.events.AttemptProgress;
 import io.cronoq.events.AttemptStarted;
 import io.cronoq.events.AttemptSucceeded;
+import io.cronoq.events.SharingPolicySet;
 import io.cronoq.events.TaskCancelRequested;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.WorkerDraining;
@@ -21,6 +22,7 @@ import java.util.Map;
 public enum InputKind {
     TASK_SUBMITTED(TaskSubmitted.class),
     TASK_CANCEL_REQUESTED(TaskCancelRequested.class),
+    SHARING_POLICY_SET(SharingPolicySet.class),
     WORKER_REGISTERED(WorkerRegistered.class),
     WORKER_HEARTBEAT(WorkerHeartbeat.class),
     WORKER_DRAINING(WorkerDraining.class),

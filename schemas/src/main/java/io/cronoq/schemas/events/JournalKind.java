@@ -9,6 +9,7 @@ import io.cronoq.events.DuplicateSubmission;
 import io.cronoq.events.InputRejected;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.RegistrationRejected;
+import io.cronoq.events.SharingPolicySet;
 import io.cronoq.events.TaskCancelRequested;
 import io.cronoq.events.TaskCancelled;
 import io.cronoq.events.TaskFinished;
@@ -49,7 +50,8 @@ public enum JournalKind {
     ATTEMPT_REVOKED(AttemptRevoked.class),
     WORKER_FENCED(WorkerFenced.class),
     REGISTRATION_REJECTED(RegistrationRejected.class),
-    TASK_FORGOTTEN(TaskForgotten.class);
+    TASK_FORGOTTEN(TaskForgotten.class),
+    SHARING_POLICY_SET(SharingPolicySet.class);
 
     private static final Map<Class<?>, JournalKind> BY_TYPE = EventTypes.index(values(), JournalKind::type);
 

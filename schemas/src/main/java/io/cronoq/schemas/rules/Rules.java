@@ -95,6 +95,12 @@ public final class Rules {
         return isId(taskId) ? Optional.empty() : violation("taskId", taskId, "a task id is " + ID_ALLOWED);
     }
 
+    /** A task's tenant: the label value alphabet ({@link #LABEL_VALUE}); null (the tenant {@code default}) is valid. */
+    public static Optional<Violation> tenant(String tenant) {
+        return tenant == null || isLabelValue(tenant) ? Optional.empty()
+                : violation("tenant", tenant, "a tenant name is " + LABEL_VALUE_ALLOWED);
+    }
+
     public static Optional<Violation> workerId(String workerId) {
         return isId(workerId) ? Optional.empty() : violation("workerId", workerId, "a worker id is " + ID_ALLOWED);
     }
@@ -162,7 +168,8 @@ public final class Rules {
     // ---- events -------------------------------------------------------------------------------
 
     public static Optional<Violation> check(TaskSubmitted e) {
-        Optional<Violation> v = Violation.first(pool(e.getPool()), taskId(e.getTaskId()), labels(e.getLabels()));
+        Optional<Violation> v = Violation.first(pool(e.getPool()), taskId(e.getTaskId()), labels(e.getLabels()),
+                tenant(e.getTenant()));
         if (v.isPresent() || e.getRetry() == null || e.getRetry().getMaxAttempts() >= 1) {
             return v;
         }

@@ -1,6 +1,7 @@
 package io.cronoq.scheduler.policy.store;
 
 import io.cronoq.events.PoolRecord;
+import io.cronoq.events.SharingRecord;
 import io.cronoq.events.TaskRecord;
 import io.cronoq.events.WorkerRecord;
 import java.io.IOException;
@@ -32,6 +33,7 @@ public final class InMemoryPoolStore implements PoolStore {
     private final InMemoryTimerQueue timers = new InMemoryTimerQueue();
     private final InMemoryTimerQueue expiries = new InMemoryTimerQueue();
     private Object pool;
+    private Object sharing;
 
     /** A store that keeps the objects it is given. */
     public InMemoryPoolStore() {
@@ -58,6 +60,20 @@ public final class InMemoryPoolStore implements PoolStore {
     @Override
     public void putPool(PoolRecord record) {
         pool = copying ? encode(record::toByteBuffer) : record;
+    }
+
+    @Override
+    public SharingRecord sharing() {
+        if (sharing == null) {
+            return null;
+        }
+        return copying ? decode(() -> SharingRecord.fromByteBuffer(((ByteBuffer) sharing).duplicate()))
+                : (SharingRecord) sharing;
+    }
+
+    @Override
+    public void putSharing(SharingRecord record) {
+        sharing = copying ? encode(record::toByteBuffer) : record;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.cronoq.scheduler.policy.store;
 
 import io.cronoq.events.PoolRecord;
+import io.cronoq.events.SharingRecord;
 import io.cronoq.events.TaskRecord;
 import io.cronoq.events.WorkerRecord;
 
@@ -15,6 +16,11 @@ public interface PoolStore {
     PoolRecord pool();
 
     void putPool(PoolRecord pool);
+
+    /** How the pool is shared between tenants, or {@code null} when no policy was ever set (weights 1, no quotas). */
+    SharingRecord sharing();
+
+    void putSharing(SharingRecord sharing);
 
     /** The task with this id, or {@code null} when unknown. */
     TaskRecord task(String taskId);

@@ -203,7 +203,7 @@ public class PlacementBenchmark {
 
     private static TaskSubmitted task(String id, Map<String, String> labels, ResourceRequest needs) {
         return new TaskSubmitted(id, POOL, labels, needs, PAYLOAD, Priority.NORMAL, null, null, null, null, 30_000L,
-                null, List.of(), null, AT);
+                null, List.of(), null, AT, null);
     }
 
     /**
@@ -223,6 +223,16 @@ public class PlacementBenchmark {
         @Override
         public void putPool(PoolRecord pool) {
             delegate.putPool(pool);
+        }
+
+        @Override
+        public io.cronoq.events.SharingRecord sharing() {
+            return delegate.sharing();
+        }
+
+        @Override
+        public void putSharing(io.cronoq.events.SharingRecord sharing) {
+            delegate.putSharing(sharing);
         }
 
         @Override

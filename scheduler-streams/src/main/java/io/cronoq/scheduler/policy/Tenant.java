@@ -1,0 +1,127 @@
+package io.cronoq.scheduler.policy;
+
+import io.cronoq.scheduler.policy.match.LabelSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+
+/**
+ * One team sharing a pool: its weight and quotas (the policy an admin set, weight 1 and no quota
+ * by default), the slots and GPUs its attempts hold now, pool-wide and per quota scope, and its
+ * requirement classes that have waiting tasks. Counts change only through {@link Tenants}.
+ */
+final class Tenant {
+
+    /** A tenant's slots within one scope: the workers whose labels include {@link #scope}. */
+    static final class Quota {
+        final LabelSet scope;
+        final int guaranteed;
+        /** {@code Integer.MAX_VALUE} when unbounded. */
+        final int max;
+        /** Slots of the scope its attempts hold. */
+        int inUse;
+
+        Quota(LabelSet scope, int guaranteed, int max) {
+            this.scope = scope;
+            this.guaranteed = guaranteed;
+            this.max = max;
+        }
+
+        boolean bounded() {
+            return max != Integer.MAX_VALUE;
+        }
+
+        boolean atMax() {
+            return inUse >= max;
+        }
+
+        boolean belowGuarantee() {
+            return inUse < guaranteed;
+        }
+
+        /** {@code 16/16 slots of gpu=a100}. */
+        String use(int of) {
+            return inUse + "/" + of + " slots of " + (scope.size() == 0 ? "the pool" : scope.key());
+        }
+    }
+
+    final String name;
+    double weight = 1.0;
+    /** Never null; empty without quotas. */
+    List<Quota> quotas = List.of();
+    /** Whether any quota bounds it (a max), so placement checks only such tenants. */
+    boolean bounded;
+    /** Whether any quota guarantees it slots. */
+    boolean guaranteed;
+    /** Slots its attempts hold in the pool (on ACTIVE and DRAINING workers). */
+    int slots;
+    /** GPUs its running attempts requested. */
+    int gpus;
+    /** Its requirement classes with waiting tasks. */
+    final LinkedHashSet<WaitClass> waiting = new LinkedHashSet<>();
+
+    Tenant(String name) {
+        this.name = name;
+    }
+
+    /** Whether an attempt may go to a worker with these labels without passing any of its max quotas. */
+    boolean mayTake(LabelSet workerLabels) {
+        if (!bounded) {
+            return true;
+        }
+        for (Quota q : quotas) {
+            if (q.atMax() && workerLabels.includes(q.scope)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The max quota that keeps it off a worker with these labels, or {@code null}. */
+    Quota maxFor(LabelSet workerLabels) {
+        for (Quota q : quotas) {
+            if (q.bounded() && q.atMax() && workerLabels.includes(q.scope)) {
+                return q;
+            }
+        }
+        return null;
+    }
+
+    /** The quota whose guarantee it is below and that covers a worker with these labels, or {@code null}. */
+    Quota deficitFor(LabelSet workerLabels) {
+        if (!guaranteed) {
+            return null;
+        }
+        for (Quota q : quotas) {
+            if (q.belowGuarantee() && workerLabels.includes(q.scope)) {
+                return q;
+            }
+        }
+        return null;
+    }
+
+    /** The quota of exactly this scope, or {@code null}. */
+    Quota quota(LabelSet scope) {
+        for (Quota q : quotas) {
+            if (q.scope.equals(scope)) {
+                return q;
+            }
+        }
+        return null;
+    }
+
+    /** Whether it holds more of a worker's scope than it is guaranteed there: what it holds there is borrowed. */
+    boolean borrowsOn(LabelSet workerLabels) {
+        Quota narrowest = null;
+        for (Quota q : quotas) {
+            if (workerLabels.includes(q.scope) && (narrowest == null || q.scope.size() > narrowest.scope.size())) {
+                narrowest = q;
+            }
+        }
+        return narrowest == null || narrowest.inUse > narrowest.guaranteed;
+    }
+
+    @Override
+    public String toString() {
+        return "Tenant[" + name + " weight=" + weight + " slots=" + slots + "]";
+    }
+}

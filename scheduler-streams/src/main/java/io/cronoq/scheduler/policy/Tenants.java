@@ -1,0 +1,186 @@
+package io.cronoq.scheduler.policy;
+
+import io.cronoq.scheduler.policy.match.LabelSet;
+import io.cronoq.events.AttemptRef;
+import io.cronoq.events.SharingPolicySet;
+import io.cronoq.events.SharingRecord;
+import io.cronoq.events.TenantPolicy;
+import io.cronoq.events.TenantQuota;
+import io.cronoq.schemas.rules.SharingRules;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * How one pool is shared: its tenants ({@link Tenant}: weight, quotas, what they hold), the pool's
+ * preemption settings, and the pool's capacity in the two dimensions a share is measured in (slots
+ * of ACTIVE workers, and their GPUs). What a tenant holds is counted from the workers' running
+ * attempts ({@code AttemptRef} names the tenant and the GPUs it requested), so it is derived from the
+ * worker records alone and needs no state of its own; the policy is kept in the pool's
+ * {@code SharingRecord}.
+ *
+ * <p>A tenant's <em>dominant share</em> is the larger of its part of the pool's slots and its part
+ * of the pool's GPUs, divided by its weight; a freed slot goes to the tenant with the smallest (see
+ * {@link Placement#settle}), which is weighted max-min fairness over slots and GPUs (dominant
+ * resource fairness). Not thread-safe: one pool, one thread.
+ */
+final class Tenants {
+
+    static final long DEFAULT_PREEMPTION_GRACE_MS = 30_000;
+
+    private final String pool;
+    private final Map<String, Tenant> byName = new HashMap<>();
+    private final Tenant defaultTenant;
+    boolean preemption = true;
+    long preemptionGraceMs = DEFAULT_PREEMPTION_GRACE_MS;
+    /** Slots of the pool's ACTIVE workers. */
+    int poolSlots;
+    /** GPUs of the pool's ACTIVE workers. */
+    int poolGpus;
+    /** Whether any tenant has a guarantee: only then does a tick look for attempts to preempt. */
+    private boolean anyGuarantee;
+    /** Whether any tenant has a max or a guarantee: only then does placement consult quotas. */
+    boolean anyQuota;
+
+    Tenants(String pool) {
+        this.pool = pool;
+        this.defaultTenant = get(SharingRules.DEFAULT_TENANT);
+    }
+
+    /** The tenant of this name (a task's {@code tenant}; {@code null} is {@code default}), known from now on. */
+    Tenant get(String name) {
+        if (name == null) {
+            return defaultTenant;
+        }
+        Tenant t = byName.get(name);
+        if (t == null) {
+            t = new Tenant(name);
+            byName.put(name, t);
+        }
+        return t;
+    }
+
+    Collection<Tenant> all() {
+        return byName.values();
+    }
+
+    boolean anyGuarantee() {
+        return anyGuarantee;
+    }
+
+    /** The tenant's dominant share: its larger part of the pool's slots or GPUs, over its weight. */
+    double share(Tenant t) {
+        double slots = poolSlots == 0 ? t.slots : (double) t.slots / poolSlots;
+        double gpus = poolGpus == 0 ? 0 : (double) t.gpus / poolGpus;
+        return Math.max(slots, gpus) / t.weight;
+    }
+
+    // ---- what the tenants hold: the workers' running attempts --------------------------------
+
+    /** An attempt holds a slot on a worker with these labels. */
+    void hold(AttemptRef ref, LabelSet workerLabels) {
+        count(get(ref.getTenant()), ref.getGpus(), workerLabels, +1);
+    }
+
+    /** An attempt freed its slot. */
+    void free(AttemptRef ref, LabelSet workerLabels) {
+        count(get(ref.getTenant()), ref.getGpus(), workerLabels, -1);
+    }
+
+    private static void count(Tenant t, int gpus, LabelSet workerLabels, int sign) {
+        t.slots += sign;
+        t.gpus += sign * gpus;
+        for (Tenant.Quota q : t.quotas) {
+            if (workerLabels.includes(q.scope)) {
+                q.inUse += sign;
+            }
+        }
+    }
+
+    // ---- the policy ---------------------------------------------------------------------------
+
+    /** Loads the pool's stored policy (none: weights 1, no quotas, preemption on). */
+    void load(SharingRecord record) {
+        if (record == null) {
+            return;
+        }
+        preemption = record.getPreemption();
+        preemptionGraceMs = record.getPreemptionGraceMs();
+        for (TenantPolicy p : record.getTenants()) {
+            Tenant t = get(p.getTenant());
+            t.weight = p.getWeight();
+            setQuotas(t, p.getQuotas());
+        }
+        refreshFlags();
+    }
+
+    /**
+     * Applies a (valid) change. The quotas' counts start at zero: the caller recounts them from the
+     * workers ({@link Groups#recount}).
+     */
+    void apply(SharingPolicySet in) {
+        if (in.getTenant() == null) {
+            if (in.getPreemption() != null) {
+                preemption = in.getPreemption();
+            }
+            if (in.getPreemptionGraceMs() != null) {
+                preemptionGraceMs = in.getPreemptionGraceMs();
+            }
+            return;
+        }
+        Tenant t = get(in.getTenant());
+        if (in.getWeight() != null) {
+            t.weight = in.getWeight();
+        }
+        if (in.getQuotas() != null) {
+            setQuotas(t, in.getQuotas());
+        }
+        refreshFlags();
+    }
+
+    private static void setQuotas(Tenant t, List<TenantQuota> quotas) {
+        List<Tenant.Quota> list = new ArrayList<>(quotas.size());
+        for (TenantQuota q : quotas) {
+            list.add(new Tenant.Quota(LabelSet.of(q.getLabels()), q.getGuaranteed(),
+                    q.getMax() == null ? Integer.MAX_VALUE : q.getMax()));
+        }
+        t.quotas = List.copyOf(list);
+        t.bounded = list.stream().anyMatch(Tenant.Quota::bounded);
+        t.guaranteed = list.stream().anyMatch(q -> q.guaranteed > 0);
+    }
+
+    private void refreshFlags() {
+        anyGuarantee = byName.values().stream().anyMatch(t -> t.guaranteed);
+        anyQuota = byName.values().stream().anyMatch(t -> !t.quotas.isEmpty());
+    }
+
+    /** Sets every quota's count back to zero, before {@link Groups#recount} counts the running attempts again. */
+    void zeroCounts() {
+        for (Tenant t : byName.values()) {
+            t.slots = 0;
+            t.gpus = 0;
+            for (Tenant.Quota q : t.quotas) {
+                q.inUse = 0;
+            }
+        }
+    }
+
+    /** The policy as stored: the tenants with a weight other than 1 or with quotas, sorted by name. */
+    SharingRecord record() {
+        List<TenantPolicy> tenants = new ArrayList<>();
+        for (Tenant t : new TreeMap<>(byName).values()) {
+            if (t.weight != 1.0 || !t.quotas.isEmpty()) {
+                List<TenantQuota> quotas = new ArrayList<>(t.quotas.size());
+                for (Tenant.Quota q : t.quotas) {
+                    quotas.add(new TenantQuota(new HashMap<>(q.scope.asMap()), q.guaranteed,
+                            q.bounded() ? q.max : null));
+                }
+                tenants.add(new TenantPolicy(t.name, t.weight, quotas));
+            }
+        }
+        return new SharingRecord(pool, tenants, preemption, preemptionGraceMs);
+    }
+}
