@@ -7,7 +7,8 @@ import java.util.Set;
 /**
  * One configured token: its name, role, the pools it may act in ({@code null} = every pool) and, for
  * a worker, the {@code name=value} labels it may claim and the worker ids it may register under
- * ({@code null} = any). The secret never leaves this object in
+ * ({@code null} = any), and the tenant its submissions are run for ({@code null} = the one each
+ * submission names). The secret never leaves this object in
  * text: {@link #toString()} redacts it and {@link #matches} compares in constant time.
  */
 public final class Credential {
@@ -18,6 +19,7 @@ public final class Credential {
     private final Set<String> pools;
     private final Set<String> labels;
     private final WorkerIdGlobs workerIds;
+    private final String tenant;
 
     /** A credential whose workers may register under any worker id. */
     public Credential(String name, Role role, byte[] secret, Set<String> pools, Set<String> labels) {
@@ -30,6 +32,16 @@ public final class Credential {
      */
     public Credential(String name, Role role, byte[] secret, Set<String> pools, Set<String> labels,
                       List<String> workerIds) {
+        this(name, role, secret, pools, labels, workerIds, null);
+    }
+
+    /**
+     * A credential bound to {@code tenant} as well ({@code null}: none): a submission made with it
+     * runs for that tenant, and one naming another tenant is refused.
+     */
+    public Credential(String name, Role role, byte[] secret, Set<String> pools, Set<String> labels,
+                      List<String> workerIds, String tenant) {
+        this.tenant = tenant;
         this.name = name;
         this.role = role;
         this.secret = secret.clone();
@@ -85,9 +97,15 @@ public final class Credential {
         return workerIds == null ? null : workerIds.globs();
     }
 
+    /** The tenant this credential submits for, or {@code null} when it is bound to none. */
+    public String tenant() {
+        return tenant;
+    }
+
     @Override
     public String toString() {
         return "Credential{name=" + name + ", role=" + role.configName() + ", pools=" + (pools == null ? "*" : pools)
-                + ", labels=" + labels + ", workers=" + (workerIds == null ? "*" : workerIds) + ", secret=<redacted>}";
+                + ", labels=" + labels + ", workers=" + (workerIds == null ? "*" : workerIds)
+                + (tenant == null ? "" : ", tenant=" + tenant) + ", secret=<redacted>}";
     }
 }

@@ -1,5 +1,6 @@
 package io.cronoq.scheduler.auth;
 
+import io.cronoq.schemas.rules.Rules;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -20,7 +21,7 @@ import java.util.regex.Pattern;
 public final class Credentials {
 
     private static final Pattern LABEL = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9_.\\-/]*[A-Za-z0-9])?=[^=\\s]*");
-    private static final Set<String> KEYS = Set.of("token_env", "role", "pools", "labels", "workers", "name");
+    private static final Set<String> KEYS = Set.of("token_env", "role", "pools", "labels", "workers", "name", "tenant");
 
     private final Map<String, Credential> byName;
 
@@ -92,8 +93,14 @@ public final class Credentials {
             throw new IllegalArgumentException(where + ": workers is empty, which would refuse every worker id; "
                     + "list the ids or globs this credential may register under, or leave workers out to allow any id");
         }
+        Object tenant = entry.get("tenant");
+        if (tenant != null && (!(tenant instanceof String t) || Rules.tenant(t).isPresent())) {
+            throw new IllegalArgumentException(where + ": tenant '" + tenant + "' is malformed; a tenant name is 1 to 63 "
+                    + "characters: letters, digits, '.', '_' or '-', starting and ending with a letter or digit");
+        }
         try {
-            return new Credential(n, role, secret.getBytes(StandardCharsets.UTF_8), pools, labels, workers);
+            return new Credential(n, role, secret.getBytes(StandardCharsets.UTF_8), pools, labels, workers,
+                    (String) tenant);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(where + ": workers: " + e.getMessage(), e);
         }

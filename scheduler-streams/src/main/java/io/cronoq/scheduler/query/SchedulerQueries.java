@@ -7,6 +7,7 @@ import io.cronoq.scheduler.policy.GroupSnapshot;
 import io.cronoq.scheduler.policy.ClassSnapshot;
 import io.cronoq.scheduler.policy.store.Place;
 import io.cronoq.scheduler.policy.PoolScheduler;
+import io.cronoq.scheduler.policy.SharingSnapshot;
 import io.cronoq.scheduler.policy.store.LineKeys;
 import io.cronoq.scheduler.policy.match.Requirement;
 import io.cronoq.scheduler.policy.PoolSnapshot;
@@ -102,6 +103,18 @@ public final class SchedulerQueries {
             classes.add(new ClassState(c.classKey(), c.tenant(), c.waiting(), c.headTaskId(), since, c.workers()));
         }
         return List.copyOf(classes);
+    }
+
+    /**
+     * How one pool is shared between tenants (weights, quotas, what each holds and waits for), or
+     * empty when these stores know nothing of the pool. Computed by the policy's own code.
+     */
+    public Optional<SharingSnapshot> sharing(String pool) {
+        ReadOnlyPoolStore store = new ReadOnlyPoolStore(pool, stores);
+        if (store.pool() == null && !store.workers().iterator().hasNext()) {
+            return Optional.empty();
+        }
+        return Optional.of(new PoolScheduler(pool, store).sharing());
     }
 
     /** The task {@code taskId} of {@code pool}, or empty. */
