@@ -86,6 +86,14 @@ public final class Task {
     }
 
     /**
+     * The tenant (team) it runs for, if given: that tenant's weight and quotas decide its share of
+     * the pool. Empty: it counts against the tenant {@code default}.
+     */
+    public Optional<String> tenant() {
+        return Optional.ofNullable(event.getTenant());
+    }
+
+    /**
      * The submission event this task sends: a fresh copy each time, so the caller may change it
      * without changing the task.
      */
@@ -171,6 +179,17 @@ public final class Task {
         /** Who submits, for the journal and the gateway (free text). */
         public Builder submitter(String submitter) {
             return with(d -> d.submitter = submitter);
+        }
+
+        /**
+         * The tenant (team) the task runs for, whose fair share of the pool and quotas it counts
+         * against: the label value alphabet, e.g. {@code "research"}. Not given, it counts against
+         * the tenant {@code default}.
+         */
+        public Builder tenant(String tenant) {
+            Objects.requireNonNull(tenant, "tenant");
+            throwIfPresent(Rules.tenant(tenant));
+            return with(d -> d.tenant = tenant);
         }
 
         /** The priority class; {@link Priority#NORMAL} if not given. */
@@ -309,6 +328,7 @@ public final class Task {
         String pool;
         String id;
         String submitter;
+        String tenant;
         Map<String, String> labels = new LinkedHashMap<>();
         Priority priority = Priority.NORMAL;
         Instant deadline;
@@ -330,6 +350,7 @@ public final class Task {
             d.pool = pool;
             d.id = id;
             d.submitter = submitter;
+            d.tenant = tenant;
             d.labels = new LinkedHashMap<>(labels);
             d.priority = priority;
             d.deadline = deadline;
@@ -361,7 +382,7 @@ public final class Task {
             return new TaskSubmitted(taskId, pool, new LinkedHashMap<>(labels), resources,
                     ByteBuffer.wrap(payload.clone()), priority, deadline, notBefore, startAt,
                     startTolerance == null ? null : startTolerance.toMillis(), timeout == null ? null : timeout.toMillis(),
-                    retry == null ? null : retry.toEvent(), prefs, submitter, submittedAt, null);
+                    retry == null ? null : retry.toEvent(), prefs, submitter, submittedAt, tenant);
         }
     }
 }

@@ -34,7 +34,7 @@ class TaskBuilderTest {
 
     @Test
     void everyFieldReachesTheSubmissionNormalized() {
-        TaskSubmitted e = Task.of("hello").pool("inference").id("job-42").submitter("alice")
+        TaskSubmitted e = Task.of("hello").pool("inference").id("job-42").submitter("alice").tenant("research")
                 .label("gpu", "a100").labels(Map.of("zone", "eu"))
                 .cpu("500m").memory("8Gi").disk("20G").gpu(1).packages("torch>=2.0,<3", "Numpy")
                 .priority(Priority.HIGH)
@@ -48,6 +48,7 @@ class TaskBuilderTest {
         assertThat(e.getTaskId()).isEqualTo("job-42");
         assertThat(e.getPool()).isEqualTo("inference");
         assertThat(e.getSubmitter()).isEqualTo("alice");
+        assertThat(e.getTenant()).isEqualTo("research");
         assertThat(e.getLabels()).containsExactlyInAnyOrderEntriesOf(Map.of("gpu", "a100", "zone", "eu"));
         assertThat(StandardCharsets.UTF_8.decode(e.getPayload()).toString()).isEqualTo("hello");
         assertThat(e.getResources().getCpuMillis()).isEqualTo(500);
@@ -76,6 +77,20 @@ class TaskBuilderTest {
         assertThat(e.getRetry()).isNull();
         assertThat(e.getPriority()).isEqualTo(Priority.NORMAL);
         assertThat(e.getLabels()).isEmpty();
+        assertThat(e.getTenant()).as("the tenant default").isNull();
+    }
+
+    @Test
+    void theTenantIsKeptOnTheTaskAndATemplateCanServeSeveralTenants() {
+        Task.Builder gpu = valid().label("gpu", "a100");
+        Task research = gpu.tenant("research").build(CLOCK);
+        Task plain = gpu.build(CLOCK);
+
+        assertThat(research.tenant()).contains("research");
+        assertThat(research.toEvent().getTenant()).isEqualTo("research");
+        assertThat(plain.tenant()).as("the template is unchanged").isEmpty();
+        assertThat(gpu.tenant("research").tenant("ml-platform").build(CLOCK).tenant()).contains("ml-platform");
+        assertThatThrownBy(() -> valid().tenant(null)).isInstanceOf(NullPointerException.class);
     }
 
     @Test
@@ -98,6 +113,9 @@ class TaskBuilderTest {
                 bad("a label name with a space", () -> valid().labels(Map.of("gpu model", "a100")), "labels"),
                 bad("a label value with a space", () -> valid().label("gpu", "a 100"), "labels.gpu"),
                 bad("an id with a slash", () -> valid().id("a/b"), "taskId"),
+                bad("a tenant with a space", () -> valid().tenant("ml team"), "tenant"),
+                bad("an empty tenant", () -> valid().tenant(""), "tenant"),
+                bad("a tenant with a colon", () -> valid().tenant("ml:team"), "tenant"),
                 bad("a cpu unit", () -> valid().cpu("2 cores"), "resources.cpu"),
                 bad("memory in GB", () -> valid().memory("8GB"), "resources.memory"),
                 bad("memory in milli-bytes", () -> valid().memory("512m"), "resources.memory"),

@@ -30,8 +30,16 @@ final class JsonBody {
 
     private JsonBody() {}
 
-    /** The body's JSON value (null or a missing node for an empty body); a 400 for the field at fault. */
+    /** A submission's JSON value (null or a missing node for an empty body); a 400 for the field at fault. */
     static JsonNode read(byte[] body) {
+        return read(body, "{\"pool\":\"default\",\"payload\":\"hello\"}");
+    }
+
+    /**
+     * The body's JSON value (null or a missing node for an empty body); a 400 for the field at fault,
+     * whose message shows {@code example}, a body of the route's own.
+     */
+    static JsonNode read(byte[] body, String example) {
         refuseMalformedUtf8(body);
 
         JsonNode root;
@@ -45,11 +53,10 @@ final class JsonBody {
         } catch (JsonProcessingException e) {
             String field = fieldAt(parser == null ? null : parser.getParsingContext());
             throw ApiException.invalid(field, (field.equals("body") ? "the body" : field) + " is not JSON ("
-                    + shown(e.getOriginalMessage(), 200) + "); send one JSON object such as "
-                    + "{\"pool\":\"default\",\"payload\":\"hello\"}");
+                    + shown(e.getOriginalMessage(), 200) + "); send one JSON object such as " + example);
         } catch (IOException | RuntimeException e) {
             // e.g. a number whose exponent no BigDecimal holds (1e9999999999): the parser is on its field
-            throw SubmissionParser.unforeseen(fieldAt(parser == null ? null : parser.getParsingContext()), e);
+            throw BodyFields.unforeseen(fieldAt(parser == null ? null : parser.getParsingContext()), e);
         } finally {
             if (parser != null) {
                 try {

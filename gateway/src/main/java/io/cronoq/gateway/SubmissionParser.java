@@ -1,5 +1,12 @@
 package io.cronoq.gateway;
 
+import static io.cronoq.gateway.BodyFields.closed;
+import static io.cronoq.gateway.BodyFields.integer;
+import static io.cronoq.gateway.BodyFields.labels;
+import static io.cronoq.gateway.BodyFields.optionalText;
+import static io.cronoq.gateway.BodyFields.read;
+import static io.cronoq.gateway.BodyFields.requiredText;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.cronoq.events.Preference;
 import io.cronoq.events.Priority;
@@ -27,8 +34,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Reads the JSON body of {@code POST /v1/tasks} into a {@link TaskSubmitted}: shapes and formats
@@ -40,14 +45,14 @@ import org.slf4j.LoggerFactory;
  */
 final class SubmissionParser {
 
-    private static final Logger log = LoggerFactory.getLogger(SubmissionParser.class);
     /** A quantity given as a JSON number is at most this large (Kubernetes' own limit is 2^63-1 milli-units). */
     private static final BigDecimal MAX_NUMBER_QUANTITY = new BigDecimal("1e18");
     /** ... and has at most this many decimals (nano-units, Kubernetes' finest). */
     private static final int MAX_NUMBER_QUANTITY_DECIMALS = 9;
 
     static final List<String> FIELDS = List.of("pool", "id", "labels", "resources", "payload", "payloadBase64",
-            "priority", "deadline", "notBefore", "startAt", "tolerance", "maxAttempts", "backoff", "maxBackoff", "timeout", "prefer", "submitter");
+            "priority", "deadline", "notBefore", "startAt", "tolerance", "maxAttempts", "backoff", "maxBackoff", "timeout", "prefer", "submitter",
+            "tenant");
     static final List<String> RESOURCE_FIELDS = List.of("cpu", "memory", "disk", "gpu", "packages");
     private static final Set<String> PREFERENCE_FIELDS = Set.of("labels", "weight");
 
@@ -88,12 +93,12 @@ final class SubmissionParser {
         } catch (ApiException e) {
             throw e;
         } catch (RuntimeException e) {
-            throw unforeseen("body", e);
+            throw BodyFields.unforeseen("body", e);
         }
     }
 
     private TaskSubmitted task(JsonNode root) {
-        closed(root, "", FIELDS);
+        closed(root, "", FIELDS, "a task");
         TaskSubmitted.Builder task = TaskSubmitted.newBuilder()
                 .setPool(read("pool", () -> requiredText(root, "pool")))
                 .setTaskId(read("id", () -> optionalText(root, "id").orElseGet(() -> UUID.randomUUID().toString())))
@@ -108,6 +113,7 @@ final class SubmissionParser {
                 .setTimeoutMs(read("timeout", () -> durationMillis(root, "timeout")))
                 .setPreferences(read("prefer", () -> preferences(root.get("prefer"))))
                 .setSubmitter(read("submitter", () -> optionalText(root, "submitter").orElse(null)))
+                .setTenant(read("tenant", () -> optionalText(root, "tenant").orElse(null)))
                 .setSubmittedAt(clock.get());
         task.setRetry(read("maxAttempts", () -> retry(root)));
         TaskSubmitted built = task.build();
@@ -155,68 +161,6 @@ final class SubmissionParser {
         return BODY_NAMES.getOrDefault(field, field);
     }
 
-    /** What {@code reader} makes of {@code field}; anything it did not foresee is a 400 for the field, not a 500. */
-    private static <T> T read(String field, Supplier<T> reader) {
-        try {
-            return reader.get();
-        } catch (ApiException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw unforeseen(field, e);
-        }
-    }
-
-    static ApiException unforeseen(String field, Exception e) {
-        log.debug("A submission's {} could not be read", field, e);
-        return ApiException.invalid(field, (field.equals("body") ? "the body" : field) + " could not be read ("
-                + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + JsonBody.shown(e.getMessage(), 120))
-                + "); see /openapi.json for what a submission holds");
-    }
-
-    private static void closed(JsonNode object, String prefix, List<String> allowed) {
-        Iterator<String> names = object.fieldNames();
-        while (names.hasNext()) {
-            String name = names.next();
-            if (!allowed.contains(name)) {
-                throw ApiException.invalid(prefix + name, "unknown field '" + prefix + name + "'; "
-                        + (prefix.isEmpty() ? "a task" : prefix.substring(0, prefix.length() - 1)) + " has "
-                        + String.join(", ", allowed));
-            }
-        }
-    }
-
-    private static String requiredText(JsonNode root, String field) {
-        return optionalText(root, field).orElseThrow(() -> ApiException.invalid(field, field + " is required"));
-    }
-
-    private static Optional<String> optionalText(JsonNode root, String field) {
-        JsonNode node = root.get(field);
-        if (node == null || node.isNull()) {
-            return Optional.empty();
-        }
-        if (!node.isTextual()) {
-            throw ApiException.invalid(field, field + " must be a string, not " + node.getNodeType().name().toLowerCase(Locale.ROOT));
-        }
-        return Optional.of(node.asText());
-    }
-
-    private static Map<String, String> labels(JsonNode node, String field) {
-        Map<String, String> labels = new LinkedHashMap<>();
-        if (node == null || node.isNull()) {
-            return labels;
-        }
-        if (!node.isObject()) {
-            throw ApiException.invalid(field, field + " must be an object of name to value, e.g. {\"gpu\":\"a100\"}");
-        }
-        node.properties().forEach(e -> {
-            if (!e.getValue().isTextual()) {
-                throw ApiException.invalid(field + "." + e.getKey(), field + "." + e.getKey() + " must be a string");
-            }
-            labels.put(e.getKey(), e.getValue().asText());
-        });
-        return labels;
-    }
-
     private static ResourceRequest resources(JsonNode node) {
         if (node == null || node.isNull()) {
             return null;
@@ -225,7 +169,7 @@ final class SubmissionParser {
             throw ApiException.invalid("resources", "resources must be an object with any of "
                     + String.join(", ", RESOURCE_FIELDS));
         }
-        closed(node, "resources.", RESOURCE_FIELDS);
+        closed(node, "resources.", RESOURCE_FIELDS, "a task");
         ResourceRequest.Builder r = ResourceRequest.newBuilder();
         quantity(node, "cpu").ifPresent(q -> r.setCpuMillis(
                 read("resources.cpu", () -> parsed(() -> Quantities.parseCpuMillis("resources.cpu", q)))));
@@ -338,17 +282,6 @@ final class SubmissionParser {
             throw ApiException.invalid(field, field + " '" + text.get() + "' is not an ISO-8601 duration such as "
                     + "PT30S or PT5M");
         }
-    }
-
-    private static Integer integer(JsonNode node, String field) {
-        if (node == null || node.isNull()) {
-            return null;
-        }
-        if (!node.isIntegralNumber() || !node.canConvertToInt()) {
-            throw ApiException.invalid(field, field + " must be a whole number from " + Integer.MIN_VALUE + " to "
-                    + Integer.MAX_VALUE);
-        }
-        return node.intValue();
     }
 
     private static List<Preference> preferences(JsonNode node) {

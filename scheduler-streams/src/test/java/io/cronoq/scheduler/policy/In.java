@@ -9,6 +9,8 @@ import io.cronoq.events.Preference;
 import io.cronoq.events.Priority;
 import io.cronoq.events.ResourceRequest;
 import io.cronoq.events.RetryPolicy;
+import io.cronoq.events.SharingPolicySet;
+import io.cronoq.events.TenantQuota;
 import io.cronoq.events.TaskCancelRequested;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.WorkerDraining;
@@ -156,6 +158,30 @@ final class In {
         WorkerResources build() {
             return r;
         }
+    }
+
+    /** A task of {@code tenant} that requires these labels, without a timeout. */
+    static TaskSubmitted tenantTask(String id, String tenant, String... required) {
+        TaskSubmitted task = task(id, required);
+        task.setTenant(tenant);
+        task.setTimeoutMs(null); // no lease: what a tick decides here is the sharing's alone
+        return task;
+    }
+
+    /** A change of a tenant's weight (null: unchanged) and quotas (none given: unchanged). */
+    static SharingPolicySet share(String tenant, Double weight, TenantQuota... quotas) {
+        return new SharingPolicySet(POOL, tenant, weight, quotas.length == 0 ? null : new ArrayList<>(List.of(quotas)),
+                null, null, "tests", T0);
+    }
+
+    /** A change of the pool's preemption settings. */
+    static SharingPolicySet preemption(Boolean on, Long graceMs) {
+        return new SharingPolicySet(POOL, null, null, null, on, graceMs, "tests", T0);
+    }
+
+    /** A quota over the workers carrying {@code scope} ({@code "name=value"} strings; none: the pool); max null: unbounded. */
+    static TenantQuota quota(int guaranteed, Integer max, String... scope) {
+        return new TenantQuota(labels(scope), guaranteed, max);
     }
 
     static TaskCancelRequested cancel(String id) {

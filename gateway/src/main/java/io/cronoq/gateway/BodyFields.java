@@ -1,0 +1,117 @@
+package io.cronoq.gateway;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The field readers every JSON body parser shares (a task's submission, a pool's sharing policy):
+ * each reads one field of a body already read by {@link JsonBody} and refuses a wrong shape with a
+ * 400 naming the field as the body spells it; {@link #read} turns what a reader did not foresee into
+ * a 400 for its field, never a 500.
+ */
+final class BodyFields {
+
+    private static final Logger log = LoggerFactory.getLogger(BodyFields.class);
+
+    private BodyFields() {}
+
+    /** What {@code reader} makes of {@code field}; anything it did not foresee is a 400 for the field, not a 500. */
+    static <T> T read(String field, Supplier<T> reader) {
+        try {
+            return reader.get();
+        } catch (ApiException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw unforeseen(field, e);
+        }
+    }
+
+    /** The 400 for a field whose reading failed in a way no reader foresaw. */
+    static ApiException unforeseen(String field, Exception e) {
+        log.debug("A body's {} could not be read", field, e);
+        return ApiException.invalid(field, (field.equals("body") ? "the body" : field) + " could not be read ("
+                + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + JsonBody.shown(e.getMessage(), 120))
+                + "); see /openapi.json for what this body holds");
+    }
+
+    /**
+     * Refuses a field of {@code object} that is not in {@code allowed}; {@code prefix} is the object's
+     * place in the body ({@code ""} at the top, else e.g. {@code "resources."}), {@code what} names the
+     * top-level object in the message ({@code "a task"}).
+     */
+    static void closed(JsonNode object, String prefix, List<String> allowed, String what) {
+        Iterator<String> names = object.fieldNames();
+        while (names.hasNext()) {
+            String name = names.next();
+            if (!allowed.contains(name)) {
+                throw ApiException.invalid(prefix + name, "unknown field '" + prefix + name + "'; "
+                        + (prefix.isEmpty() ? what : prefix.substring(0, prefix.length() - 1)) + " has "
+                        + String.join(", ", allowed));
+            }
+        }
+    }
+
+    /** A string field that must be there. */
+    static String requiredText(JsonNode root, String field) {
+        return optionalText(root, field).orElseThrow(() -> ApiException.invalid(field, field + " is required"));
+    }
+
+    /** A string field, empty when absent or null. */
+    static Optional<String> optionalText(JsonNode root, String field) {
+        return text(root.get(field), field);
+    }
+
+    /** A node that must be a string, empty when absent or null; {@code field} names it in a refusal. */
+    static Optional<String> text(JsonNode node, String field) {
+        if (node == null || node.isNull()) {
+            return Optional.empty();
+        }
+        if (!node.isTextual()) {
+            throw ApiException.invalid(field, field + " must be a string, not " + type(node));
+        }
+        return Optional.of(node.asText());
+    }
+
+    /** An object of label name to value (empty when absent or null). */
+    static Map<String, String> labels(JsonNode node, String field) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        if (node == null || node.isNull()) {
+            return labels;
+        }
+        if (!node.isObject()) {
+            throw ApiException.invalid(field, field + " must be an object of name to value, e.g. {\"gpu\":\"a100\"}");
+        }
+        node.properties().forEach(e -> {
+            if (!e.getValue().isTextual()) {
+                throw ApiException.invalid(field + "." + e.getKey(), field + "." + e.getKey() + " must be a string");
+            }
+            labels.put(e.getKey(), e.getValue().asText());
+        });
+        return labels;
+    }
+
+    /** A whole number that fits an int, or {@code null} when absent or null. */
+    static Integer integer(JsonNode node, String field) {
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (!node.isIntegralNumber() || !node.canConvertToInt()) {
+            throw ApiException.invalid(field, field + " must be a whole number from " + Integer.MIN_VALUE + " to "
+                    + Integer.MAX_VALUE);
+        }
+        return node.intValue();
+    }
+
+    /** The JSON type of a node in words ({@code number}, {@code array}), for refusals. */
+    static String type(JsonNode node) {
+        return node.getNodeType().name().toLowerCase(Locale.ROOT);
+    }
+}
