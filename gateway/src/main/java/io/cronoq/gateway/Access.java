@@ -31,6 +31,7 @@ final class Access {
             Permission.SUBMIT, Set.of(Role.ADMIN, Role.SUBMITTER),
             Permission.CANCEL, Set.of(Role.ADMIN, Role.SUBMITTER),
             Permission.DRAIN, Set.of(Role.ADMIN),
+            Permission.SHARE, Set.of(Role.ADMIN),
             Permission.METRICS, Set.of(Role.ADMIN, Role.VIEWER),
             Permission.SCHEMAS, Set.of(Role.ADMIN, Role.VIEWER, Role.SUBMITTER, Role.WORKER));
 
@@ -74,7 +75,11 @@ final class Access {
         if (needed == Permission.SCHEMAS) {
             return;
         }
-        String pool = needed == Permission.SUBMIT ? bodyPool(ctx) : ctx.queryParam("pool");
+        String pool = switch (needed) {
+            case SUBMIT -> bodyPool(ctx);
+            case SHARE -> ctx.pathParam("pool");
+            default -> ctx.queryParam("pool");
+        };
         if (pool == null || pool.isEmpty()) {
             if (needed == Permission.SUBMIT) {
                 return; // no pool in the body: the route answers 400 naming the field
@@ -126,6 +131,7 @@ final class Access {
             case SUBMIT -> "submit tasks";
             case CANCEL -> "cancel tasks";
             case DRAIN -> "drain workers";
+            case SHARE -> "set how pools are shared between tenants";
             case METRICS -> "read the metrics";
             case SCHEMAS -> "read schemas";
             case OPEN -> "call this";

@@ -32,6 +32,11 @@ public final class ApiException extends RuntimeException {
         return new ApiException(ErrorCode.NOT_FOUND, message, null, null);
     }
 
+    /** 404: what {@code field} names does not exist; the message says what would make it. */
+    public static ApiException notFound(String field, String message) {
+        return new ApiException(ErrorCode.NOT_FOUND, message, field, null);
+    }
+
     /** 503 with a retry hint: the state is moving (restoring, rebalancing) or a peer did not answer. */
     public static ApiException unavailable(String message, Throwable cause) {
         return new ApiException(ErrorCode.UNAVAILABLE, message, null, cause);

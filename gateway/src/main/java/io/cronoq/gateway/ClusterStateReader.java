@@ -37,6 +37,23 @@ record ClusterStateReader(LocalStateReader local, Ownership ownership, PeerClien
     }
 
     @Override
+    public TenantsView tenants() {
+        List<HostInfo> others = ownership.peers();
+        List<SharingView> pools = new ArrayList<>(local.tenants().pools());
+        for (HostInfo peer : others) {
+            pools.addAll(peers.tenants(peer).pools());
+        }
+        pools.sort(Comparator.comparing(SharingView::pool));
+        return new TenantsView(clock.instant().toString(), pools);
+    }
+
+    @Override
+    public Optional<SharingView> sharing(String pool) {
+        Optional<HostInfo> owner = ownership.remoteOwner(pool);
+        return owner.isPresent() ? peers.sharing(owner.get(), pool) : local.sharing(pool);
+    }
+
+    @Override
     public Optional<TaskView> task(String id, String pool) {
         if (pool != null) {
             Optional<HostInfo> owner = ownership.remoteOwner(pool);

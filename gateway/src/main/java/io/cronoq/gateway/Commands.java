@@ -1,11 +1,13 @@
 package io.cronoq.gateway;
 
+import io.cronoq.events.SharingPolicySet;
 import io.cronoq.events.TaskCancelRequested;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.WorkerDraining;
 
 /**
- * The only writes the gateway makes: events on the scheduler's input topics, keyed by pool. Each
+ * The only writes the gateway makes: events on the scheduler's input topics, keyed by pool
+ * (submissions, cancels and sharing policies on the submissions topic, drains on the workers topic). Each
  * returns once the event is durably on its topic, or throws {@link ApiException} UNAVAILABLE.
  */
 public interface Commands {
@@ -15,4 +17,7 @@ public interface Commands {
     void cancel(TaskCancelRequested cancel);
 
     void drain(WorkerDraining drain);
+
+    /** How a pool is shared between tenants: a tenant's weight and quotas, or the pool's preemption. */
+    void share(SharingPolicySet policy);
 }

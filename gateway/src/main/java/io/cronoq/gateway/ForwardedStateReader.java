@@ -34,6 +34,16 @@ final class ForwardedStateReader implements StateReader {
     }
 
     @Override
+    public TenantsView tenants() {
+        return local.tenants();
+    }
+
+    @Override
+    public Optional<SharingView> sharing(String pool) {
+        return checkedMiss(local.sharing(pool), pool);
+    }
+
+    @Override
     public Optional<TaskView> task(String id, String pool) {
         return checkedMiss(local.task(id, pool), pool);
     }

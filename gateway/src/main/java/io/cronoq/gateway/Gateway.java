@@ -61,6 +61,7 @@ public final class Gateway {
         SnapshotRoutes snapshot = new SnapshotRoutes(context);
         HistoryRoutes history = new HistoryRoutes(context);
         WorkerRoutes workers = new WorkerRoutes(context);
+        SharingRoutes sharing = new SharingRoutes(context);
         HealthRoutes health = new HealthRoutes(context);
         SchemaRoutes schemas = new SchemaRoutes(context.registry());
         ServiceRoutes service = new ServiceRoutes(context.metrics());
@@ -94,6 +95,9 @@ public final class Gateway {
             config.routes.get("/v1/workers", workers::list, Permission.READ);
             config.routes.get("/v1/workers/{id}", workers::get, Permission.READ);
             config.routes.post("/v1/workers/{id}/drain", workers::drain, Permission.DRAIN);
+            config.routes.get("/v1/tenants", sharing::list, Permission.READ);
+            config.routes.put("/v1/pools/{pool}/tenants/{tenant}", sharing::setTenant, Permission.SHARE);
+            config.routes.put("/v1/pools/{pool}/sharing", sharing::setPool, Permission.SHARE);
             config.routes.get("/metrics", service::metrics, Permission.METRICS);
             config.routes.get("/healthz", health::healthz, Permission.OPEN);
             config.routes.get("/readyz", health::readyz, Permission.OPEN);

@@ -4,19 +4,22 @@ import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 
 /**
- * The gateway's Prometheus registry: pool and group gauges ({@link PoolGauges}, refreshed at each
- * scrape from this instance's stores), journal-derived counters ({@link JournalMeter}, fed by the
- * gateway's {@link JournalFeed}) and the Kafka Streams client metrics ({@link KafkaStreamsMetrics}).
+ * The gateway's Prometheus registry: pool and group gauges ({@link PoolGauges}) and tenant and quota
+ * gauges ({@link TenantGauges}), refreshed at each scrape from this instance's stores;
+ * journal-derived counters ({@link JournalMeter}, fed by the gateway's {@link JournalFeed}) and the
+ * Kafka Streams client metrics ({@link KafkaStreamsMetrics}).
  */
 final class GatewayMetrics implements MetricsSource, AutoCloseable {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final PoolGauges gauges = new PoolGauges(registry);
+    private final TenantGauges tenants = new TenantGauges(registry);
     private final LocalStateReader local;
     private final Clock clock;
     private final KafkaStreamsMetrics streamsMetrics;
@@ -45,10 +48,14 @@ final class GatewayMetrics implements MetricsSource, AutoCloseable {
 
     @Override
     public synchronized String scrape() {
+        Instant now = clock.instant();
         try {
-            gauges.update(local.poolStates(), clock.instant());
+            gauges.update(local.poolStates(), now);
+            tenants.update(local.sharingStates(), now);
         } catch (ApiException | InvalidStateStoreException e) {
-            gauges.update(List.of(), clock.instant()); // not readable now: no pool figures rather than stale ones
+            // not readable now: no pool figures rather than stale ones
+            gauges.update(List.of(), now);
+            tenants.update(List.of(), now);
         }
         return registry.scrape();
     }

@@ -1,5 +1,6 @@
 package io.cronoq.gateway;
 
+import io.cronoq.events.SharingPolicySet;
 import io.cronoq.events.SubmissionEvent;
 import io.cronoq.events.TaskCancelRequested;
 import io.cronoq.events.TaskSubmitted;
@@ -72,6 +73,15 @@ final class KafkaCommands implements Commands, AutoCloseable {
         String topic = topics.workers().name();
         send(topic, drain.getPool(), topics.workers().valueSerde().serializer()
                 .serialize(topic, new WorkerEvent(drain)), "drain of worker " + drain.getWorkerId());
+    }
+
+    @Override
+    public void share(SharingPolicySet policy) {
+        String topic = topics.submissions().name();
+        String what = "sharing policy of " + (policy.getTenant() == null ? "" : "tenant " + policy.getTenant() + " in ")
+                + "pool " + policy.getPool();
+        send(topic, policy.getPool(), topics.submissions().valueSerde().serializer()
+                .serialize(topic, new SubmissionEvent(policy)), what);
     }
 
     private void send(String topic, String pool, byte[] value, String what) {

@@ -1,6 +1,7 @@
 package io.cronoq.gateway;
 
 import io.cronoq.events.TaskRecord;
+import io.cronoq.scheduler.policy.SharingSnapshot;
 import io.cronoq.scheduler.query.PoolState;
 import io.cronoq.scheduler.query.SchedulerQueries;
 import io.cronoq.scheduler.query.ReadOnlyStores;
@@ -67,11 +68,45 @@ record LocalStateReader(KafkaStreams streams, String inputTopic, Clock clock) im
         List<PoolView> pools = new ArrayList<>();
         for (SchedulerQueries q : queries()) {
             for (String pool : q.pools()) {
-                q.pool(pool).ifPresent(state -> pools.add(ViewMapper.pool(state, now)));
+                q.pool(pool).ifPresent(state -> pools.add(ViewMapper.pool(state, q.sharing(pool).orElse(null), now)));
             }
         }
         pools.sort(Comparator.comparing(PoolView::pool));
         return new SnapshotView(now.toString(), pools);
+    }
+
+    @Override
+    public TenantsView tenants() {
+        Instant now = clock.instant();
+        List<SharingView> pools = new ArrayList<>();
+        for (SharingSnapshot s : sharingStates()) {
+            pools.add(ViewMapper.sharing(s, now));
+        }
+        pools.sort(Comparator.comparing(SharingView::pool));
+        return new TenantsView(now.toString(), pools);
+    }
+
+    @Override
+    public Optional<SharingView> sharing(String pool) {
+        Instant now = clock.instant();
+        for (SchedulerQueries q : queries()) {
+            Optional<SharingSnapshot> sharing = q.sharing(pool);
+            if (sharing.isPresent()) {
+                return Optional.of(ViewMapper.sharing(sharing.get(), now));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** How every local pool is shared between tenants, for the metrics. */
+    List<SharingSnapshot> sharingStates() {
+        List<SharingSnapshot> states = new ArrayList<>();
+        for (SchedulerQueries q : queries()) {
+            for (String pool : q.pools()) {
+                q.sharing(pool).ifPresent(states::add);
+            }
+        }
+        return states;
     }
 
     /** The raw state of every local pool, for the metrics. */
@@ -91,7 +126,7 @@ record LocalStateReader(KafkaStreams streams, String inputTopic, Clock clock) im
         for (SchedulerQueries q : queries()) {
             Optional<PoolState> state = q.pool(pool);
             if (state.isPresent()) {
-                return Optional.of(ViewMapper.pool(state.get(), now));
+                return Optional.of(ViewMapper.pool(state.get(), q.sharing(pool).orElse(null), now));
             }
         }
         return Optional.empty();

@@ -90,6 +90,15 @@ final class PeerClient {
                 .flatMap(s -> s.pools().stream().findFirst());
     }
 
+    TenantsView tenants(HostInfo peer) {
+        return get(peer, "/v1/tenants", Map.of(), TenantsView.class).orElseThrow(() -> broken(peer, "/v1/tenants", 404));
+    }
+
+    Optional<SharingView> sharing(HostInfo peer, String pool) {
+        return get(peer, "/v1/tenants", Map.of("pool", pool), TenantsView.class)
+                .flatMap(t -> t.pools().stream().findFirst());
+    }
+
     Optional<TaskView> task(HostInfo peer, String id, String pool) {
         Map<String, String> query = pool == null ? Map.of() : Map.of("pool", pool);
         return get(peer, "/v1/tasks/" + segment(id), query, TaskView.class);

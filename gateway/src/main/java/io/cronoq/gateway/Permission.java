@@ -17,6 +17,8 @@ enum Permission implements RouteRole {
     CANCEL,
     /** Draining a worker. */
     DRAIN,
+    /** Setting how a pool is shared between tenants (weights, quotas, preemption), in the credential's pools. */
+    SHARE,
     /** The Prometheus scrape: every pool's gauges. */
     METRICS,
     /** The schema registry paths: schemas are not per pool. */

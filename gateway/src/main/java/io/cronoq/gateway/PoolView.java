@@ -10,9 +10,10 @@ import java.util.Map;
  * @param oldestWaitingMs how long the longest-waiting head of a line has waited, {@code null} when nothing waits
  * @param unservable      waiting tasks whose required labels no group carries
  * @param drainingBusy    attempts still finishing on DRAINING workers (in neither capacity nor busy)
+ * @param tenants         each tenant with a policy, a slot held or a task waiting, by name (as {@code /v1/tenants})
  */
 public record PoolView(String pool, int capacity, int busy, long waiting, Long oldestWaitingMs, long demand,
-                       long unservable, int drainingBusy, List<GroupView> groups) {
+                       long unservable, int drainingBusy, List<GroupView> groups, List<TenantView> tenants) {
 
     /**
      * One group: the workers of the pool with exactly these labels.

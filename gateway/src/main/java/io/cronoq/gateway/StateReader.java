@@ -18,6 +18,12 @@ public interface StateReader {
     /** One pool, or empty when no instance knows it. */
     Optional<PoolView> pool(String pool);
 
+    /** How every pool is shared between tenants, sorted by pool. */
+    TenantsView tenants();
+
+    /** How one pool is shared between tenants, or empty when no instance knows the pool. */
+    Optional<SharingView> sharing(String pool);
+
     /** A task by id; {@code pool}, when given, routes straight to the pool's owner. */
     Optional<TaskView> task(String id, String pool);
 

@@ -28,13 +28,15 @@ final class TaskRoutes {
     /**
      * {@code POST /v1/tasks}: 202 with the id once the submission is durably on the topic. With
      * tokens configured the task is journaled as submitted by the calling credential, whatever the
-     * body's {@code submitter} says; an open gateway keeps the body's (or none).
+     * body's {@code submitter} says, and runs for the credential's tenant when it is bound to one
+     * ({@link TenantBinding}); an open gateway keeps the body's submitter (or none) and tenant.
      */
     void submit(Context ctx) {
         TaskSubmitted task = parser.parse(ctx.bodyAsBytes());
         Credential caller = ctx.attribute(Access.CALLER);
         if (caller != null) {
             task.setSubmitter(caller.name());
+            task.setTenant(TenantBinding.tenant(caller, task.getTenant()));
         }
         context.commands().submit(task);
         ctx.status(202).json(accepted(task.getTaskId(), task.getPool()));

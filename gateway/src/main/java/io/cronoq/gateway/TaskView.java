@@ -7,6 +7,8 @@ import java.util.Map;
  * A task as {@code GET /v1/tasks/{id}} shows it. Times are ISO-8601 instants, durations ISO-8601
  * durations; a field that does not apply is {@code null}.
  *
+ * @param tenant      the tenant it runs for, whose fair share and quotas it counts against ({@code default} when
+ *                    the task and its submitter's token named none)
  * @param maxAttempts attempts in all, when the task has a retry policy (else the scheduler's default applies)
  * @param backoff     the wait before the first retry, when the task has a retry policy
  * @param maxBackoff  the longest wait between retries (the backoff grows up to it), with the retry policy
@@ -14,7 +16,8 @@ import java.util.Map;
  * @param attempts    every attempt so far, oldest first
  */
 public record TaskView(String id, String pool, String state, Map<String, String> labels, ResourcesView resources,
-                       String priority, int payloadBytes, String submitter, String submittedAt, String updatedAt,
+                       String priority, int payloadBytes, String submitter, String tenant, String submittedAt,
+                       String updatedAt,
                        String deadline, String notBefore, String startAt, String tolerance, String timeout,
                        Integer maxAttempts, String backoff, String maxBackoff, List<PreferenceView> prefer,
                        WaitingView waiting, List<AttemptView> attempts) {

@@ -11,8 +11,10 @@ import io.cronoq.events.WorkerRecord;
 import io.cronoq.events.WorkerResources;
 import io.cronoq.scheduler.policy.GroupSnapshot;
 import io.cronoq.scheduler.policy.PoolSnapshot;
+import io.cronoq.scheduler.policy.SharingSnapshot;
 import io.cronoq.scheduler.query.PoolState;
 import io.cronoq.schemas.rules.Quantities;
+import io.cronoq.schemas.rules.SharingRules;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -45,7 +47,7 @@ final class ViewMapper {
         }
         return new TaskView(t.getTaskId(), t.getPool(), record.getState().name(), sorted(t.getLabels()),
                 resources(t.getResources()), t.getPriority().name(), t.getPayload().remaining(), t.getSubmitter(),
-                text(t.getSubmittedAt()), text(record.getUpdatedAt()), text(t.getDeadline()), text(t.getNotBefore()),
+                SharingRules.tenantOf(t.getTenant()), text(t.getSubmittedAt()), text(record.getUpdatedAt()), text(t.getDeadline()), text(t.getNotBefore()),
                 text(t.getStartAt()), duration(t.getStartToleranceMs()), duration(t.getTimeoutMs()),
                 t.getRetry() == null ? null : t.getRetry().getMaxAttempts(),
                 t.getRetry() == null ? null : duration(t.getRetry().getInitialBackoffMs()),
@@ -82,7 +84,8 @@ final class ViewMapper {
                 sorted(r.getPackages()));
     }
 
-    static PoolView pool(PoolState state, Instant now) {
+    /** A pool with its groups and, when {@code sharing} is given, its tenants (none otherwise). */
+    static PoolView pool(PoolState state, SharingSnapshot sharing, Instant now) {
         PoolSnapshot s = state.snapshot();
         List<PoolView.GroupView> groups = new ArrayList<>(state.groups().size());
         for (PoolState.GroupState g : state.groups()) {
@@ -91,7 +94,28 @@ final class ViewMapper {
                     gs.waiting(), age(g.oldestWaitingSince(), now), g.demand(), gs.drainingBusy()));
         }
         return new PoolView(s.pool(), s.capacity(), s.busy(), s.waiting(), age(state.oldestWaitingSince(), now),
-                state.demand(), state.unservable(), s.drainingBusy(), groups);
+                state.demand(), state.unservable(), s.drainingBusy(), groups,
+                sharing == null ? List.of() : tenants(sharing, now));
+    }
+
+    /** How a pool is shared between tenants. */
+    static SharingView sharing(SharingSnapshot s, Instant now) {
+        return new SharingView(s.pool(), s.preemption(), s.preemptionGraceMs(), s.slots(), s.gpus(), tenants(s, now));
+    }
+
+    private static List<TenantView> tenants(SharingSnapshot s, Instant now) {
+        List<TenantView> tenants = new ArrayList<>(s.tenants().size());
+        for (SharingSnapshot.TenantShare t : s.tenants()) {
+            List<TenantView.QuotaView> quotas = new ArrayList<>(t.quotas().size());
+            for (SharingSnapshot.QuotaUse q : t.quotas()) {
+                quotas.add(new TenantView.QuotaView(sorted(q.labels()), TenantView.QuotaView.scope(q.labels()),
+                        q.guaranteed(), q.max(), q.inUse()));
+            }
+            tenants.add(new TenantView(t.tenant(), t.weight(), t.slotsInUse(), t.gpusInUse(), t.fairShare(),
+                    t.dominantShare(), t.waiting(), text(t.oldestWaitingSince()), age(t.oldestWaitingSince(), now),
+                    quotas));
+        }
+        return tenants;
     }
 
     private static Long age(Instant since, Instant now) {

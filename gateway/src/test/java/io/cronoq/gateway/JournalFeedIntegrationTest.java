@@ -144,6 +144,16 @@ class JournalFeedIntegrationTest {
         }
 
         @Override
+        public TenantsView tenants() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Optional<SharingView> sharing(String pool) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public Readiness readiness() {
             return new Readiness(true, "RUNNING", null);
         }

@@ -16,6 +16,7 @@ final class MemoryState implements StateReader {
     private final List<PoolView> pools = new ArrayList<>();
     private final List<TaskView> tasks = new ArrayList<>();
     private final List<WorkerView> workers = new ArrayList<>();
+    private final List<SharingView> sharing = new ArrayList<>();
     private final String at;
 
     /** An empty state whose snapshots are as of {@code at}. */
@@ -39,6 +40,12 @@ final class MemoryState implements StateReader {
         return this;
     }
 
+    /** Adds how a pool is shared; {@code /v1/tenants} answers these, by pool. */
+    MemoryState sharing(SharingView pool) {
+        sharing.add(pool);
+        return this;
+    }
+
     @Override
     public SnapshotView snapshot() {
         return new SnapshotView(at, pools.stream().sorted(Comparator.comparing(PoolView::pool)).toList());
@@ -47,6 +54,16 @@ final class MemoryState implements StateReader {
     @Override
     public Optional<PoolView> pool(String pool) {
         return pools.stream().filter(p -> p.pool().equals(pool)).findFirst();
+    }
+
+    @Override
+    public TenantsView tenants() {
+        return new TenantsView(at, sharing.stream().sorted(Comparator.comparing(SharingView::pool)).toList());
+    }
+
+    @Override
+    public Optional<SharingView> sharing(String pool) {
+        return sharing.stream().filter(p -> p.pool().equals(pool)).findFirst();
     }
 
     @Override
@@ -80,7 +97,7 @@ final class MemoryState implements StateReader {
     static TaskView task(String id, String pool, String state, Map<String, String> labels, String worker) {
         List<TaskView.AttemptView> attempts = worker == null ? List.of() : List.of(new TaskView.AttemptView(1, worker,
                 labels, 3, "2026-06-01T11:59:00Z", "2026-06-01T11:59:01Z", null, null, null));
-        return new TaskView(id, pool, state, labels, null, "NORMAL", 5, null, "2026-06-01T11:58:00Z",
+        return new TaskView(id, pool, state, labels, null, "NORMAL", 5, null, "default", "2026-06-01T11:58:00Z",
                 "2026-06-01T11:59:01Z", null, null, null, null, null, null, null, null, List.of(), null, attempts);
     }
 
@@ -94,10 +111,13 @@ final class MemoryState implements StateReader {
                 "2026-06-01T11:00:00Z", "2026-06-01T11:59:59Z", attempts);
     }
 
-    /** A pool of one group without labels. */
+    /** A pool of one group without labels, its busy slots and waiting tasks the tenant {@code default}'s. */
     static PoolView pool(String name, int capacity, int busy, long waiting) {
+        List<TenantView> tenants = busy + waiting == 0 ? List.of() : List.of(new TenantView("default", 1, busy, 0,
+                capacity, (double) busy / Math.max(1, capacity), waiting, waiting > 0 ? "2026-06-01T11:59:58Z" : null,
+                waiting > 0 ? 1000L : null, List.of()));
         return new PoolView(name, capacity, busy, waiting, waiting > 0 ? 1000L : null, busy + waiting, 0, 0,
                 List.of(new PoolView.GroupView(Map.of(), "", capacity, busy, 1, waiting, waiting > 0 ? 1000L : null,
-                        busy + waiting, 0)));
+                        busy + waiting, 0)), tenants);
     }
 }

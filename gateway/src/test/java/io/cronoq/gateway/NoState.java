@@ -18,6 +18,16 @@ final class NoState implements StateReader {
     }
 
     @Override
+    public TenantsView tenants() {
+        throw unreadable();
+    }
+
+    @Override
+    public Optional<SharingView> sharing(String pool) {
+        throw unreadable();
+    }
+
+    @Override
     public Optional<TaskView> task(String id, String pool) {
         throw unreadable();
     }

@@ -3,6 +3,7 @@ package io.cronoq.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.cronoq.events.SharingPolicySet;
 import io.cronoq.events.TaskCancelRequested;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.WorkerDraining;
@@ -99,6 +100,11 @@ class OpenApiDocumentTest {
 
         @Override
         public void drain(WorkerDraining drain) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void share(SharingPolicySet policy) {
             throw new UnsupportedOperationException();
         }
     };

@@ -2,6 +2,7 @@ package io.cronoq.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cronoq.events.SharingPolicySet;
 import io.cronoq.events.TaskCancelRequested;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.WorkerDraining;
@@ -32,7 +33,7 @@ final class RecordingCommands implements Commands {
         return new RecordingCommands(true);
     }
 
-    /** The events of a type written so far, in order: submissions, cancels or drains. */
+    /** The events of a type written so far, in order: submissions, cancels, drains or sharing policies. */
     <T extends SpecificRecord> List<T> written(Class<T> type) {
         return written.stream().filter(type::isInstance).map(type::cast).toList();
     }
@@ -57,6 +58,11 @@ final class RecordingCommands implements Commands {
     @Override
     public void drain(WorkerDraining drain) {
         write(drain);
+    }
+
+    @Override
+    public void share(SharingPolicySet policy) {
+        write(policy);
     }
 
     private void write(SpecificRecord event) {

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 class TaskIdsTest {
 
     private static TaskView view(String pool) {
-        return new TaskView("x", pool, "WAITING", Map.of(), null, "NORMAL", 0, null, null, null, null, null, null,
-                null, null, null, null, null, List.of(), null, List.of());
+        return new TaskView("x", pool, "WAITING", Map.of(), null, "NORMAL", 0, null, "default", null, null, null, null,
+                null, null, null, null, null, null, List.of(), null, List.of());
     }
 
     @Test

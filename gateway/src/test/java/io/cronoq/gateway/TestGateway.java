@@ -93,6 +93,7 @@ final class TestGateway implements AutoCloseable {
             switch (method) {
                 case "GET" -> request.get();
                 case "POST" -> request.post(content);
+                case "PUT" -> request.put(content);
                 case "DELETE" -> request.delete(content);
                 default -> throw new IllegalArgumentException("no " + method + " in these tests");
             }

@@ -14,7 +14,8 @@ import java.util.Map;
 /**
  * Reads a cronoq TOML config file into flat dotted keys: {@code [cronoq] commit.interval.ms = 20} and
  * {@code cronoq.commit.interval.ms = 20} are the same setting. Arrays of tables (such as
- * {@code [[auth.tokens]]}) are not flattened; {@link #tables} reads them as a list of entries.
+ * {@code [[auth.tokens]]}, {@code [[sharing.tenants]]}) are not flattened; {@link #tables} reads them as a
+ * list of entries.
  */
 final class ConfigFile {
 
@@ -52,6 +53,26 @@ final class ConfigFile {
             entries.add(MAPPER.convertValue(entry, new TypeReference<Map<String, Object>>() {}));
         }
         return entries;
+    }
+
+    /**
+     * The key names of the table at the dotted {@code path} (e.g. {@code sharing} for {@code [sharing]}
+     * and {@code [[sharing.tenants]]}), in file order; empty when absent.
+     */
+    static List<String> keys(Path file, String path) {
+        JsonNode node = tree(file);
+        for (String part : path.split("\\.")) {
+            node = node.path(part);
+        }
+        if (node.isMissingNode()) {
+            return List.of();
+        }
+        if (!node.isObject()) {
+            throw new IllegalArgumentException("--config " + file + ": " + path + " must be a table");
+        }
+        List<String> keys = new ArrayList<>();
+        node.fieldNames().forEachRemaining(keys::add);
+        return keys;
     }
 
     private static JsonNode tree(Path file) {

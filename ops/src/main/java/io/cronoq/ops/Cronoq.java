@@ -5,6 +5,7 @@ import io.cronoq.ops.http.CancelCommand;
 import io.cronoq.ops.http.SnapshotCommand;
 import io.cronoq.ops.http.StatusCommand;
 import io.cronoq.ops.http.SubmitCommand;
+import io.cronoq.ops.http.TenantsCommand;
 import io.cronoq.ops.http.WorkersCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -17,6 +18,7 @@ import picocli.CommandLine.Command;
         description = "A task scheduler for mixed worker fleets in which Kafka is the database.",
         subcommands = {DevCommand.class, SchedulerCommand.class, TopicsCommand.class,
                 SubmitCommand.class, StatusCommand.class, CancelCommand.class, SnapshotCommand.class, WorkersCommand.class,
+                TenantsCommand.class,
                 io.cronoq.ops.replay.ReplayCommand.class, io.cronoq.ops.replay.SimulateCommand.class, io.cronoq.ops.bench.BenchCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:failure", "2:usage error (bad flag or value)"})

@@ -38,6 +38,11 @@ final class GatewayClient {
                 .POST(HttpRequest.BodyPublishers.ofString(body.toString())));
     }
 
+    JsonNode put(String path, JsonNode body) {
+        return send(request(path).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(body.toString())));
+    }
+
     JsonNode delete(String path) {
         return send(request(path).DELETE());
     }

@@ -1,13 +1,14 @@
 package io.cronoq.ops.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
  * A command that shows what the gateway answers at one path, for every pool or only {@code --pool}'s:
- * the answer as sent with {@code --json}, else a table.
+ * the answer as sent with {@code --json}, else tables.
  */
 abstract class PoolListing implements Callable<Integer> {
 
@@ -24,14 +25,14 @@ abstract class PoolListing implements Callable<Integer> {
         this.path = path;
     }
 
-    /** The answer as a table for people. */
-    abstract Table table(JsonNode answer);
+    /** Prints the answer for people (one table, or a table per pool). */
+    abstract void show(JsonNode answer, PrintWriter out);
 
     @Override
     public final Integer call() {
         JsonNode answer = gateway.client().get(path + new Query().add("pool", pool));
         if (!gateway.printedJson(answer)) {
-            table(answer).print(gateway.out());
+            show(answer, gateway.out());
         }
         return 0;
     }

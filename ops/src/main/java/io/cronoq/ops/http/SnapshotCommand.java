@@ -1,6 +1,7 @@
 package io.cronoq.ops.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
 import io.cronoq.schemas.rules.Durations;
 import picocli.CommandLine.Command;
 
@@ -15,7 +16,11 @@ public final class SnapshotCommand extends PoolListing {
     }
 
     @Override
-    Table table(JsonNode snapshot) {
+    void show(JsonNode answer, PrintWriter out) {
+        table(answer).print(out);
+    }
+
+    private static Table table(JsonNode snapshot) {
         Table table = new Table("POOL", "GROUP", "WORKERS", "CAPACITY", "BUSY", "WAITING", "OLDEST WAIT", "DEMAND");
         for (JsonNode p : snapshot.path("pools")) {
             table.row(p.path("pool").asText(), "(all)", "", p.path("capacity").asInt(), p.path("busy").asInt(),

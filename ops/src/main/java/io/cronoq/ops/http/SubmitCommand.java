@@ -3,6 +3,7 @@ package io.cronoq.ops.http;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cronoq.schemas.rules.Durations;
 import io.cronoq.events.RetryPolicy;
+import io.cronoq.schemas.rules.Rules;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +26,7 @@ import picocli.CommandLine.Option;
         description = "Submit a task; prints its id.",
         footer = {"", "TIME is " + TimeFlags.TIME_FORMS + " (by this machine's clock).",
                 "DURATION is " + Durations.FORMS + ".", "",
-                "Example:", "  cronoq submit --pool inference --label gpu=a100 --payload-file in.json \\",
+                "Example:", "  cronoq submit --pool inference --tenant research --label gpu=a100 --payload-file in.json \\",
                 "      --start-at +30m --start-tolerance 2m --timeout 1h --max-attempts 5 --backoff 30s"})
 public final class SubmitCommand implements Callable<Integer> {
 
@@ -44,6 +45,11 @@ public final class SubmitCommand implements Callable<Integer> {
 
     @Option(names = "--id", paramLabel = "ID", description = "The task id (default: a new UUID); the same id twice is one task.")
     String id;
+
+    @Option(names = "--tenant", paramLabel = "TENANT",
+            description = "The team the task runs for, whose fair share and quotas it counts against "
+                    + "(default: the token's tenant, else default).")
+    String tenant;
 
     @Option(names = "--payload", paramLabel = "TEXT", description = "The payload, as UTF-8 text.")
     String payload;
@@ -125,6 +131,12 @@ public final class SubmitCommand implements Callable<Integer> {
         }
         if (labels != null) {
             labels.forEach(body.putObject("labels")::put);
+        }
+        if (tenant != null) {
+            Rules.tenant(tenant).ifPresent(v -> {
+                throw new IllegalArgumentException("--tenant: " + v.message());
+            });
+            body.put("tenant", tenant);
         }
         if (payload != null) {
             body.put("payload", payload);

@@ -1,6 +1,7 @@
 package io.cronoq.ops.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 
 /** {@code cronoq workers}: the registered workers with their labels, slots, load and state. */
@@ -13,7 +14,11 @@ public final class WorkersCommand extends PoolListing {
     }
 
     @Override
-    Table table(JsonNode answer) {
+    void show(JsonNode answer, PrintWriter out) {
+        table(answer).print(out);
+    }
+
+    private static Table table(JsonNode answer) {
         Table table = new Table("WORKER", "POOL", "LABELS", "SLOTS", "BUSY", "STATE", "GENERATION", "LAST HEARTBEAT");
         JsonNode workers = answer.has("workers") ? answer.path("workers") : answer;
         for (JsonNode w : workers) {
