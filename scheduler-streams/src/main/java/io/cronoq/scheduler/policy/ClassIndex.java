@@ -39,8 +39,8 @@ final class ClassIndex {
     }
 
     /** Registers a new class; {@link Groups} links it to the profiles that can serve it. */
-    WaitClass create(Requirement requirement, Tenant tenant) {
-        WaitClass c = new WaitClass(requirement, tenant);
+    WaitClass create(Need need, Tenant tenant) {
+        WaitClass c = new WaitClass(need, tenant);
         classes.put(c.key(), c);
         return c;
     }
@@ -125,13 +125,19 @@ final class ClassIndex {
 
     private void count(WaitClass c, long count) {
         waiting += count - c.count;
+        Need need = c.need;
+        need.count += count - c.count;
         if (c.count == 0 && count > 0) {
             waitingClasses.add(c);
             c.tenant.waiting.add(c);
+            need.waiting.add(c);
         } else if (c.count > 0 && count == 0) {
             waitingClasses.remove(c);
             c.tenant.waiting.remove(c);
-            c.reason = null;
+            need.waiting.remove(c);
+            if (need.count == 0) {
+                need.reason = null;
+            }
         }
         c.count = count;
     }

@@ -23,7 +23,7 @@ import java.util.List;
 record Departures(PoolModel m, Placement placement) {
 
     /** What a departed generation leaves behind: the tasks to re-queue, the classes whose reason may change. */
-    record Departure(List<TaskRecord> lost, LinkedHashSet<WaitClass> touched) {
+    record Departure(List<TaskRecord> lost, LinkedHashSet<Need> touched) {
         static Departure none() {
             return new Departure(List.of(), new LinkedHashSet<>());
         }
@@ -51,7 +51,7 @@ record Departures(PoolModel m, Placement placement) {
     Departure leaveGroup(Worker w, String cause, Instant at, List<Decision> out) {
         placement.ensureReasons();
         List<TaskRecord> lost = loseAttempts(w, at, out, cause);
-        LinkedHashSet<WaitClass> touched = new LinkedHashSet<>(w.profile().classes);
+        LinkedHashSet<Need> touched = new LinkedHashSet<>(w.profile().needs);
         m.groups.leave(w);
         w.clearRunning();
         m.leaving.remove(w.id());

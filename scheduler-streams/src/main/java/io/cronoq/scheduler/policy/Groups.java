@@ -26,6 +26,8 @@ final class Groups {
     private final ClassIndex classes;
     private final Tenants tenants;
     private final Map<String, Group> groups = new HashMap<>();
+    /** The requirement classes by requirement key: what profiles link to, whatever the tenants. */
+    private final Map<String, Need> needs = new HashMap<>();
 
     Groups(ClassIndex classes, Tenants tenants) {
         this.classes = classes;
@@ -51,22 +53,33 @@ final class Groups {
         if (c == null) {
             if (classes.sweepDue()) {
                 for (WaitClass gone : classes.sweep()) {
-                    for (Profile p : gone.profiles) {
-                        p.classes.remove(gone);
-                    }
-                }
-            }
-            c = classes.create(Requirement.parse(LineKeys.requirementKey(key)),
-                    tenants.get(LineKeys.tenantOf(key)));
-            for (Group g : groups.values()) {
-                if (g.labels().includes(c.labels())) {
-                    for (Profile p : g.profiles()) {
-                        if (p.resources.satisfies(c.requirement.resources())) {
-                            link(p, c);
+                    Need n = gone.need;
+                    n.lines.remove(gone);
+                    if (n.lines.isEmpty()) {
+                        needs.remove(n.key());
+                        for (Profile p : n.profiles) {
+                            p.needs.remove(n);
                         }
                     }
                 }
             }
+            String requirementKey = LineKeys.requirementKey(key);
+            Need n = needs.get(requirementKey);
+            if (n == null) {
+                n = new Need(Requirement.parse(requirementKey));
+                needs.put(requirementKey, n);
+                for (Group g : groups.values()) {
+                    if (g.labels().includes(n.labels())) {
+                        for (Profile p : g.profiles()) {
+                            if (p.resources.satisfies(n.requirement.resources())) {
+                                link(p, n);
+                            }
+                        }
+                    }
+                }
+            }
+            c = classes.create(n, tenants.get(LineKeys.tenantOf(key)));
+            n.lines.add(c);
         }
         return c;
     }
@@ -85,9 +98,9 @@ final class Groups {
         if (p == null) {
             p = new Profile(g, resources);
             g.add(resourceKey, p);
-            for (WaitClass c : classes.all()) {
-                if (labels.includes(c.labels()) && resources.satisfies(c.requirement.resources())) {
-                    link(p, c);
+            for (Need n : needs.values()) {
+                if (labels.includes(n.labels()) && resources.satisfies(n.requirement.resources())) {
+                    link(p, n);
                 }
             }
         }
@@ -120,9 +133,9 @@ final class Groups {
             Group g = p.group;
             g.remove(p.resources.key());
             p.removed = true;
-            for (WaitClass c : p.classes) {
-                c.profiles.remove(p);
-                c.freeProfiles.remove(p);
+            for (Need n : p.needs) {
+                n.profiles.remove(p);
+                n.freeProfiles.remove(p);
             }
             if (g.isEmpty()) {
                 groups.remove(g.labels().key());
@@ -178,12 +191,12 @@ final class Groups {
         }
     }
 
-    private void link(Profile p, WaitClass c) {
-        p.classes.add(c);
-        c.profiles.add(p);
-        c.capacity += p.capacity;
+    private void link(Profile p, Need n) {
+        p.needs.add(n);
+        n.profiles.add(p);
+        n.capacity += p.capacity;
         if (p.listedFree) {
-            c.freeProfiles.add(p);
+            n.freeProfiles.add(p);
         }
     }
 
@@ -194,13 +207,13 @@ final class Groups {
         if (delta == 0 && free == p.listedFree) {
             return;
         }
-        for (WaitClass c : p.classes) {
-            c.capacity += delta;
+        for (Need n : p.needs) {
+            n.capacity += delta;
             if (free != p.listedFree) {
                 if (free) {
-                    c.freeProfiles.add(p);
+                    n.freeProfiles.add(p);
                 } else {
-                    c.freeProfiles.remove(p);
+                    n.freeProfiles.remove(p);
                 }
             }
         }

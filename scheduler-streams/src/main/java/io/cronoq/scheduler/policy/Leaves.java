@@ -51,10 +51,10 @@ final class Leaves {
         out.add(Decision.journal(in, generation + " takes nothing new; the reports of the " + w.busy()
                 + " attempt(s) it holds are accepted until " + ends + ": its " + grace()));
         boolean wasActive = w.active();
-        LinkedHashSet<WaitClass> touched = null;
+        LinkedHashSet<Need> touched = null;
         if (wasActive) {
             placement.ensureReasons();
-            touched = new LinkedHashSet<>(w.profile().classes);
+            touched = new LinkedHashSet<>(w.profile().needs);
             m.groups.drain(w);
         }
         if (heardAt.isAfter(w.record.getLastHeartbeat())) {

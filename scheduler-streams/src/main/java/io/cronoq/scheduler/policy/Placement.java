@@ -8,6 +8,7 @@ import io.cronoq.events.TaskRecord;
 import io.cronoq.events.TaskState;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.TaskWaiting;
+import io.cronoq.scheduler.policy.store.Place;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -47,7 +48,7 @@ final class Placement {
         } else {
             // It joins the back of the line: its place is the new count.
             String held = heldByMax(c);
-            String reason = held != null ? held : reasonOf(c).forPlace(c.count + 1);
+            String reason = held != null ? held : reasonOf(c.need).forPlace(c.count + 1);
             m.lines.enqueue(task, c, at, reason);
             out.add(Decision.journal(new TaskWaiting(in.getTaskId(), reason), null));
         }
@@ -63,24 +64,22 @@ final class Placement {
      * joined}): repeatedly, among the classes that could have changed and that have a free profile
      * their tenant may take, the first by {@link #before} sends its head to the free profile it
      * ranks first. Only those classes are looked at: every other line already had no free profile
-     * and still has none. (A tenant held by a max may take again once it holds less: its waiting
-     * classes are looked at on every settle while quotas exist, and a head held by its max is told so.)
+     * and still has none. (A tenant held by a max may take again once it holds less: after it freed a
+     * slot its waiting classes are looked at too; and a head held by its max is told so.)
      */
     void settle(List<WaitClass> joined, Instant at, List<Decision> out) {
         candidates.clear();
         for (Profile p : freed) {
             if (!p.removed) {
-                candidates.addAll(p.classes);
+                for (Need n : p.needs) {
+                    candidates.addAll(n.waiting); // only the tenants' lines that have tasks
+                }
             }
         }
         freed.clear();
         candidates.addAll(joined);
-        if (m.tenants.anyQuota) {
-            for (Tenant t : m.tenants.all()) {
-                if (t.bounded) {
-                    candidates.addAll(t.waiting);
-                }
-            }
+        for (Tenant t : m.tenants.takeReleased()) {
+            candidates.addAll(t.waiting);
         }
         while (true) {
             WaitClass best = null;
@@ -146,23 +145,23 @@ final class Placement {
 
     /** A class with a free profile its tenant's max keeps it from: why, in words; else {@code null}. */
     String heldByMax(WaitClass c) {
-        if (!c.tenant.bounded || c.freeProfiles.isEmpty()) {
+        if (!c.tenant.bounded || c.need.freeProfiles.isEmpty()) {
             return null;
         }
-        for (Profile p : c.freeProfiles) {
+        for (Profile p : c.need.freeProfiles) {
             Tenant.Quota q = c.tenant.maxFor(p.labels());
             if (q == null) {
                 return null; // a free profile it may take: not held
             }
         }
-        Tenant.Quota q = c.tenant.maxFor(c.freeProfiles.iterator().next().labels());
+        Tenant.Quota q = c.tenant.maxFor(c.need.freeProfiles.iterator().next().labels());
         return "tenant " + c.tenant.name + " at its max: " + q.use(q.max);
     }
 
     /** Tells the head of each class held only by its tenant's max why it waits, when it was told otherwise. */
     private void tellHeldByMax(List<WaitClass> classes, List<Decision> out) {
-        for (WaitClass c : new LinkedHashSet<>(classes)) {
-            String held = c.count > 0 ? heldByMax(c) : null;
+        for (WaitClass c : classes) { // a class listed twice is told once: the second time its head knows
+            String held = c.count > 0 && c.tenant.bounded ? heldByMax(c) : null;
             if (held != null) {
                 TaskRecord head = m.store.task(c.headTaskId);
                 if (!held.equals(head.getWaitingReason())) {
@@ -182,11 +181,12 @@ final class Placement {
     /**
      * Puts tasks (already set back to WAITING) into their lines at their original order, lets
      * {@link #settle} place what it can, and says why each remaining one waits. After a worker
-     * registered, drained or left ({@code touched}: the classes its profiles served, else
+     * registered, drained or left ({@code touched}: the requirement classes its profiles served, else
      * {@code null}), recomputes the reason of those classes and of every class no worker can run,
-     * and journals, for each class whose reason changed, one {@code TaskWaiting} for its head.
+     * and journals, for each class whose reason changed, one {@code TaskWaiting} for the head of each
+     * of its tenants' lines.
      */
-    void requeue(List<TaskRecord> tasks, Instant at, List<Decision> out, LinkedHashSet<WaitClass> touched) {
+    void requeue(List<TaskRecord> tasks, Instant at, List<Decision> out, LinkedHashSet<Need> touched) {
         List<WaitClass> joined = new ArrayList<>(tasks.size());
         for (TaskRecord task : tasks) {
             WaitClass c = m.classOf(task);
@@ -194,14 +194,14 @@ final class Placement {
             joined.add(c);
         }
         settle(joined, at, out);
-        List<WaitClass> changed = touched == null ? List.of() : recomputeReasons(touched);
+        List<Need> changed = touched == null ? List.of() : recomputeReasons(touched);
         HashSet<String> told = new HashSet<>();
         for (int i = 0; i < tasks.size(); i++) {
             TaskRecord now = m.store.task(tasks.get(i).getTask().getTaskId());
             if (now.getState() == TaskState.WAITING) {
                 WaitClass c = joined.get(i);
                 String id = now.getTask().getTaskId();
-                WaitReason r = reasonOf(c);
+                WaitReason r = reasonOf(c.need);
                 String reason = id.equals(c.headTaskId) ? r.forPlace(1) : r.backInLine(c.count);
                 now.setWaitingReason(reason);
                 m.store.putTask(now);
@@ -209,14 +209,16 @@ final class Placement {
                 told.add(id);
             }
         }
-        for (WaitClass c : changed) {
-            if (c.count > 0 && !told.contains(c.headTaskId)) {
-                TaskRecord head = m.store.task(c.headTaskId);
-                String reason = c.reason.forPlace(1);
-                if (!reason.equals(head.getWaitingReason())) {
-                    head.setWaitingReason(reason);
-                    m.store.putTask(head);
-                    out.add(Decision.journal(new TaskWaiting(c.headTaskId, reason), null));
+        for (Need n : changed) {
+            for (WaitClass c : n.waiting) {
+                if (!told.contains(c.headTaskId)) {
+                    TaskRecord head = m.store.task(c.headTaskId);
+                    String reason = n.reason.forPlace(1);
+                    if (!reason.equals(head.getWaitingReason())) {
+                        head.setWaitingReason(reason);
+                        m.store.putTask(head);
+                        out.add(Decision.journal(new TaskWaiting(c.headTaskId, reason), null));
+                    }
                 }
             }
         }
@@ -228,33 +230,43 @@ final class Placement {
      * whose reason changed, head oldest first. A class that was empty before has no reason to
      * change from: its tasks are being told theirs.
      */
-    private List<WaitClass> recomputeReasons(LinkedHashSet<WaitClass> touched) {
+    private List<Need> recomputeReasons(LinkedHashSet<Need> touched) {
         for (WaitClass c : m.classes.waitingClasses()) {
-            if (c.capacity == 0) {
-                touched.add(c);
+            if (c.need.capacity == 0) {
+                touched.add(c.need);
             }
         }
-        List<WaitClass> changed = new ArrayList<>();
-        for (WaitClass c : touched) {
-            if (c.count == 0) {
+        List<Need> changed = new ArrayList<>();
+        for (Need n : touched) {
+            if (n.count == 0) {
                 continue;
             }
-            WaitReason before = c.reason;
-            c.reason = WaitReason.of(m.pool, c, m.groups.view());
-            if (before != null && !before.equals(c.reason)) {
-                changed.add(c);
+            WaitReason before = n.reason;
+            n.reason = WaitReason.of(m.pool, n, m.groups.view());
+            if (before != null && !before.equals(n.reason)) {
+                changed.add(n);
             }
         }
-        changed.sort(Comparator.comparing(c -> c.headPlace));
+        changed.sort(Comparator.comparing(Placement::oldestHead));
         return changed;
     }
 
-    /** The reason of a class with waiting tasks (or about to have one), computed if not known. */
-    WaitReason reasonOf(WaitClass c) {
-        if (c.reason == null) {
-            c.reason = WaitReason.of(m.pool, c, m.groups.view());
+    private static Place oldestHead(Need n) {
+        Place oldest = null;
+        for (WaitClass c : n.waiting) {
+            if (oldest == null || c.headPlace.before(oldest)) {
+                oldest = c.headPlace;
+            }
         }
-        return c.reason;
+        return oldest;
+    }
+
+    /** The reason of a requirement class with waiting tasks (or about to have one), computed if not known. */
+    WaitReason reasonOf(Need n) {
+        if (n.reason == null) {
+            n.reason = WaitReason.of(m.pool, n, m.groups.view());
+        }
+        return n.reason;
     }
 
     /**
@@ -263,7 +275,7 @@ final class Placement {
      */
     void ensureReasons() {
         for (WaitClass c : m.classes.waitingClasses()) {
-            reasonOf(c);
+            reasonOf(c.need);
         }
     }
 

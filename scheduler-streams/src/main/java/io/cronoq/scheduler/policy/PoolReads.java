@@ -28,12 +28,12 @@ record PoolReads(PoolModel m, Placement placement) {
         int busy = 0;
         int draining = 0;
         for (Group g : all) {
-            HashSet<WaitClass> served = new HashSet<>();
+            HashSet<Need> served = new HashSet<>();
             long waiting = 0;
             for (Profile p : g.profiles()) {
-                for (WaitClass c : p.classes) {
-                    if (served.add(c)) {
-                        waiting += c.count;
+                for (Need n : p.needs) {
+                    if (served.add(n)) {
+                        waiting += n.count;
                     }
                 }
             }
@@ -56,8 +56,9 @@ record PoolReads(PoolModel m, Placement placement) {
             Instant since = head == null || head.getWaitingSince() == null ? submitted : head.getWaitingSince();
             Requirement r = c.requirement;
             String held = placement.heldByMax(c);
-            result.add(new ClassSnapshot(r.key(), c.tenant.name, r.labels(), r.resources(), c.count, c.capacity,
-                    c.activeWorkers(), c.headTaskId, submitted, since, held != null ? held : placement.reasonOf(c).text()));
+            result.add(new ClassSnapshot(r.key(), c.tenant.name, r.labels(), r.resources(), c.count, c.need.capacity,
+                    c.need.activeWorkers(), c.headTaskId, submitted, since,
+                    held != null ? held : placement.reasonOf(c.need).text()));
         }
         return List.copyOf(result);
     }

@@ -268,7 +268,7 @@ public final class PoolScheduler {
         Worker worker = new Worker(record);
         m.workers.put(id, worker);
         Profile profile = m.groups.join(worker);
-        gone.touched().addAll(profile.classes);
+        gone.touched().addAll(profile.needs);
         m.store.putWorker(record);
         placement.offer(profile);
         out.add(Decision.journal(new WorkerAccepted(id, generation), null));
@@ -328,7 +328,7 @@ public final class PoolScheduler {
         out.add(Decision.journal(in, null));
         if (w.active()) {
             placement.ensureReasons();
-            LinkedHashSet<WaitClass> touched = new LinkedHashSet<>(w.profile().classes);
+            LinkedHashSet<Need> touched = new LinkedHashSet<>(w.profile().needs);
             m.groups.drain(w);
             m.store.putWorker(w.record);
             placement.requeue(List.of(), in.getAt(), out, touched);

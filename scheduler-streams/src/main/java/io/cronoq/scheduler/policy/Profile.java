@@ -19,7 +19,7 @@ final class Profile {
     final Group group;
     final ResourceProfile resources;
     /** The requirement classes this profile can serve; maintained by {@link Groups}. */
-    final LinkedHashSet<WaitClass> classes = new LinkedHashSet<>();
+    final LinkedHashSet<Need> needs = new LinkedHashSet<>();
     /** Whether {@link Groups} has listed this profile as free in its classes. */
     boolean listedFree;
     boolean removed;

@@ -15,7 +15,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * How a pool is shared between tenants, as decisions: an admin's change of a tenant's weight and
@@ -70,9 +69,16 @@ final class Sharing {
             return q == null ? null : "tenant " + chosen.name + " is below its guarantee (" + q.use(q.guaranteed)
                     + ") and goes before tenant " + passedOver.tenant.name;
         }
-        return String.format(Locale.ROOT, "tenant %s is furthest below its fair share (share %.3f at weight %s; "
-                        + "tenant %s: %.3f at weight %s)", chosen.name, tenants.share(chosen), weight(chosen),
-                passedOver.tenant.name, tenants.share(passedOver.tenant), weight(passedOver.tenant));
+        return "tenant " + chosen.name + " is furthest below its fair share (share " + rounded(tenants.share(chosen))
+                + " at weight " + weight(chosen) + "; tenant " + passedOver.tenant.name + ": "
+                + rounded(tenants.share(passedOver.tenant)) + " at weight " + weight(passedOver.tenant) + ")";
+    }
+
+    /** A share to three decimals, as the journal writes it (no formatter on the placement path). */
+    private static String rounded(double share) {
+        long thousandths = Math.round(share * 1000);
+        String digits = Long.toString(1000 + thousandths % 1000);
+        return (thousandths / 1000) + "." + digits.substring(1);
     }
 
     static String weight(Tenant t) {
@@ -151,7 +157,7 @@ final class Sharing {
     }
 
     private static boolean canRunIn(WaitClass c, Tenant.Quota q) {
-        for (Profile p : c.profiles) {
+        for (Profile p : c.need.profiles) {
             if (p.labels().includes(q.scope) && p.capacity > 0 && c.tenant.mayTake(p.labels())) {
                 return true;
             }
@@ -177,7 +183,7 @@ final class Sharing {
         workers.sort(Comparator.comparing(Worker::id));
         for (Worker w : workers) {
             Profile p = w.profile();
-            if (!w.active() || p == null || !starved.profiles.contains(p) || !p.labels().includes(q.scope)) {
+            if (!w.active() || p == null || !starved.need.profiles.contains(p) || !p.labels().includes(q.scope)) {
                 continue;
             }
             LabelSet labels = p.labels();

@@ -44,6 +44,11 @@ final class Tenants {
     private boolean anyGuarantee;
     /** Whether any tenant has a max or a guarantee: only then does placement consult quotas. */
     boolean anyQuota;
+    /**
+     * Tenants bound by a max that freed a slot since placement last looked: their waiting classes may
+     * take a slot again, wherever it is free ({@link #takeReleased}).
+     */
+    private final java.util.LinkedHashSet<Tenant> released = new java.util.LinkedHashSet<>();
 
     Tenants(String pool) {
         this.pool = pool;
@@ -90,7 +95,10 @@ final class Tenants {
         count(get(ref.getTenant()), ref.getGpus(), workerLabels, -1);
     }
 
-    private static void count(Tenant t, int gpus, LabelSet workerLabels, int sign) {
+    private void count(Tenant t, int gpus, LabelSet workerLabels, int sign) {
+        if (sign < 0 && t.bounded) {
+            released.add(t);
+        }
         t.slots += sign;
         t.gpus += sign * gpus;
         for (Tenant.Quota q : t.quotas) {
@@ -98,6 +106,16 @@ final class Tenants {
                 q.inUse += sign;
             }
         }
+    }
+
+    /** The tenants bound by a max that freed a slot since the last call. */
+    Collection<Tenant> takeReleased() {
+        if (released.isEmpty()) {
+            return List.of();
+        }
+        List<Tenant> taken = new ArrayList<>(released);
+        released.clear();
+        return taken;
     }
 
     // ---- the policy ---------------------------------------------------------------------------

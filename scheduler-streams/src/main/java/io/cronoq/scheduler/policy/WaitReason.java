@@ -40,7 +40,7 @@ record WaitReason(String text, boolean busy) {
     private static final int MAX_MISSING_CHARS = 160;
 
     /** The reason of a class with waiting tasks, now. */
-    static WaitReason of(String pool, WaitClass c, Collection<Group> groups) {
+    static WaitReason of(String pool, Need c, Collection<Group> groups) {
         if (c.capacity > 0) {
             int workers = c.activeWorkers();
             return new WaitReason(Units.count(workers, "worker matches", "workers match") + "; "

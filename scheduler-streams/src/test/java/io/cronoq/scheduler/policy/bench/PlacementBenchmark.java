@@ -7,6 +7,8 @@ import io.cronoq.events.Gpu;
 import io.cronoq.events.PoolRecord;
 import io.cronoq.events.Priority;
 import io.cronoq.events.ResourceRequest;
+import io.cronoq.events.SharingPolicySet;
+import io.cronoq.events.TenantQuota;
 import io.cronoq.events.TaskRecord;
 import io.cronoq.events.TaskState;
 import io.cronoq.events.TaskSubmitted;
@@ -57,8 +59,11 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * slots are all taken for good: the cost of a decision must not grow with tasks that cannot use the
  * freed slot. {@code tasks=resources} makes it resource-constrained: every worker publishes
  * resources (two machine shapes per group, so 200 profiles), half the tasks request cpu, memory or
- * packages that only one of the shapes has, and the blocked tasks need a free GPU. Decisions are
- * counted in the {@code decisions} secondary result. Run: see README.md.
+ * packages that only one of the shapes has, and the blocked tasks need a free GPU. {@code tenants=100}
+ * spreads every task over 100 tenants sharing the pool (weights 1 to 4; ten of them guaranteed
+ * slots, ten bounded by a max on the {@code disk=ssd} workers), so each freed slot also weighs the
+ * tenants' shares: each requirement class has a line per tenant. Decisions are counted in the
+ * {@code decisions} secondary result. Run: see README.md.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -85,12 +90,17 @@ public class PlacementBenchmark {
     @Param({"labels", "resources"})
     public String tasks;
 
+    /** Tenants the tasks are spread over: 1 (all of them the default tenant) or 100 sharing the pool. */
+    @Param({"1", "100"})
+    public int tenants;
+
     private PoolScheduler scheduler;
     private final ArrayDeque<AttemptAssigned> running = new ArrayDeque<>();
     private List<Map<String, String>> taskLabels;
     private List<ResourceRequest> taskNeeds;
     private int[] classOf;
     private int[] needOf;
+    private String[] tenantNames;
     private int next;
 
     /** Decisions returned, reported per second next to the operations. */
@@ -104,6 +114,16 @@ public class PlacementBenchmark {
     public void setUp() {
         boolean withResources = tasks.equals("resources");
         scheduler = new PoolScheduler(POOL, new LiveTasksStore());
+        tenantNames = new String[tenants];
+        for (int t = 0; t < tenants; t++) {
+            tenantNames[t] = tenants == 1 ? null : "team-" + t;
+            if (tenants > 1) {
+                List<TenantQuota> quotas = t % 10 == 1 ? List.of(new TenantQuota(Map.of(), 50, null))
+                        : t % 10 == 2 ? List.of(new TenantQuota(Map.of("disk", "ssd"), 0, 40)) : null;
+                scheduler.apply(new SharingPolicySet(POOL, tenantNames[t], 1.0 + t % 4, quotas, null, null, "bench", AT),
+                        AT);
+            }
+        }
         // Groups: rack rNN; even racks also carry disk=ssd (so some groups are more specialized).
         taskLabels = new ArrayList<>();
         taskLabels.add(Map.of());
@@ -145,7 +165,9 @@ public class PlacementBenchmark {
         ResourceRequest gpuNeed = withResources ? new ResourceRequest(null, 32L << 30, null, 1, List.of()) : null;
         scheduler.apply(new WorkerRegistered("gpu-0", POOL, GPU, SLOTS, gpuShape, null, null, AT), AT);
         for (int i = 0; i < SLOTS + blocked; i++) {
-            scheduler.apply(task("gpu-" + i, GPU, gpuNeed), AT);
+            TaskSubmitted gpuTask = task("gpu-" + i, GPU, gpuNeed);
+            gpuTask.setTenant(tenantNames[i % tenants]);
+            scheduler.apply(gpuTask, AT);
         }
         // Saturate the pool and build the servable backlog. With resources, a task may wait while a
         // worker it cannot use is free: submit until the backlog is there.
@@ -188,7 +210,9 @@ public class PlacementBenchmark {
     private List<Decision> submitDecisions() {
         int n = next++;
         int i = n & (classOf.length - 1);
-        List<Decision> out = scheduler.apply(task("t" + n, taskLabels.get(classOf[i]), taskNeeds.get(needOf[i])), AT);
+        TaskSubmitted t = task("t" + n, taskLabels.get(classOf[i]), taskNeeds.get(needOf[i]));
+        t.setTenant(tenantNames[n % tenants]);
+        List<Decision> out = scheduler.apply(t, AT);
         track(out);
         return out;
     }

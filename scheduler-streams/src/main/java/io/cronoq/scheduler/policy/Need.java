@@ -1,0 +1,131 @@
+package io.cronoq.scheduler.policy;
+
+import io.cronoq.scheduler.policy.match.LabelSet;
+import io.cronoq.scheduler.policy.match.Preferences;
+import io.cronoq.scheduler.policy.match.Requirement;
+import io.cronoq.events.Preference;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+
+/**
+ * One requirement class: what the waiting tasks with exactly the same {@link Requirement} (labels
+ * and resource need) share whatever their tenant. It keeps the profiles that can serve it (labels
+ * and resources, computed once when the class or the profile appears), which of those have a free
+ * slot now, their total capacity, why its tasks wait, and its tenants' lines ({@link WaitClass});
+ * so deciding where a task goes or why it waits never looks at the backlog, and a profile's change
+ * touches each requirement once, however many tenants wait for it.
+ */
+final class Need {
+
+    final Requirement requirement;
+    /** Profiles whose workers satisfy the requirement: maintained by {@link Groups}. */
+    final List<Profile> profiles = new ArrayList<>();
+    /** Those of {@link #profiles} with a free slot (insertion-ordered; iteration costs its size). */
+    final LinkedHashSet<Profile> freeProfiles = new LinkedHashSet<>();
+    /** Slots of the ACTIVE workers of {@link #profiles}. */
+    int capacity;
+    /** Its tenants' lines, known ones (maintained by {@link Groups}). */
+    final List<WaitClass> lines = new ArrayList<>(1);
+    /** Its tenants' lines that have waiting tasks (maintained by {@link ClassIndex}). */
+    final LinkedHashSet<WaitClass> waiting = new LinkedHashSet<>();
+    /** Tasks waiting in all its lines. */
+    long count;
+    /** Why its tasks wait (the workers' side), while it has any; {@code null} when empty or not computed since loading. */
+    WaitReason reason;
+
+    Need(Requirement requirement) {
+        this.requirement = requirement;
+    }
+
+    LabelSet labels() {
+        return requirement.labelSet();
+    }
+
+    String key() {
+        return requirement.key();
+    }
+
+    /** ACTIVE workers that satisfy the requirement. */
+    int activeWorkers() {
+        int sum = 0;
+        for (Profile p : profiles) {
+            sum += p.activeWorkers;
+        }
+        return sum;
+    }
+
+    /**
+     * The profile a task of this class with these preferences should go to now, or {@code null}
+     * when none has a free slot. The order, in full:
+     * <ol>
+     *   <li>the highest preference score of the group ({@link Preferences}): soft routing first,
+     *       among workers that all satisfy the hard constraints;</li>
+     *   <li>the group order ({@link Ordering#GROUPS}): fewest labels, so workers with rare
+     *       labels stay free for the tasks that need them; then the most free slots this task could
+     *       use; then the label key;</li>
+     *   <li>inside the group, the profile with the fewest GPUs (a GPU stays free for a task that
+     *       needs one), then the least loaded worker, then the one served longest ago
+     *       ({@link Ordering#WORKERS}).</li>
+     * </ol>
+     * Only profiles its tenant may take count (see {@link Tenant#mayTake}). Costs the number of free
+     * profiles (usually one per group), never the backlog.
+     */
+    Profile bestFreeProfile(List<Preference> preferences, Tenant tenant) {
+        if (freeProfiles.size() == 1 && !tenant.bounded) {
+            return freeProfiles.iterator().next();
+        }
+        return best(preferences, tenant, false);
+    }
+
+    /** {@link #bestFreeProfile}, among the free profiles where the tenant is below its guarantee. */
+    Profile bestDeficitProfile(List<Preference> preferences, Tenant tenant) {
+        return best(preferences, tenant, true);
+    }
+
+    private Profile best(List<Preference> preferences, Tenant tenant, boolean inDeficit) {
+        Profile best = null;
+        int bestScore = 0;
+        int bestFree = 0;
+        for (Profile p : freeProfiles) {
+            if (!tenant.mayTake(p.labels()) || inDeficit && tenant.deficitFor(p.labels()) == null) {
+                continue;
+            }
+            int score = Preferences.score(preferences, p.labels());
+            int free = best != null && best.group == p.group ? bestFree : freeSlots(p.group);
+            if (best == null || better(p, score, free, best, bestScore, bestFree)) {
+                best = p;
+                bestScore = score;
+                bestFree = free;
+            }
+        }
+        return best;
+    }
+
+    private static boolean better(Profile p, int score, int free, Profile best, int bestScore, int bestFree) {
+        if (p.group != best.group) {
+            if (score != bestScore) {
+                return score > bestScore;
+            }
+            return Ordering.GROUPS.compare(new Ordering.GroupRank(p.labels(), free),
+                    new Ordering.GroupRank(best.labels(), bestFree)) < 0;
+        }
+        return Ordering.PROFILES.compare(p, best) < 0;
+    }
+
+    /** Free slots of a group's profiles that serve this class. */
+    private int freeSlots(Group g) {
+        int free = 0;
+        for (Profile p : g.profiles()) {
+            if (freeProfiles.contains(p)) {
+                free += p.free();
+            }
+        }
+        return free;
+    }
+
+    @Override
+    public String toString() {
+        return "Need[" + requirement.key() + " count=" + count + "]";
+    }
+}
