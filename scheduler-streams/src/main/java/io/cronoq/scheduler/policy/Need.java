@@ -33,6 +33,8 @@ final class Need {
     long count;
     /** Why its tasks wait (the workers' side), while it has any; {@code null} when empty or not computed since loading. */
     WaitReason reason;
+    /** The last {@code Placement.settle} call that listed it. */
+    long settle;
 
     Need(Requirement requirement) {
         this.requirement = requirement;

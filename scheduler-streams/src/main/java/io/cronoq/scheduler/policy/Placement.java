@@ -11,6 +11,7 @@ import io.cronoq.events.TaskWaiting;
 import io.cronoq.scheduler.policy.store.Place;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -28,7 +29,13 @@ final class Placement {
     private final PoolModel m;
     /** Profiles that gained a free slot during the current input: their lines get a chance. */
     private final List<Profile> freed = new ArrayList<>();
-    private final List<WaitClass> candidates = new ArrayList<>();
+    /** During {@link #settle}: the requirement classes whose lines may take a freed slot. */
+    private final List<Need> needs = new ArrayList<>();
+    /** During {@link #settle}: single lines that may take a slot (joined, or of a tenant its max released). */
+    private final List<WaitClass> lines = new ArrayList<>();
+    private final Choice choice = new Choice();
+    /** Counts the calls of {@link #settle}, so a requirement class is listed once per call ({@link Need#settle}). */
+    private long settles;
 
     Placement(PoolModel model) {
         this.m = model;
@@ -68,55 +75,89 @@ final class Placement {
      * slot its waiting classes are looked at too; and a head held by its max is told so.)
      */
     void settle(List<WaitClass> joined, Instant at, List<Decision> out) {
-        candidates.clear();
+        needs.clear();
+        settles++;
         for (Profile p : freed) {
             if (!p.removed) {
                 for (Need n : p.needs) {
-                    candidates.addAll(n.waiting); // only the tenants' lines that have tasks
+                    if (!n.waiting.isEmpty() && n.settle != settles) {
+                        n.settle = settles;
+                        needs.add(n); // its tenants' lines that have tasks are looked at
+                    }
                 }
             }
         }
         freed.clear();
-        candidates.addAll(joined);
+        lines.clear();
+        lines.addAll(joined);
         for (Tenant t : m.tenants.takeReleased()) {
-            candidates.addAll(t.waiting);
+            lines.addAll(t.waiting);
         }
         while (true) {
-            WaitClass best = null;
-            int bestTier = 0;
-            double bestShare = 0;
-            WaitClass passedOver = null;
-            for (WaitClass c : candidates) {
-                if (!c.servable()) {
-                    continue;
-                }
-                int tier = tier(c);
-                double share = tier == 2 ? m.tenants.share(c.tenant) : 0;
-                if (best == null || before(c, tier, share, best, bestTier, bestShare)) {
-                    if (best != null && best.tenant != c.tenant && best.headPlace.before(c.headPlace)) {
-                        passedOver = best;
+            choice.clear();
+            for (Need n : needs) {
+                if (!n.freeProfiles.isEmpty()) { // else none of its lines can take a slot: skip them all
+                    for (WaitClass c : n.waiting) {
+                        consider(c);
                     }
-                    best = c;
-                    bestTier = tier;
-                    bestShare = share;
-                } else if (best.tenant != c.tenant && c.headPlace.before(best.headPlace)) {
-                    passedOver = c;
                 }
             }
+            for (WaitClass c : lines) {
+                consider(c);
+            }
+            WaitClass best = choice.best;
             if (best == null) {
                 break;
             }
             TaskRecord task = m.store.task(best.headTaskId);
-            Profile profile = bestTier == 1 ? best.bestDeficitProfile(task.getTask().getPreferences())
+            Profile profile = choice.tier == 1 ? best.bestDeficitProfile(task.getTask().getPreferences())
                     : best.bestFreeProfile(task.getTask().getPreferences());
-            String why = passedOver == null ? null : Sharing.whyChosen(m.tenants, best.tenant, bestTier, profile, passedOver);
+            String why = choice.passedOver == null ? null
+                    : Sharing.whyChosen(m.tenants, best.tenant, choice.tier, profile, choice.passedOver);
             m.classes.takeHead(best);
             assign(task, profile, at, why, out);
         }
         if (m.tenants.anyQuota) {
-            tellHeldByMax(candidates, out);
+            for (Need n : needs) {
+                tellHeldByMax(n.waiting, out);
+            }
+            tellHeldByMax(lines, out);
         }
-        candidates.clear();
+        needs.clear();
+        lines.clear();
+    }
+
+    /** The line a freed slot serves first so far in one pass of {@link #settle}, and the one it passed over. */
+    private static final class Choice {
+        WaitClass best;
+        int tier;
+        double share;
+        /** A line of another tenant whose head waited longer than the best's, if any. */
+        WaitClass passedOver;
+
+        void clear() {
+            best = null;
+            passedOver = null;
+        }
+    }
+
+    private void consider(WaitClass c) {
+        if (!c.servable()) {
+            return;
+        }
+        int tier = tier(c);
+        double share = tier == 2 ? m.tenants.share(c.tenant) : 0;
+        WaitClass best = choice.best;
+        if (best == null || before(c, tier, share, best, choice.tier, choice.share)) {
+            if (best != null && best.tenant != c.tenant && best.headPlace.before(c.headPlace)) {
+                choice.passedOver = best;
+            }
+            choice.best = c;
+            choice.tier = tier;
+            choice.share = share;
+        } else if (best.tenant != c.tenant && c.headPlace.before(best.headPlace)) {
+            choice.passedOver = c;
+        }
     }
 
     /**
@@ -159,7 +200,7 @@ final class Placement {
     }
 
     /** Tells the head of each class held only by its tenant's max why it waits, when it was told otherwise. */
-    private void tellHeldByMax(List<WaitClass> classes, List<Decision> out) {
+    private void tellHeldByMax(Collection<WaitClass> classes, List<Decision> out) {
         for (WaitClass c : classes) { // a class listed twice is told once: the second time its head knows
             String held = c.count > 0 && c.tenant.bounded ? heldByMax(c) : null;
             if (held != null) {

@@ -56,9 +56,12 @@ import org.apache.avro.specific.SpecificRecord;
  * ties round-robin (see {@link WaitClass#bestFreeProfile}). A task no free slot can take waits in
  * the line of its requirement class without blocking others, with a reason ({@link WaitReason});
  * a freed slot goes to the best-placed waiting task it can serve ({@link Ordering#rank}: fixed
- * starts, near deadlines, then submission time with priority and aging). Hence the invariant every method
- * restores before it returns: no task waits while an ACTIVE worker that could run it has a free
- * slot. Not thread-safe: one pool, one thread.
+ * starts, near deadlines, then submission time with priority and aging). When teams share the pool,
+ * each task counts against its tenant, each tenant has its own lines, and between tenants a freed
+ * slot goes first to one below its guarantee, then to the one furthest below its weighted share
+ * ({@link Tenants}, {@link Sharing}). Hence the invariant every method restores before it returns:
+ * no task waits while an ACTIVE worker that could run it has a free slot, unless its tenant's max
+ * keeps it from that worker. Not thread-safe: one pool, one thread.
  *
  * <p>Why a task waits is journaled ({@code TaskWaiting}) and kept in its record when it starts
  * waiting (with its place in line when matching slots are all busy). Afterwards the reason of its
