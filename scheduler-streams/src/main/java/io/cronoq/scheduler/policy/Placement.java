@@ -199,6 +199,26 @@ final class Placement {
         return "tenant " + c.tenant.name + " at its max: " + q.use(q.max);
     }
 
+    /**
+     * After a max was raised or removed: the head of each line that was told its tenant's max held
+     * it, and that still waits for another reason, is told that reason instead.
+     */
+    void retellReleased(Collection<WaitClass> classes, List<Decision> out) {
+        for (WaitClass c : classes) {
+            if (c.count == 0 || heldByMax(c) != null) {
+                continue;
+            }
+            TaskRecord head = m.store.task(c.headTaskId);
+            String told = head.getWaitingReason();
+            if (told != null && told.startsWith("tenant " + c.tenant.name + " at its max")) {
+                String reason = reasonOf(c.need).forPlace(1);
+                head.setWaitingReason(reason);
+                m.store.putTask(head);
+                out.add(Decision.journal(new TaskWaiting(c.headTaskId, reason), null));
+            }
+        }
+    }
+
     /** Tells the head of each class held only by its tenant's max why it waits, when it was told otherwise. */
     private void tellHeldByMax(Collection<WaitClass> classes, List<Decision> out) {
         for (WaitClass c : classes) { // a class listed twice is told once: the second time its head knows

@@ -52,7 +52,9 @@ final class Sharing {
         m.tenants.apply(in);
         m.groups.recount(m.workers.values());
         m.store.putSharing(m.tenants.record());
-        placement.settle(new ArrayList<>(m.classes.waitingClasses()), at, out);
+        List<WaitClass> waiting = new ArrayList<>(m.classes.waitingClasses());
+        placement.settle(waiting, at, out);
+        placement.retellReleased(waiting, out);
         return out;
     }
 

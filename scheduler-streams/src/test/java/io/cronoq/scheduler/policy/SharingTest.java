@@ -161,6 +161,21 @@ class SharingTest {
     }
 
     @Test
+    void aRaisedMaxThatFindsNoFreeSlotTellsTheHeadWhyItStillWaits() {
+        apply(share("research", null, quota(0, 1)));
+        apply(worker("w1", 2));
+        apply(tenantTask("r-1", "research"));
+        apply(tenantTask("r-2", "research"));
+        apply(tenantTask("o-1", "other"));
+        assertThat(store.task("r-2").getWaitingReason()).startsWith("tenant research at its max");
+
+        List<Decision> out = apply(share("research", null, quota(0, 2)));
+
+        assertThat(Out.only(out, TaskWaiting.class).getReason()).isEqualTo("1 worker matches; all 2 slots busy; 1st in line");
+        assertThat(store.task("r-2").getWaitingReason()).isEqualTo("1 worker matches; all 2 slots busy; 1st in line");
+    }
+
+    @Test
     void afterTheGraceTheNewestBorrowedAttemptIsPreemptedForATenantBelowItsGuarantee() {
         apply(share("prod", null, quota(2, null)));
         apply(worker("w1", 4));
