@@ -66,6 +66,41 @@ function bar(busy, capacity) {
   return el('div', { class: 'bar', title: busy + ' of ' + capacity + ' slots busy' }, fill);
 }
 
+// A share or weight: whole numbers as they are, others to two decimals.
+function amount(x) {
+  if (x === null || x === undefined) return '—';
+  return Number.isInteger(x) ? String(x) : x.toFixed(2);
+}
+
+function quota(q) {
+  return el('div', { class: 'quota', 'data-scope': q.scope },
+    q.scope + ': ' + q.inUse + ' in use · ' + q.guaranteed + ' guaranteed · '
+      + (q.max === null || q.max === undefined ? 'no max' : 'max ' + q.max));
+}
+
+// The pool's tenants: what each holds against its fair share, its quotas per scope, what waits.
+function tenantsPanel(pool) {
+  const tenants = pool.tenants || [];
+  const panel = el('div', { class: 'tenants', 'data-tenants': pool.pool }, el('h4', null, 'Tenants'));
+  if (!tenants.length) {
+    panel.append(el('p', { class: 'empty' }, 'No tenant holds a slot, waits or has a policy.'));
+    return panel;
+  }
+  panel.append(el('table', null,
+    el('thead', null, el('tr', null, ...['tenant', 'weight', 'in use', 'fair share', 'quotas', 'waiting',
+      'oldest wait'].map(h => el('th', null, h)))),
+    el('tbody', null, ...tenants.map(t => el('tr', { 'data-tenant': t.tenant },
+      el('td', { class: 'tenant-name' }, t.tenant),
+      el('td', { class: 'tenant-weight' }, amount(t.weight)),
+      el('td', { class: 'tenant-in-use', title: 'slots its attempts hold' },
+        t.slotsInUse + (t.gpusInUse ? ' · ' + t.gpusInUse + ' GPU' : '')),
+      el('td', { class: 'tenant-fair-share', title: 'slots its weight entitles it to' }, amount(t.fairShare)),
+      el('td', { class: 'tenant-quotas' }, ...(t.quotas.length ? t.quotas.map(quota) : ['—'])),
+      el('td', { class: 'tenant-waiting' }, t.waiting),
+      el('td', { class: 'tenant-oldest' }, age(t.oldestWaitingMs)))))));
+  return panel;
+}
+
 function renderPools(snapshot) {
   const root = document.getElementById('pools');
   root.replaceChildren();
@@ -89,7 +124,8 @@ function renderPools(snapshot) {
         figure('pool-oldest', 'oldest wait', age(pool.oldestWaitingMs)),
         figure('pool-demand', 'demand', pool.demand),
         pool.drainingBusy ? figure('pool-draining', 'draining', pool.drainingBusy) : null),
-      ...(groups.length ? groups : [el('p', { class: 'empty' }, 'no live workers')])));
+      ...(groups.length ? groups : [el('p', { class: 'empty' }, 'no live workers')]),
+      tenantsPanel(pool)));
   }
 }
 

@@ -127,7 +127,7 @@ final class Access {
 
     private static String verb(Permission permission) {
         return switch (permission) {
-            case READ -> "read tasks, workers or snapshots";
+            case READ -> "read tasks, workers, snapshots or tenants";
             case SUBMIT -> "submit tasks";
             case CANCEL -> "cancel tasks";
             case DRAIN -> "drain workers";

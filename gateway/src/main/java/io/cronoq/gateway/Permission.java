@@ -9,7 +9,7 @@ import io.javalin.security.RouteRole;
 enum Permission implements RouteRole {
     /** Health, readiness, the API description and the dashboard's static files: no token needed. */
     OPEN,
-    /** Reading tasks, workers and snapshots, in the credential's pools. */
+    /** Reading tasks, workers, snapshots and tenants, in the credential's pools. */
     READ,
     /** Submitting tasks, in the credential's pools. */
     SUBMIT,

@@ -74,6 +74,11 @@ final class Api {
                 .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8)));
     }
 
+    Reply put(String path, String json) {
+        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8)));
+    }
+
     Reply delete(String path) {
         return send(HttpRequest.newBuilder(uri(path)).DELETE());
     }

@@ -34,10 +34,11 @@ import org.openqa.selenium.chrome.ChromeOptions;
 /**
  * The dashboard in a real headless Chromium (Debian's {@code chromium} and {@code chromium-driver},
  * driven by Selenium) against a real scheduler: it shows the pool and its groups with the right
- * numbers, updates on its own when tasks are submitted, lists waiting tasks with their reasons and
- * shows a task's history on click; its last-hour charts plot the figures the journal gives (and the
- * test saves a screenshot of them at {@code target/dashboard-charts.png}), and a second gateway
- * started later rebuilds the same minutes. Without Chromium it fails, saying what to install, unless
+ * numbers, updates on its own when tasks are submitted, lists waiting tasks with their reasons,
+ * shows a task's history on click and each pool's tenants against their fair share and quotas; its
+ * last-hour charts plot the figures the journal gives (and the test saves screenshots of them and of
+ * a tenants panel at {@code target/dashboard-charts.png} and {@code target/dashboard-tenants.png}),
+ * and a second gateway started later rebuilds the same minutes. Without Chromium it fails, saying what to install, unless
  * {@code -Dcronoq.browser.skip=true} on a machine without the {@code CI} environment variable.
  */
 @Tag("integration")
@@ -160,6 +161,39 @@ class DashboardBrowserIntegrationTest {
     }
 
     @Test
+    void theTenantsPanelShowsWhatEachTenantHoldsAgainstItsShareAndQuota() throws IOException {
+        String pool = "dashboard-tenants";
+        inputs.register(pool, "cpu-3", Map.of(), 3);
+        await().atMost(WAIT).until(() -> node.api.get("/v1/workers/cpu-3?pool=" + pool).status() == 200);
+        Api.Reply set = node.api.put("/v1/pools/" + pool + "/tenants/research",
+                "{\"weight\":2,\"quotas\":[{\"guaranteed\":1,\"max\":2}]}");
+        assertThat(set.status()).as(set.toString()).isEqualTo(202);
+        for (String id : List.of("r1", "r2", "r3")) {
+            submitFor(pool, id, "research");
+        }
+        submitFor(pool, "d1", null);
+        await().atMost(WAIT).until(() -> node.api.get("/v1/tasks/d1").json().path("state").asText().equals("ASSIGNED"));
+
+        browser.get(node.gateway.url() + "/");
+
+        String research = "[data-tenants='" + pool + "'] tr[data-tenant='research']";
+        String fallback = "[data-tenants='" + pool + "'] tr[data-tenant='default']";
+        await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
+            assertThat(text(research + " .tenant-weight")).isEqualTo("2");
+            assertThat(text(research + " .tenant-in-use")).as("at its max of 2").isEqualTo("2");
+            assertThat(text(research + " .tenant-fair-share")).as("3 slots x 2 / (2 + 1)").isEqualTo("2");
+            assertThat(text(research + " .tenant-quotas")).isEqualTo("pool: 2 in use · 1 guaranteed · max 2");
+            assertThat(text(research + " .tenant-waiting")).as("r3 waits for its max").isEqualTo("1");
+            assertThat(text(research + " .tenant-oldest")).isNotEqualTo("—");
+            assertThat(text(fallback + " .tenant-in-use")).isEqualTo("1");
+            assertThat(text(fallback + " .tenant-fair-share")).isEqualTo("1");
+            assertThat(text(fallback + " .tenant-waiting")).isEqualTo("0");
+            assertThat(text(fallback + " .tenant-oldest")).isEqualTo("—");
+        });
+        screenshot("[data-pool='" + pool + "']", "dashboard-tenants.png");
+    }
+
+    @Test
     void aGatewayStartedLaterRebuildsTheSameMinutesFromTheJournal() throws IOException {
         String pool = "dashboard-restart";
         inputs.register(pool, "gpu-9", Map.of("gpu", "l4"), 1);
@@ -218,6 +252,13 @@ class DashboardBrowserIntegrationTest {
         assertThat(reply.status()).as(reply.toString()).isEqualTo(202);
     }
 
+    /** Submits a task of {@code pool} for {@code tenant} ({@code null}: the task names none). */
+    private static void submitFor(String pool, String id, String tenant) {
+        Api.Reply reply = node.api.post("/v1/tasks", "{\"pool\":\"%s\",\"id\":\"%s\"%s}".formatted(pool, id,
+                tenant == null ? "" : ",\"tenant\":\"" + tenant + "\""));
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(202);
+    }
+
     @SuppressWarnings("unchecked")
     private static Map<String, Object> plotted(String groupKey) {
         List<Map<String, Object>> groups = (List<Map<String, Object>>) script(
@@ -243,10 +284,16 @@ class DashboardBrowserIntegrationTest {
 
     /** Saves the page, charts included, for people to look at. */
     private static void screenshot() throws IOException {
+        screenshot("#history", "dashboard-charts.png");
+    }
+
+    /** Saves the page scrolled to the element {@code css} selects as {@code file}, for people to look at. */
+    private static void screenshot(String css, String file) throws IOException {
         ((JavascriptExecutor) browser).executeScript(
-                "window.scrollTo(0, document.querySelector('#history').offsetTop - 40)");
+                "window.scrollTo(0, document.querySelector(arguments[0]).getBoundingClientRect().top"
+                        + " + window.scrollY - 40)", css);
         byte[] png = ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
-        Path target = Path.of(System.getProperty("cronoq.screenshots", "target"), "dashboard-charts.png");
+        Path target = Path.of(System.getProperty("cronoq.screenshots", "target"), file);
         Files.createDirectories(target.getParent());
         Files.write(target, png);
     }

@@ -68,6 +68,13 @@ class OpenApiDocumentTest {
         assertProperties("WorkerList", WorkerList.class);
         assertProperties("Worker", WorkerView.class);
         assertProperties("ErrorDetail", ErrorBody.Detail.class);
+        assertProperties("Tenants", TenantsView.class);
+        assertProperties("Sharing", SharingView.class);
+        assertProperties("Tenant", TenantView.class);
+        assertProperties("Quota", TenantView.QuotaView.class);
+        assertThat(properties("TenantPolicy")).containsExactlyInAnyOrderElementsOf(SharingPolicyParser.TENANT_FIELDS);
+        assertThat(properties("QuotaPolicy")).containsExactlyInAnyOrderElementsOf(SharingPolicyParser.QUOTA_FIELDS);
+        assertThat(properties("PoolSharing")).containsExactlyInAnyOrderElementsOf(SharingPolicyParser.POOL_FIELDS);
         assertThat(properties("TaskSubmission")).containsExactlyInAnyOrderElementsOf(SubmissionParser.FIELDS);
         assertThat(properties("ResourceRequest")).containsExactlyInAnyOrderElementsOf(SubmissionParser.RESOURCE_FIELDS);
         assertThat(document.at("/components/schemas/ErrorDetail/properties/code/enum"))

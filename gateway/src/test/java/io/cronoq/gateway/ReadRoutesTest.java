@@ -31,7 +31,8 @@ class ReadRoutesTest {
             .pool(MemoryState.pool("theirs", 2, 2, 5))
             .pool(MemoryState.pool("ours", 8, 3, 0))
             .task(MemoryState.task("t-1", "ours", "RUNNING", Map.of(), "w-2"))
-            .worker(MemoryState.worker("w-2", "ours", "ACTIVE", 1, 1, "t-1"));
+            .worker(MemoryState.worker("w-2", "ours", "ACTIVE", 1, 1, "t-1"))
+            .sharing(new SharingView("ours", true, 30_000, 8, 0, List.of()));
     private final GatewayContext open = TestGateway.context(Credentials.none(), state, new RecordingCommands());
     private final GatewayContext secured = TestGateway.context(TestGateway.SECURED, state, new RecordingCommands());
 
@@ -45,6 +46,11 @@ class ReadRoutesTest {
             assertThat(all.path("pools").findValuesAsText("pool")).containsExactly("ours", "theirs");
             assertThat(all.path("pools").get(1).path("waiting").asLong()).isEqualTo(5);
             assertThat(all.path("pools").get(1).path("oldestWaitingMs").asLong()).isEqualTo(1000);
+            JsonNode tenant = all.path("pools").get(1).path("tenants").get(0);
+            assertThat(tenant.path("tenant").asText()).as("each pool's tenants").isEqualTo("default");
+            assertThat(tenant.path("slotsInUse").asInt()).isEqualTo(2);
+            assertThat(tenant.path("waiting").asLong()).isEqualTo(5);
+            assertThat(tenant.path("oldestWaitingMs").asLong()).isEqualTo(1000);
             assertThat(ours.path("at").asText()).as("the gateway's clock").isEqualTo(TestGateway.NOW.toString());
             assertThat(ours.path("pools")).hasSize(1);
             assertThat(ours.path("pools").get(0).path("capacity").asInt()).isEqualTo(8);
@@ -68,7 +74,7 @@ class ReadRoutesTest {
             "/v1/tasks?before=not-a-cursor, before", "/v1/tasks?pool=a/b, pool", "/v1/workers?state=SLEEPING, state",
             "/v1/workers?pool=%2Fetc, pool", "/v1/workers/_w, id", "/v1/snapshot?pool=two%20words, pool",
             "/v1/history, pool", "/v1/history?pool=ours&minutes=0, minutes", "/v1/history?pool=ours&minutes=61, minutes",
-            "/v1/history?pool=ours&minutes=an-hour, minutes"})
+            "/v1/history?pool=ours&minutes=an-hour, minutes", "/v1/tenants?pool=two%20words, pool"})
     void aBadParameterOfAReadIs400NamingIt(String path, String field) {
         TestGateway.test(withHistory(open, (pool, minutes, now) -> Optional.of(history(pool, now))),
                 (server, client) -> assertThat(refused(get(client, path, null), 400, field)).isNotBlank());
@@ -97,7 +103,7 @@ class ReadRoutesTest {
 
     @ParameterizedTest(name = "GET {0}")
     @ValueSource(strings = {"/v1/snapshot", "/v1/history", "/v1/tasks", "/v1/tasks/t-1", "/v1/workers",
-            "/v1/workers/w-2"})
+            "/v1/workers/w-2", "/v1/tenants"})
     void withTokensEveryReadIsInTheCallersPools(String path) {
         TestGateway.test(withHistory(secured, (pool, minutes, now) -> Optional.of(history(pool, now))),
                 (server, client) -> {

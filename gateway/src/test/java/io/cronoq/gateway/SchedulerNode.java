@@ -7,6 +7,7 @@ import io.cronoq.testkit.KafkaBroker;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.time.Clock;
 import java.util.Map;
 
 /**
@@ -47,6 +48,24 @@ final class SchedulerNode implements AutoCloseable {
                 .applicationServer("localhost:" + port).start();
         try {
             return new SchedulerNode(scheduler, GatewayServer.start(scheduler.app(), port));
+        } catch (RuntimeException e) {
+            scheduler.close();
+            throw e;
+        }
+    }
+
+    /**
+     * An instance whose gateway checks {@code tokens} while its scheduler takes unsigned worker registrations (the
+     * test's simulated workers), for broker tests of what tokens may do over HTTP to a pool with workers.
+     */
+    static SchedulerNode withGatewayTokens(KafkaBroker broker, String prefix, String applicationId, int partitions,
+                                           Credentials tokens) {
+        int port = freePort();
+        RunningScheduler scheduler = RunningScheduler.on(broker).prefix(prefix).applicationId(applicationId)
+                .partitions(partitions).neverEvict().applicationServer("localhost:" + port).start();
+        try {
+            return new SchedulerNode(scheduler, GatewayServer.start(scheduler.streams(), scheduler.config(),
+                    scheduler.topics(), port, Clock.systemUTC(), tokens));
         } catch (RuntimeException e) {
             scheduler.close();
             throw e;

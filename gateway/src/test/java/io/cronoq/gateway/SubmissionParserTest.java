@@ -10,6 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The JSON body of a submission becomes exactly the event the scheduler reads. */
 class SubmissionParserTest {
@@ -128,6 +130,26 @@ class SubmissionParserTest {
                 .isInstanceOfSatisfying(ApiException.class, e -> {
                     assertThat(e.field()).isEqualTo("prefer[0].labels.zone");
                     assertThat(e.getMessage()).contains("UTF-8");
+                });
+    }
+
+    @Test
+    void aTenantInTheBodyLandsInTheEventAndNoneLeavesItToTheDefault() {
+        assertThat(parser.parse("{\"pool\":\"p\",\"tenant\":\"research\"}").getTenant()).isEqualTo("research");
+        assertThat(parser.parse("{\"pool\":\"p\",\"tenant\":\"team.a_1-b\"}").getTenant()).isEqualTo("team.a_1-b");
+        assertThat(parser.parse("{\"pool\":\"p\"}").getTenant()).as("the tenant default (or the token's)").isNull();
+        assertThat(parser.parse("{\"pool\":\"p\",\"tenant\":null}").getTenant()).isNull();
+    }
+
+    @ParameterizedTest(name = "tenant {0} is refused")
+    @ValueSource(strings = {"\"\"", "\"two words\"", "\"-research\"", "\"research.\"", "\"caf\u00e9\"", "7",
+            "[\"research\"]", "\"x123456789x123456789x123456789x123456789x123456789x123456789xyzw\""})
+    void aTenantThatIsNoTenantNameIsRefusedNamingTheField(String tenant) {
+        assertThatThrownBy(() -> parser.parse("{\"pool\":\"p\",\"tenant\":" + tenant + "}"))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+                    assertThat(e.field()).isEqualTo("tenant");
+                    assertThat(e.getMessage()).contains("tenant");
                 });
     }
 

@@ -7,6 +7,7 @@ import static io.cronoq.gateway.TestGateway.get;
 import static io.cronoq.gateway.TestGateway.ok;
 import static io.cronoq.gateway.TestGateway.refused;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.cronoq.events.TaskCancelRequested;
@@ -92,6 +93,41 @@ class TaskRoutesTest {
     }
 
     @Test
+    void anOpenGatewaySubmitsForTheTenantTheTaskNamesElseNone() {
+        TestGateway.test(open, (server, client) -> {
+            accepted(call(client, "POST", "/v1/tasks", null, JSON, "{\"pool\":\"ours\",\"id\":\"r\",\"tenant\":\"research\"}"),
+                    "r", "ours");
+            accepted(call(client, "POST", "/v1/tasks", null, JSON, "{\"pool\":\"ours\",\"id\":\"d\"}"), "d", "ours");
+            assertThat(refused(call(client, "POST", "/v1/tasks", null, JSON,
+                    "{\"pool\":\"ours\",\"tenant\":\"two words\"}"), 400, "tenant")).contains("a tenant name is");
+
+            assertThat(commands.written(TaskSubmitted.class)).extracting(TaskSubmitted::getTenant)
+                    .as("none is the tenant default").containsExactly("research", null);
+        });
+    }
+
+    @Test
+    void aTokenBoundToATenantSubmitsForItAloneAndOneThatIsNotForTheTaskNamesTenant() {
+        TestGateway.test(secured, (server, client) -> {
+            accepted(call(client, "POST", "/v1/tasks", "ci", JSON, "{\"pool\":\"ours\",\"id\":\"c1\"}"), "c1", "ours");
+            accepted(call(client, "POST", "/v1/tasks", "ci", JSON,
+                    "{\"pool\":\"theirs\",\"id\":\"c2\",\"tenant\":\"research\"}"), "c2", "theirs");
+            TestGateway.Answer other = call(client, "POST", "/v1/tasks", "ci", JSON,
+                    "{\"pool\":\"ours\",\"id\":\"c3\",\"tenant\":\"default\"}");
+            accepted(call(client, "POST", "/v1/tasks", "submitter", JSON,
+                    "{\"pool\":\"ours\",\"id\":\"s1\",\"tenant\":\"batch\"}"), "s1", "ours");
+            accepted(call(client, "POST", "/v1/tasks", "admin", JSON, "{\"pool\":\"ours\",\"id\":\"a1\"}"), "a1", "ours");
+
+            assertThat(refused(other, 403, "tenant"))
+                    .isEqualTo("token 'ci' submits for tenant research only; leave tenant out or name research");
+            assertThat(commands.written(TaskSubmitted.class))
+                    .extracting(TaskSubmitted::getTaskId, TaskSubmitted::getTenant, TaskSubmitted::getSubmitter)
+                    .containsExactly(tuple("c1", "research", "ci"), tuple("c2", "research", "ci"),
+                            tuple("s1", "batch", "submitter"), tuple("a1", null, "admin"));
+        });
+    }
+
+    @Test
     void aTaskReadsAsItsViewAndAnUnknownOneIs404() {
         TestGateway.test(open, (server, client) -> {
             JsonNode found = ok(get(client, "/v1/tasks/t-1", null));
@@ -99,6 +135,7 @@ class TaskRoutesTest {
             assertThat(found.path("id").asText()).isEqualTo("t-1");
             assertThat(found.path("pool").asText()).isEqualTo("ours");
             assertThat(found.path("state").asText()).isEqualTo("SUCCEEDED");
+            assertThat(found.path("tenant").asText()).isEqualTo("default");
             assertThat(found.path("labels").path("gpu").asText()).isEqualTo("a100");
             assertThat(found.path("attempts").get(0).path("worker").asText()).isEqualTo("w-1");
             assertThat(ok(get(client, "/v1/tasks/t-1?pool=ours", null))).isEqualTo(found);

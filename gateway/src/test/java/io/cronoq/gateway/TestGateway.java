@@ -29,7 +29,8 @@ import java.util.Set;
  * A gateway started in-process on a free port, with no broker behind it: its readers read nothing
  * (every read is 503, see {@link NoState}) and its writer refuses, so what these gateways answer is
  * the front door's own work — authentication, the request's headers and the body's parsing.
- * {@link #SECURED} has an admin, a viewer, a submitter in pool {@code ours} and a worker credential;
+ * {@link #SECURED} has an admin, a viewer, a submitter in pool {@code ours}, a worker credential, a submitter
+ * {@code ci} in every pool bound to the tenant {@code research} and an admin {@code keeper} of pool {@code ours};
  * the secret of each is {@link #secret}. {@link #test} runs a gateway over a {@link MemoryState} in Javalin's test
  * server instead, to check what the routes answer and write.
  */
@@ -39,7 +40,9 @@ final class TestGateway implements AutoCloseable {
             credential("admin", Role.ADMIN, null),
             credential("viewer", Role.VIEWER, null),
             credential("submitter", Role.SUBMITTER, Set.of("ours")),
-            credential("worker", Role.WORKER, Set.of("ours"))));
+            credential("worker", Role.WORKER, Set.of("ours")),
+            credential("ci", Role.SUBMITTER, null, "research"),
+            credential("keeper", Role.ADMIN, Set.of("ours"))));
 
     /** The instant the clock of {@link #context(Credentials, StateReader, Commands)} is stopped at. */
     static final Instant NOW = Instant.parse("2026-06-01T12:00:00Z");
@@ -198,7 +201,11 @@ final class TestGateway implements AutoCloseable {
     }
 
     private static Credential credential(String name, Role role, Set<String> pools) {
-        return new Credential(name, role, secret(name).getBytes(StandardCharsets.UTF_8), pools, Set.of());
+        return credential(name, role, pools, null);
+    }
+
+    private static Credential credential(String name, Role role, Set<String> pools, String tenant) {
+        return new Credential(name, role, secret(name).getBytes(StandardCharsets.UTF_8), pools, Set.of(), null, tenant);
     }
 
     @Override

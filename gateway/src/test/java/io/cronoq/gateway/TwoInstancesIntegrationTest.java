@@ -64,6 +64,13 @@ class TwoInstancesIntegrationTest {
                         .formatted(pool.getKey(), pool.getKey())).status()).isEqualTo(202);
             }
 
+            // A pool's sharing is set through the instance that does NOT own it: it asks the owner whether the pool exists.
+            for (Map.Entry<String, SchedulerNode> pool : owners.entrySet()) {
+                Api other = pool.getValue() == a ? b.api : a.api;
+                await().atMost(WAIT).until(() -> other.put("/v1/pools/" + pool.getKey() + "/tenants/default",
+                        "{\"weight\":2}").status() == 202);
+            }
+
             for (SchedulerNode asked : List.of(a, b)) {
                 await().atMost(WAIT).untilAsserted(() -> {
                     JsonNode snapshot = asked.api.get("/v1/snapshot").json();
@@ -90,7 +97,14 @@ class TwoInstancesIntegrationTest {
                             .path("pool").asText()).isEqualTo(pool);
                     assertThat(asked.api.get("/v1/workers/w-" + pool).json().path("pool").asText()).isEqualTo(pool);
                     assertThat(asked.api.get("/v1/tasks?pool=" + pool).json().path("tasks")).hasSize(1);
+                    JsonNode tenant = asked.api.get("/v1/tenants?pool=" + pool).json().path("pools").get(0)
+                            .path("tenants").get(0);
+                    assertThat(tenant.path("tenant").asText()).isEqualTo("default");
+                    assertThat(tenant.path("weight").asDouble()).as("set through the other instance").isEqualTo(2.0);
+                    assertThat(tenant.path("slotsInUse").asInt()).isEqualTo(1);
                 }
+                assertThat(asked.api.get("/v1/tenants").json().path("pools").findValuesAsText("pool"))
+                        .as("the tenants of every pool, from either instance").containsAll(owners.keySet());
                 assertThat(asked.api.get("/v1/workers").json().path("workers")).hasSize(owners.size());
                 assertThat(asked.api.get("/v1/tasks?limit=500").json().path("tasks")).hasSize(owners.size());
                 assertThat(asked.api.get("/v1/tasks/no-such-task").status()).isEqualTo(404);
