@@ -112,10 +112,15 @@ final class Placement {
             TaskRecord task = m.store.task(best.headTaskId);
             Profile profile = choice.tier == 1 ? best.bestDeficitProfile(task.getTask().getPreferences())
                     : best.bestFreeProfile(task.getTask().getPreferences());
-            String why = choice.passedOver == null ? null
-                    : Sharing.whyChosen(m.tenants, best.tenant, choice.tier, profile, choice.passedOver);
+            WaitClass passedOver = choice.passedOver;
+            String why = passedOver == null ? null
+                    : Sharing.whyChosen(m.tenants, best.tenant, choice.tier, profile, passedOver);
+            String held = passedOver != null && choice.tier == 1 ? Sharing.heldFor(best.tenant, profile) : null;
             m.classes.takeHead(best);
             assign(task, profile, at, why, out);
+            if (held != null && passedOver.count > 0) {
+                tell(passedOver, held, out); // it would have had the slot, but for the guarantee
+            }
         }
         if (m.tenants.anyQuota) {
             for (Need n : needs) {
@@ -211,11 +216,18 @@ final class Placement {
             TaskRecord head = m.store.task(c.headTaskId);
             String told = head.getWaitingReason();
             if (told != null && told.startsWith("tenant " + c.tenant.name + " at its max")) {
-                String reason = reasonOf(c.need).forPlace(1);
-                head.setWaitingReason(reason);
-                m.store.putTask(head);
-                out.add(Decision.journal(new TaskWaiting(c.headTaskId, reason), null));
+                tell(c, reasonOf(c.need).forPlace(1), out);
             }
+        }
+    }
+
+    /** Tells the head of a line why it waits, unless it was told just that. */
+    private void tell(WaitClass c, String reason, List<Decision> out) {
+        TaskRecord head = m.store.task(c.headTaskId);
+        if (!reason.equals(head.getWaitingReason())) {
+            head.setWaitingReason(reason);
+            m.store.putTask(head);
+            out.add(Decision.journal(new TaskWaiting(c.headTaskId, reason), null));
         }
     }
 
@@ -224,12 +236,7 @@ final class Placement {
         for (WaitClass c : classes) { // a class listed twice is told once: the second time its head knows
             String held = c.count > 0 && c.tenant.bounded ? heldByMax(c) : null;
             if (held != null) {
-                TaskRecord head = m.store.task(c.headTaskId);
-                if (!held.equals(head.getWaitingReason())) {
-                    head.setWaitingReason(held);
-                    m.store.putTask(head);
-                    out.add(Decision.journal(new TaskWaiting(c.headTaskId, held), null));
-                }
+                tell(c, held, out);
             }
         }
     }
@@ -259,7 +266,8 @@ final class Placement {
         HashSet<String> told = new HashSet<>();
         for (int i = 0; i < tasks.size(); i++) {
             TaskRecord now = m.store.task(tasks.get(i).getTask().getTaskId());
-            if (now.getState() == TaskState.WAITING) {
+            // Waiting, and not told why by settle already (a slot held for a tenant below its guarantee).
+            if (now.getState() == TaskState.WAITING && now.getWaitingReason() == null) {
                 WaitClass c = joined.get(i);
                 String id = now.getTask().getTaskId();
                 WaitReason r = reasonOf(c.need);

@@ -83,6 +83,15 @@ final class Sharing {
         return (thousandths / 1000) + "." + digits.substring(1);
     }
 
+    /**
+     * What a line passed over for a tenant below its guarantee is told, before the slot is taken:
+     * {@code slot held for tenant prod (below its guarantee: 3/8 slots of gpu=a100)}.
+     */
+    static String heldFor(Tenant chosen, Profile profile) {
+        Tenant.Quota q = chosen.deficitFor(profile.labels());
+        return q == null ? null : "slot held for tenant " + chosen.name + " (below its guarantee: " + q.use(q.guaranteed) + ")";
+    }
+
     static String weight(Tenant t) {
         return t.weight == Math.rint(t.weight) ? Long.toString((long) t.weight) : Double.toString(t.weight);
     }

@@ -120,6 +120,11 @@ class SharingTest {
         assertThat(next.getTaskId()).isEqualTo("prod-2");
         String cause = out.stream().filter(d -> d.event() == next).findFirst().orElseThrow().cause();
         assertThat(cause).contains("tenant prod is below its guarantee (1/3 slots of the pool)");
+        // The line it passed over is told what held the slot.
+        assertThat(Out.only(out, TaskWaiting.class).getReason())
+                .isEqualTo("slot held for tenant prod (below its guarantee: 1/3 slots of the pool)");
+        assertThat(store.task("research-4").getWaitingReason())
+                .isEqualTo("slot held for tenant prod (below its guarantee: 1/3 slots of the pool)");
     }
 
     @Test

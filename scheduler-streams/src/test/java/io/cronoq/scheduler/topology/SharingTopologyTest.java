@@ -90,8 +90,9 @@ class SharingTopologyTest {
 
         List<JournalEntry> preempted = read();
         assertThat(types(preempted)).containsExactly("AttemptRevoked", "TaskFinished", "AttemptAssigned", "TaskWaiting");
-        assertThat(only(preempted, io.cronoq.events.TaskWaiting.class).getTaskId()).as("the preempted task waits again")
-                .isEqualTo("research-2");
+        io.cronoq.events.TaskWaiting waits = only(preempted, io.cronoq.events.TaskWaiting.class);
+        assertThat(waits.getTaskId()).as("the preempted task waits again").isEqualTo("research-2");
+        assertThat(waits.getReason()).isEqualTo("slot held for tenant prod (below its guarantee: 0/1 slots of the pool)");
         AttemptRevoked revoked = only(preempted, AttemptRevoked.class);
         assertThat(revoked.getTaskId()).isEqualTo("research-2");
         assertThat(revoked.getReason()).startsWith("preempted for tenant prod, below its guarantee (0/1 slots of the pool)");
