@@ -36,6 +36,8 @@ final class Placement {
     private final Choice choice = new Choice();
     /** Counts the calls of {@link #settle}, so a requirement class is listed once per call ({@link Need#settle}). */
     private long settles;
+    /** Counts the passes of {@link #settle} over its lines: a tenant's share is computed once per pass. */
+    private long passes;
 
     Placement(PoolModel model) {
         this.m = model;
@@ -95,15 +97,21 @@ final class Placement {
         }
         while (true) {
             choice.clear();
+            passes++;
             for (Need n : needs) {
                 if (!n.freeProfiles.isEmpty()) { // else none of its lines can take a slot: skip them all
                     for (WaitClass c : n.waiting) {
-                        consider(c);
+                        // In its need's waiting set a line has tasks, and its need has a free profile.
+                        if (!c.tenant.bounded || c.servable()) {
+                            consider(c);
+                        }
                     }
                 }
             }
             for (WaitClass c : lines) {
-                consider(c);
+                if (c.servable()) {
+                    consider(c);
+                }
             }
             WaitClass best = choice.best;
             if (best == null) {
@@ -146,12 +154,10 @@ final class Placement {
         }
     }
 
+    /** Weighs a servable line against the best of this pass ({@link #before}). */
     private void consider(WaitClass c) {
-        if (!c.servable()) {
-            return;
-        }
         int tier = tier(c);
-        double share = tier == 2 ? m.tenants.share(c.tenant) : 0;
+        double share = tier == 2 ? shareOf(c.tenant) : 0;
         WaitClass best = choice.best;
         if (best == null || before(c, tier, share, best, choice.tier, choice.share)) {
             if (best != null && best.tenant != c.tenant && best.headPlace.before(c.headPlace)) {
@@ -180,6 +186,15 @@ final class Placement {
             return share < bestShare;
         }
         return c.headPlace.before(best.headPlace);
+    }
+
+    /** The tenant's dominant share, computed once per pass of {@link #settle} (it changes only between passes). */
+    private double shareOf(Tenant t) {
+        if (t.sharePass != passes) {
+            t.sharePass = passes;
+            t.share = m.tenants.share(t);
+        }
+        return t.share;
     }
 
     private int tier(WaitClass c) {

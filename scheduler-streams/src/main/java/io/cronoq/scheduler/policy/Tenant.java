@@ -56,6 +56,9 @@ final class Tenant {
     int slots;
     /** GPUs its running attempts requested. */
     int gpus;
+    /** Its dominant share as placement last computed it, and in which pass ({@code Placement.settle}). */
+    double share;
+    long sharePass;
     /** Its requirement classes with waiting tasks. */
     final LinkedHashSet<WaitClass> waiting = new LinkedHashSet<>();
 
