@@ -29,7 +29,8 @@ final class DevCommand implements Callable<Integer> {
 
     @Option(names = "--config", paramLabel = "FILE",
             description = "A cronoq TOML config file, as `cronoq scheduler --config` reads it: its settings (under dev's own "
-                    + "Kafka, state directory and port) and its [[auth.tokens]], to try tokens locally.")
+                    + "Kafka, state directory and port), its [[auth.tokens]] and its [[sharing.tenants]] and "
+                    + "[[sharing.pools]], to try tokens and sharing locally.")
     Path configFile;
 
     @Option(names = "--no-demo", description = "Start no demo workers.")

@@ -1,9 +1,12 @@
 package io.cronoq.ops;
 
+import io.cronoq.events.SharingPolicySet;
 import io.cronoq.scheduler.auth.Credentials;
 import io.cronoq.scheduler.config.SchedulerConfig;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Option;
 
@@ -41,6 +44,16 @@ public final class KafkaOptions {
     public Credentials credentials() {
         return configFile == null ? Credentials.none()
                 : Credentials.fromEntries(ConfigFile.tables(configFile, "auth.tokens"), System::getenv);
+    }
+
+    /**
+     * The sharing policy of the config file's {@code [[sharing.tenants]]} and {@code [[sharing.pools]]},
+     * checked and stamped {@code at}; none without a config file or entries.
+     *
+     * @throws IllegalArgumentException naming the malformed entry and key
+     */
+    public List<SharingPolicySet> sharing(Instant at) {
+        return configFile == null ? List.of() : SharingConfig.read(configFile, at);
     }
 
     /** The scheduler configuration these options describe. */

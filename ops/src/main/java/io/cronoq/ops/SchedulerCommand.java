@@ -1,9 +1,12 @@
 package io.cronoq.ops;
 
+import io.cronoq.events.SharingPolicySet;
 import io.cronoq.gateway.GatewayServer;
 import io.cronoq.scheduler.app.SchedulerApp;
 import io.cronoq.scheduler.config.SchedulerConfig;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -13,7 +16,21 @@ import picocli.CommandLine.Option;
 
 /** {@code cronoq scheduler}: runs one scheduler instance against any Kafka cluster until stopped. */
 @Command(name = "scheduler", mixinStandardHelpOptions = true,
-        description = "Run a scheduler instance with its HTTP gateway against a Kafka cluster (Ctrl-C stops it cleanly).")
+        description = "Run a scheduler instance with its HTTP gateway against a Kafka cluster (Ctrl-C stops it cleanly).",
+        footer = {"", "The config file (--config) may say how pools are shared between tenants. At every start the "
+                + "scheduler sends each entry as a sharing change (set by 'config file'), journaled like an admin's; "
+                + "what an entry leaves out stays as it was:",
+            "  [[sharing.tenants]]",
+            "  pool = \"gpu\"",
+            "  tenant = \"research\"",
+            "  weight = 3                # above 0, at most 1000 (default 1)",
+            "  # labels left out: the whole pool; guaranteed or max left out: 0, none",
+            "  quotas = [{ labels = { gpu = \"a100\" }, guaranteed = 4, max = 16 }]",
+            "",
+            "  [[sharing.pools]]",
+            "  pool = \"gpu\"",
+            "  preemption = true         # default true",
+            "  preemption_grace = \"30s\" # default 30s"})
 final class SchedulerCommand implements Callable<Integer> {
 
     @Mixin
@@ -48,7 +65,19 @@ final class SchedulerCommand implements Callable<Integer> {
         KafkaOptions.override(settings, SchedulerConfig.HTTP_BIND, bind);
         KafkaOptions.override(settings, SchedulerConfig.INSTANCE_ID, instanceId);
         SchedulerConfig config = SchedulerConfig.of(settings);
+        // Checked before anything starts: a malformed entry is a usage error naming it.
+        List<SharingPolicySet> sharing = kafka.sharing(Instant.now());
         SchedulerApp app = SchedulerApp.start(config, kafka.credentials());
+        try {
+            SharingPublisher.publish(app, sharing);
+        } catch (RuntimeException e) {
+            app.close();
+            throw e;
+        }
+        if (!sharing.isEmpty()) {
+            System.out.println("cronoq scheduler: the config file's sharing policy (" + SharingPublisher.summary(sharing)
+                    + ") sent to " + app.topics().submissions().name() + "; the journal keeps it");
+        }
         GatewayServer gateway = GatewayServer.start(app, httpPort);
         System.out.println("cronoq scheduler running as instance " + SchedulerApp.instanceId(config) + "; gateway at "
                 + gateway.url() + "/ (Ctrl-C stops it)");

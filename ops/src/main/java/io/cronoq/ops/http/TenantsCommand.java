@@ -26,9 +26,10 @@ import picocli.CommandLine.Command;
                     + "a quota reads SCOPE GUARANTEED/MAX (IN USE), '-' for no max."},
         subcommands = {TenantsSetCommand.class, TenantsPreemptionCommand.class},
         footer = {"", "Examples:",
-            "  cronoq tenants                                   # every pool",
+            "  cronoq tenants                  # every pool",
             "  cronoq tenants --pool gpu --json",
-            "  cronoq tenants set --pool gpu --tenant research --weight 3 --quota gpu=a100:guaranteed=4:max=16",
+            "  cronoq tenants set --pool gpu --tenant research --weight 3 \\",
+            "      --quota gpu=a100:guaranteed=4:max=16",
             "  cronoq tenants preemption --pool gpu --off"})
 public final class TenantsCommand extends PoolListing {
 
@@ -77,7 +78,7 @@ public final class TenantsCommand extends PoolListing {
             table.row(t.path("tenant").asText(), number(t.path("weight").asDouble(1)),
                     t.path("slotsInUse").asInt() + (gpus > 0 ? ", " + gpus + " GPUs" : ""),
                     number(t.path("fairShare").asDouble()), quotas(t.path("quotas")), t.path("waiting").asLong(),
-                    waited(t.path("oldestWaitingSince")));
+                    waited(t));
         }
         return table;
     }
@@ -103,9 +104,16 @@ public final class TenantsCommand extends PoolListing {
         return value == Math.rint(value) ? Long.toString((long) value) : String.format(Locale.ROOT, "%.1f", value);
     }
 
-    /** How long ago {@code since} was, or null (shown {@code -}) when nothing waits. */
-    private String waited(JsonNode since) {
-        Instant at = instant(since);
+    /**
+     * How long the tenant's oldest task has waited: by the gateway's clock ({@code oldestWaitingMs}), else
+     * since {@code oldestWaitingSince} by this machine's; null (shown {@code -}) when nothing waits.
+     */
+    private String waited(JsonNode tenant) {
+        JsonNode ms = tenant.path("oldestWaitingMs");
+        if (ms.isNumber()) {
+            return Durations.words(ms.asLong());
+        }
+        Instant at = instant(tenant.path("oldestWaitingSince"));
         return at == null ? null : Durations.words(Math.max(0, Duration.between(at, clock.instant()).toMillis()));
     }
 

@@ -30,8 +30,9 @@ import picocli.CommandLine.Option;
         footer = {"", "QUOTA is " + SharingFlags.QUOTA_FORM + ".", "",
             "Examples:",
             "  cronoq tenants set --pool gpu --tenant research --weight 3",
-            "  cronoq tenants set --pool gpu --tenant research --quota gpu=a100:guaranteed=4:max=16 --quota pool:guaranteed=2",
-            "  cronoq tenants set --pool gpu --tenant interns --quota pool:guaranteed=0:max=4",
+            "  cronoq tenants set --pool gpu --tenant research \\",
+            "      --quota gpu=a100:guaranteed=4:max=16 --quota pool:guaranteed=2",
+            "  cronoq tenants set --pool gpu --tenant interns --quota pool:max=4",
             "  cronoq tenants set --pool gpu --tenant research --no-quotas"})
 final class TenantsSetCommand implements Callable<Integer> {
 

@@ -12,10 +12,11 @@ import java.util.Map;
 /**
  * How a simulated journal's placements compare with the recorded ones: how many attempts were
  * placed in each, how many simulated attempts went to the same worker as recorded (same task,
- * same attempt number), and whether the two sequences of placements are identical (same task,
- * attempt, worker and registration of that worker, in the same order).
+ * same attempt number), whether the attempts were placed in the recorded order (whatever their
+ * workers), and whether the two sequences of placements are identical (same task, attempt, worker
+ * and registration of that worker, in the same order).
  */
-record Placements(int recorded, int simulated, int asRecorded, boolean identical) {
+record Placements(int recorded, int simulated, int asRecorded, boolean inRecordedOrder, boolean identical) {
 
     /**
      * One placement: which attempt of which task went to which worker, under which of its
@@ -38,7 +39,15 @@ record Placements(int recorded, int simulated, int asRecorded, boolean identical
                 same++;
             }
         }
-        return new Placements(before.size(), after.size(), same, before.equals(after));
+        return new Placements(before.size(), after.size(), same, attempts(before).equals(attempts(after)),
+                before.equals(after));
+    }
+
+    /** The attempts placed, in order: task and attempt number. */
+    private static List<String> attempts(List<Placement> placements) {
+        List<String> attempts = new ArrayList<>(placements.size());
+        placements.forEach(p -> attempts.add(Journal.attemptKey(p.taskId(), p.attempt())));
+        return attempts;
     }
 
     /** The placements of a journal, in journal order. */

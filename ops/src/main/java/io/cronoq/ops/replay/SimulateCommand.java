@@ -12,14 +12,14 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code cronoq simulate}: what-if from the journal. Re-runs the recorded inputs through the real
- * placement policy against a changed fleet and prints wait-time percentiles per group, recorded
- * vs simulated. With no change it reproduces the recorded placements.
+ * placement policy against a changed fleet or sharing policy and prints wait-time percentiles per
+ * group (and per tenant), recorded vs simulated. With no change it reproduces the recorded placements.
  */
 @Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
-            "What-if from the journal: re-run the recorded submissions, cancels and fleet changes through the real "
-                    + "placement policy against a changed fleet, and print wait-time percentiles per group, recorded "
-                    + "vs simulated.",
+            "What-if from the journal: re-run the recorded submissions, cancels, fleet changes and sharing changes "
+                    + "through the real placement policy against a changed fleet or sharing policy, and print wait-time "
+                    + "percentiles per group (and per tenant), recorded vs simulated.",
             "Each simulated attempt reuses its recorded start delay, run time and outcome. Time's decisions (delayed "
                     + "starts, retry backoffs, fixed starts, near deadlines, lease expiries) are taken when due, with "
                     + "the durations below; recorded evictions are replayed as evictions at their recorded times. With no change the "
@@ -29,6 +29,8 @@ import picocli.CommandLine.Option;
             "  cronoq simulate --add-workers 'batch:gpu=a100:2x4'   # 2 more a100 workers with 4 slots each in pool batch",
             "  cronoq simulate --add-workers 'batch::4x2'           # 4 more unlabeled workers with 2 slots each",
             "  cronoq simulate --remove-group 'batch:gpu=t4' --json",
+            "  cronoq simulate --weight research=3                  # research weighs 3 all along",
+            "  cronoq simulate --quota research:gpu=a100:guaranteed=4:max=16 --preemption off",
             "  cronoq simulate --config scheduler.toml              # the time rules of the scheduler that wrote the journal",
             "  cronoq simulate --deadline-lead 30m                  # it ran with cronoq.deadline.lead.ms = 1800000"})
 public final class SimulateCommand implements Callable<Integer> {
@@ -46,6 +48,21 @@ public final class SimulateCommand implements Callable<Integer> {
             description = "Drop the registrations of POOL's workers that carry exactly LABELS (empty for the "
                     + "unlabeled group). Repeatable.")
     List<FleetChange.RemoveGroup> removed = new ArrayList<>();
+
+    @Option(names = "--weight", paramLabel = "TENANT=W", converter = SharingChange.WeightConverter.class,
+            description = "Give TENANT weight W (above 0, at most 1000) in every pool, from the start and after each "
+                    + "recorded change of it. Repeatable.")
+    List<SharingChange.Weight> weights = new ArrayList<>();
+
+    @Option(names = "--quota", paramLabel = "TENANT:SCOPE:guaranteed=N[:max=M]",
+            converter = SharingChange.QuotaConverter.class,
+            description = "Give TENANT this quota in every pool (SCOPE: name=value[,name=value], or pool for the "
+                    + "whole pool); a tenant's --quota flags replace its recorded quotas. Repeatable.")
+    List<SharingChange.Quota> quotas = new ArrayList<>();
+
+    @Option(names = "--preemption", paramLabel = "on|off", arity = "1", converter = SharingChange.PreemptionConverter.class,
+            description = "Turn preemption on or off in every pool, from the start and after each recorded change.")
+    Boolean preemption;
 
     @Option(names = "--reservation-lead", paramLabel = "DURATION", converter = Times.DurationConverter.class,
             description = "How long before a fixed start the recorded scheduler held a slot for it "
@@ -77,13 +94,14 @@ public final class SimulateCommand implements Callable<Integer> {
     public Integer call() {
         output.check();
         FleetChange change = new FleetChange(List.copyOf(added), List.copyOf(removed));
+        SharingChange sharing = SharingChange.of(weights, quotas, preemption);
         List<JournalEntry> entries = new ArrayList<>();
         journal.read(null, entries::add);
-        if (entries.isEmpty() && !change.isNone()) {
+        if (entries.isEmpty() && !(change.isNone() && sharing.isNone())) {
             throw new IllegalArgumentException("the journal is empty, so there is nothing to change; "
-                    + "drop --add-workers and --remove-group or check --topic-prefix");
+                    + "drop --add-workers, --remove-group, --weight, --quota and --preemption or check --topic-prefix");
         }
-        WhatIf.Report report = WhatIf.run(entries, change, timeRules());
+        WhatIf.Report report = WhatIf.run(entries, change, sharing, timeRules());
         output.write(out -> {
             if (json) {
                 WhatIfOutput.json(report, out);

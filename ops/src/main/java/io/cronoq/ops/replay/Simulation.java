@@ -7,6 +7,7 @@ import io.cronoq.events.AttemptSucceeded;
 import io.cronoq.events.InputRejected;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.RejectionCode;
+import io.cronoq.events.SharingPolicySet;
 import io.cronoq.events.TaskCancelRequested;
 import io.cronoq.events.WorkerDraining;
 import io.cronoq.events.WorkerLeft;
@@ -26,6 +27,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -62,6 +64,8 @@ import org.apache.avro.specific.SpecificRecord;
  * recorded removal of a leaving worker is replayed at its recorded position
  * ({@link PoolScheduler#endLeave}), losing what the worker still holds in the simulation; where
  * the simulated leave or its last report already removed it, the replay changes nothing.
+ * A what-if sharing policy ({@link SharingChange}) is put in force before the first entry and again
+ * right after each recorded change of the same tenant or pool, at its time and position.
  * A registration the change drops does not bump the worker's generation as the
  * recorded one did, so the recorded drains and leaves of such a worker are replayed under the
  * generation they name less one per dropped registration.
@@ -106,6 +110,8 @@ final class Simulation {
     private final Map<String, AttemptAssigned> live = new HashMap<>();
     private final List<JournalEntry> journal = new ArrayList<>();
     private long order;
+    /** Position of the next input put before the pool's first entry (the what-if's policy, added workers). */
+    private long startSeq = Long.MIN_VALUE;
     /** The time of the one tick that counts; other ticks in the queue are stale and skipped. */
     private long tickAt = NO_TICK;
 
@@ -136,17 +142,34 @@ final class Simulation {
      * durations the recorded scheduler ran with (its heartbeat timeout is not used).
      */
     static Result run(String pool, List<JournalEntry> recorded, FleetChange change, TimeRules rules) {
+        return run(pool, recorded, change, SharingChange.none(), rules);
+    }
+
+    /**
+     * Simulates one pool under a changed fleet and a changed sharing policy: {@code recorded} is that
+     * pool's journal, in order; {@code rules} are the durations the recorded scheduler ran with.
+     */
+    static Result run(String pool, List<JournalEntry> recorded, FleetChange change, SharingChange sharing,
+                      TimeRules rules) {
         long[] times = JournalClock.of(recorded);
         Simulation simulation = new Simulation(pool, RecordedRuns.of(recorded, times), rules);
-        int added = simulation.addWorkers(change, times.length == 0 ? 0 : times[0]);
-        int dropped = simulation.replayOutsideEvents(recorded, times, change);
+        long start = times.length == 0 ? 0 : times[0];
+        simulation.shareFromStart(sharing, start);
+        int added = simulation.addWorkers(change, start);
+        int dropped = simulation.replayOutsideEvents(recorded, times, change, sharing);
         simulation.loop();
         return new Result(pool, List.copyOf(simulation.journal), added, dropped);
     }
 
+    /** The what-if's sharing policy, in force before the pool's first entry. */
+    private void shareFromStart(SharingChange sharing, long start) {
+        for (SharingPolicySet change : sharing.atStart(pool, Instant.ofEpochMilli(start))) {
+            queue.add(new Pending(start, EVENT, startSeq++, order++, change, false));
+        }
+    }
+
     private int addWorkers(FleetChange change, long start) {
         int added = 0;
-        long seq = Long.MIN_VALUE;
         for (FleetChange.AddWorkers add : change.added()) {
             if (!add.pool().equals(pool)) {
                 continue;
@@ -156,13 +179,14 @@ final class Simulation {
                 WorkerRegistered worker = WorkerRegistered.newBuilder().setWorkerId("simulated-" + added)
                         .setPool(pool).setLabels(new HashMap<>(add.labels())).setSlots(add.slots())
                         .setRegisteredAt(Instant.ofEpochMilli(start)).build();
-                queue.add(new Pending(start, EVENT, seq++, order++, worker, false));
+                queue.add(new Pending(start, EVENT, startSeq++, order++, worker, false));
             }
         }
         return added;
     }
 
-    private int replayOutsideEvents(List<JournalEntry> recorded, long[] times, FleetChange change) {
+    private int replayOutsideEvents(List<JournalEntry> recorded, long[] times, FleetChange change,
+                                    SharingChange sharing) {
         Fleet fleet = new Fleet(labels -> change.removes(pool, labels));
         for (int i = 0; i < recorded.size(); i++) {
             Object event = recorded.get(i).getEvent();
@@ -192,6 +216,13 @@ final class Simulation {
                 boolean eviction = input instanceof WorkerRemoved r && r.getState() == WorkerState.EVICTED;
                 queue.add(new Pending(times[i], eviction ? EVICTION : EVENT, i, order++,
                         SpecificData.get().deepCopy(input.getSchema(), input), false));
+            }
+            if (input instanceof SharingPolicySet recordedPolicy) {
+                // Right after it (same time and position, queued later): the what-if holds again.
+                Optional<SharingPolicySet> again = sharing.after(recordedPolicy, Instant.ofEpochMilli(times[i]));
+                if (again.isPresent()) {
+                    queue.add(new Pending(times[i], EVENT, i, order++, again.get(), false));
+                }
             }
         }
         return fleet.dropped;

@@ -5,12 +5,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cronoq.events.TenantQuota;
 import io.cronoq.schemas.rules.Durations;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.util.Locale;
 
-/** Prints a {@link WhatIf.Report}: a summary and a table of wait percentiles for people, or one JSON document. */
+/**
+ * Prints a {@link WhatIf.Report}: a summary and tables of wait percentiles per group (and per tenant,
+ * when the sharing was changed or the journal has several tenants) for people, or one JSON document.
+ */
 final class WhatIfOutput {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -19,14 +23,13 @@ final class WhatIfOutput {
 
     static void table(WhatIf.Report report, PrintWriter out) {
         out.printf(Locale.ROOT, "Simulated %d pool(s) from %,d journal entries; change: %s%n", report.pools().size(),
-                report.entries(), describe(report.change()));
+                report.entries(), describe(report.change(), report.sharing()));
         for (WhatIf.PoolResult p : report.pools()) {
             Placements placed = p.placements();
             out.printf(Locale.ROOT, "  %s: %d of %d simulated attempts placed as recorded (recorded %d)%s; "
                             + "waiting at the end: recorded %d, simulated %d%n",
-                    p.pool(), placed.asRecorded(), placed.simulated(), placed.recorded(),
-                    placed.identical() ? ", every placement reproduced" : "", p.waitingRecorded(),
-                    p.waitingSimulated());
+                    p.pool(), placed.asRecorded(), placed.simulated(), placed.recorded(), verdict(placed),
+                    p.waitingRecorded(), p.waitingSimulated());
         }
         out.println();
         out.println("Wait time per group (ready to assigned), recorded vs simulated:");
@@ -37,7 +40,45 @@ final class WhatIfOutput {
             row(table, "", "", "simulated", g.simulated());
         }
         table.print(out);
+        if (showsTenants(report)) {
+            out.println();
+            out.println("Wait time per tenant (ready to assigned) and tasks left waiting, recorded vs simulated:");
+            StateTable.Table tenants = new StateTable.Table("POOL", "TENANT", "RUN", "ATTEMPTS", "P50", "P90", "P99",
+                    "MAX", "WAITING AT END");
+            for (WhatIf.TenantResult t : report.tenants()) {
+                row(tenants, t.pool(), t.tenant(), "recorded", t.recorded(), t.waitingRecorded());
+                row(tenants, "", "", "simulated", t.simulated(), t.waitingSimulated());
+            }
+            tenants.print(out);
+        }
         out.flush();
+    }
+
+    /**
+     * What the placement counts alone do not say: everything reproduced, or as many attempts placed
+     * as recorded but in another order.
+     */
+    private static String verdict(Placements placed) {
+        if (placed.identical()) {
+            return ", every placement reproduced";
+        }
+        return placed.inRecordedOrder() || placed.simulated() != placed.recorded() ? "" : ", in another order";
+    }
+
+    /** Whether the tenant table says something: the sharing was changed, or the journal has several tenants. */
+    private static boolean showsTenants(WhatIf.Report report) {
+        return !report.sharing().isNone()
+                || report.tenants().stream().map(WhatIf.TenantResult::tenant).distinct().count() > 1;
+    }
+
+    private static void row(StateTable.Table table, String pool, String tenant, String run, WaitStats.Percentiles p,
+                            int waiting) {
+        if (p.attempts() == 0) {
+            table.row(pool, tenant, run, 0, "-", "-", "-", "-", waiting);
+        } else {
+            table.row(pool, tenant, run, p.attempts(), Durations.words(p.p50()), Durations.words(p.p90()),
+                    Durations.words(p.p99()), Durations.words(p.max()), waiting);
+        }
     }
 
     private static void row(StateTable.Table table, String pool, String group, String run, WaitStats.Percentiles p) {
@@ -68,6 +109,28 @@ final class WhatIfOutput {
             node.put("pool", r.pool());
             node.set("labels", TimelineJsonLines.labels(r.labels()));
         }
+        SharingChange sharing = report.sharing();
+        ObjectNode weights = change.putObject("weights");
+        sharing.weights().forEach(weights::put);
+        ObjectNode quotas = change.putObject("quotas");
+        sharing.quotas().forEach((tenant, list) -> {
+            ArrayNode of = quotas.putArray(tenant);
+            for (TenantQuota q : list) {
+                ObjectNode node = of.addObject();
+                node.set("labels", TimelineJsonLines.labels(q.getLabels()));
+                node.put("guaranteed", q.getGuaranteed());
+                if (q.getMax() == null) {
+                    node.putNull("max");
+                } else {
+                    node.put("max", q.getMax());
+                }
+            }
+        });
+        if (sharing.preemption() == null) {
+            change.putNull("preemption");
+        } else {
+            change.put("preemption", sharing.preemption());
+        }
         ArrayNode pools = root.putArray("pools");
         for (WhatIf.PoolResult p : report.pools()) {
             ObjectNode node = pools.addObject();
@@ -75,6 +138,7 @@ final class WhatIfOutput {
             node.put("recordedAttempts", p.placements().recorded());
             node.put("simulatedAttempts", p.placements().simulated());
             node.put("placedAsRecorded", p.placements().asRecorded());
+            node.put("inRecordedOrder", p.placements().inRecordedOrder());
             node.put("reproduced", p.placements().identical());
             node.put("waitingAtEndRecorded", p.waitingRecorded());
             node.put("waitingAtEndSimulated", p.waitingSimulated());
@@ -88,6 +152,16 @@ final class WhatIfOutput {
             node.set("labels", TimelineJsonLines.labels(Labels.parse(g.labels())));
             node.set("recorded", percentiles(g.recorded()));
             node.set("simulated", percentiles(g.simulated()));
+        }
+        ArrayNode tenants = root.putArray("tenants");
+        for (WhatIf.TenantResult t : report.tenants()) {
+            ObjectNode node = tenants.addObject();
+            node.put("pool", t.pool());
+            node.put("tenant", t.tenant());
+            node.set("recorded", percentiles(t.recorded()));
+            node.set("simulated", percentiles(t.simulated()));
+            node.put("waitingAtEndRecorded", t.waitingRecorded());
+            node.put("waitingAtEndSimulated", t.waitingSimulated());
         }
         try {
             out.println(JSON.writeValueAsString(root));
@@ -109,8 +183,8 @@ final class WhatIfOutput {
         return node;
     }
 
-    static String describe(FleetChange change) {
-        if (change.isNone()) {
+    static String describe(FleetChange change, SharingChange sharing) {
+        if (change.isNone() && sharing.isNone()) {
             return "none (the simulation should reproduce the recording)";
         }
         StringBuilder s = new StringBuilder();
@@ -121,6 +195,9 @@ final class WhatIfOutput {
         for (FleetChange.RemoveGroup r : change.removed()) {
             s.append(s.length() == 0 ? "" : "; ").append("without the group ").append(Labels.display(r.labels()))
                     .append(" of ").append(r.pool());
+        }
+        if (!sharing.isNone()) {
+            s.append(s.length() == 0 ? "" : "; ").append(sharing.describe()).append(" (in every pool)");
         }
         return s.toString();
     }

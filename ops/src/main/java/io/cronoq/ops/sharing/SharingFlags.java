@@ -20,8 +20,8 @@ import java.util.TreeMap;
 public final class SharingFlags {
 
     /** The accepted form of a quota, as help and messages state it. */
-    public static final String QUOTA_FORM = "SCOPE:guaranteed=N[:max=M], SCOPE being name=value[,name=value] or "
-            + "pool (the whole pool), e.g. gpu=a100:guaranteed=4:max=16 or pool:guaranteed=2";
+    public static final String QUOTA_FORM = "SCOPE:guaranteed=N[:max=M] (or SCOPE:max=M alone), SCOPE being "
+            + "name=value[,name=value] or pool (the whole pool), e.g. gpu=a100:guaranteed=4:max=16 or pool:max=8";
 
     /** The scope word for a quota over the whole pool. */
     public static final String WHOLE_POOL = "pool";
@@ -29,7 +29,8 @@ public final class SharingFlags {
     private SharingFlags() {}
 
     /**
-     * Reads {@code SCOPE:guaranteed=N[:max=M]} and checks it by the sharing rules of one quota.
+     * Reads {@code SCOPE:guaranteed=N[:max=M]} (a max alone guarantees 0) and checks it by the
+     * sharing rules of one quota.
      *
      * @throws IllegalArgumentException saying what is wrong and the accepted form (the caller names the flag)
      */
@@ -52,11 +53,11 @@ public final class SharingFlags {
                         + "(each at most once); write " + QUOTA_FORM);
             }
         }
-        if (guaranteed == null) {
-            throw new IllegalArgumentException("'" + text + "' has no guaranteed=N; write " + QUOTA_FORM
-                    + " (guaranteed=0 for a max alone)");
+        if (guaranteed == null && max == null) {
+            throw new IllegalArgumentException("'" + text + "' sets nothing; give guaranteed=N, max=M or both: "
+                    + QUOTA_FORM);
         }
-        TenantQuota quota = new TenantQuota(new HashMap<>(scope), guaranteed, max);
+        TenantQuota quota = new TenantQuota(new HashMap<>(scope), guaranteed == null ? 0 : guaranteed, max);
         Optional<Violation> broken = SharingRules.quotas(List.of(quota));
         if (broken.isPresent()) {
             throw new IllegalArgumentException("'" + text + "': " + withoutIndex(broken.get().message(), 0));

@@ -44,15 +44,22 @@ final class AgentProcesses {
     /** Starts an agent {@code id} in {@code pool} with {@code labels}; its output is appended to {@code logFile}. */
     static Process start(String bootstrap, String prefix, String id, String pool, Map<String, String> labels,
                          Path logFile) throws IOException {
+        return start(bootstrap, prefix, id, pool, labels, 1,
+                "cat >/dev/null; i=0; while [ $i -lt 600 ] && kill -0 $PPID 2>/dev/null; do sleep 0.2; i=$((i+1)); done",
+                logFile);
+    }
+
+    /** Starts an agent {@code id} with {@code slots} slots that runs each attempt as {@code sh -c script} (payload on stdin). */
+    static Process start(String bootstrap, String prefix, String id, String pool, Map<String, String> labels,
+                         int slots, String script, Path logFile) throws IOException {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-cp", System.getProperty("java.class.path"), Cronoq.class.getName(), "worker",
-                "--bootstrap", bootstrap, "--topic-prefix", prefix, "--id", id, "--pool", pool, "--slots", "1",
-                "--heartbeat-interval", "500ms"));
+                "--bootstrap", bootstrap, "--topic-prefix", prefix, "--id", id, "--pool", pool,
+                "--slots", String.valueOf(slots), "--heartbeat-interval", "500ms"));
         labels.forEach((k, v) -> command.addAll(List.of("--label", k + "=" + v)));
-        command.addAll(List.of("--", "sh", "-c",
-                "cat >/dev/null; i=0; while [ $i -lt 600 ] && kill -0 $PPID 2>/dev/null; do sleep 0.2; i=$((i+1)); done"));
+        command.addAll(List.of("--", "sh", "-c", script));
         Files.createDirectories(logFile.toAbsolutePath().getParent());
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile())).start();

@@ -8,6 +8,7 @@ import io.cronoq.events.AttemptStarted;
 import io.cronoq.events.AttemptSucceeded;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.Priority;
+import io.cronoq.events.SharingPolicySet;
 import io.cronoq.events.TaskCancelRequested;
 import io.cronoq.events.TaskFinished;
 import io.cronoq.events.TaskSubmitted;
@@ -171,6 +172,11 @@ final class JournalRecorder {
     JournalRecorder cancel(long ms, String pool, String taskId) {
         return at(ms, TaskCancelRequested.newBuilder().setTaskId(taskId).setPool(pool).setReason("not needed")
                 .setRequestedAt(t(ms)).build());
+    }
+
+    /** An admin changes the pool's sharing policy at {@code ms}: a tenant's weight and quotas, or the pool's preemption. */
+    JournalRecorder share(long ms, SharingPolicySet policy) {
+        return at(ms, policy);
     }
 
     /** The worker drains, under its generation at the time (as a worker agent says it). */

@@ -61,7 +61,9 @@ class RecordedJournalTest {
             List<JournalEntry> entries = Journal.entries(serde.deserialize(TOPIC, values.get(i)));
             String then = printed.get(i);
 
-            assertThat(entries).singleElement().asString()
+            // Fields added since read as their defaults: a record's 'more' (empty), a submission's 'tenant' (null).
+            assertThat(entries).hasSize(1);
+            assertThat(entries.get(0).toString().replace(", \"tenant\": null}", "}"))
                     .isEqualTo(then.substring(0, then.length() - 1) + ", \"more\": []}");
         }
     }

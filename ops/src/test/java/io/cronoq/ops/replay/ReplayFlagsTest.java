@@ -36,7 +36,16 @@ class ReplayFlagsTest {
         "simulate --deadline-lead soon                      | --deadline-lead",
         "simulate --reservation-lead 30                     | --reservation-lead",
         "simulate --priority-step PT-5M                     | --priority-step",
-        "simulate --start-tolerance 1m30                    | --start-tolerance"})
+        "simulate --start-tolerance 1m30                    | --start-tolerance",
+        "simulate --weight research                         | --weight",
+        "simulate --weight research=0                       | --weight",
+        "simulate --weight ml/team=2                        | --weight",
+        "simulate --weight research=3 --weight research=4   | --weight: tenant research is given twice",
+        "simulate --quota research:gpu=a100                 | --quota",
+        "simulate --quota research:gpu=a100:guaranteed=5:max=2 | --quota",
+        "simulate --quota research:gpu=a100:guaranteed=1 --quota research:gpu=a100:max=3 | --quota 'research:gpu=a100:max=3': it repeats",
+        "simulate --preemption maybe                        | --preemption",
+        "simulate --preemption                              | --preemption"})
     void aBadFlagExitsWithTwoAndNamesIt(String args, String flag) {
         int code = run(args.trim().split("\\s+"));
 
@@ -52,6 +61,7 @@ class ReplayFlagsTest {
                 "--bootstrap", "--topic-prefix", "Examples:");
         assertThat(run("simulate", "--help")).isZero();
         assertThat(out.toString()).contains("--add-workers", "--remove-group", "POOL:LABELS:COUNTxSLOTS",
+                "--weight=TENANT=W", "--quota=TENANT:SCOPE:guaranteed=N[:max=M]", "--preemption=on|off",
                 "--deadline-lead", "--reservation-lead", "--priority-step", "--start-tolerance");
     }
 
