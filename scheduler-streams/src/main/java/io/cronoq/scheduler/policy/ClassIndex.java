@@ -25,13 +25,15 @@ final class ClassIndex {
     private static final int KEEP_EMPTY = 1_024;
 
     private final WaitingQueue queue;
+    private final Tenants tenants;
     private final Map<String, WaitClass> classes = new HashMap<>();
     /** Classes with at least one waiting task, in the order they last became non-empty. */
     private final LinkedHashSet<WaitClass> waitingClasses = new LinkedHashSet<>();
     private long waiting;
 
-    ClassIndex(WaitingQueue queue) {
+    ClassIndex(WaitingQueue queue, Tenants tenants) {
         this.queue = queue;
+        this.tenants = tenants;
     }
 
     WaitClass get(String key) {
@@ -91,6 +93,7 @@ final class ClassIndex {
             c.headTaskId = taskId;
         }
         count(c, c.count + 1);
+        headMoved(c);
     }
 
     /** Removes the head of a non-empty class's line and returns its task id. */
@@ -121,6 +124,16 @@ final class ClassIndex {
             c.headPlace = head.place();
             c.headTaskId = head.taskId();
         }
+        headMoved(c);
+    }
+
+    /** Keeps its need's set of urgent heads true. */
+    private static void headMoved(WaitClass c) {
+        if (c.count > 0 && Ordering.urgent(c.headPlace)) {
+            c.need.urgent.add(c);
+        } else {
+            c.need.urgent.remove(c);
+        }
     }
 
     private void count(WaitClass c, long count) {
@@ -129,12 +142,19 @@ final class ClassIndex {
         need.count += count - c.count;
         if (c.count == 0 && count > 0) {
             waitingClasses.add(c);
+            if (c.tenant.waiting.isEmpty()) {
+                tenants.waiting(c.tenant, true);
+            }
             c.tenant.waiting.add(c);
             need.waiting.add(c);
         } else if (c.count > 0 && count == 0) {
             waitingClasses.remove(c);
             c.tenant.waiting.remove(c);
+            if (c.tenant.waiting.isEmpty()) {
+                tenants.waiting(c.tenant, false);
+            }
             need.waiting.remove(c);
+            need.urgent.remove(c);
             if (need.count == 0) {
                 need.reason = null;
             }

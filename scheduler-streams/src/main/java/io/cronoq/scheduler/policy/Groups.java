@@ -54,8 +54,7 @@ final class Groups {
             if (classes.sweepDue()) {
                 for (WaitClass gone : classes.sweep()) {
                     Need n = gone.need;
-                    n.lines.remove(gone);
-                    if (n.lines.isEmpty()) {
+                    if (n.removeLine(gone)) {
                         needs.remove(n.key());
                         for (Profile p : n.profiles) {
                             p.needs.remove(n);
@@ -79,7 +78,7 @@ final class Groups {
                 }
             }
             c = classes.create(n, tenants.get(LineKeys.tenantOf(key)));
-            n.lines.add(c);
+            n.addLine(c);
         }
         return c;
     }
@@ -109,8 +108,7 @@ final class Groups {
         w.profile(p);
         changed(p, before);
         if (w.active()) {
-            tenants.poolSlots += w.slots();
-            tenants.poolGpus += resources.gpus();
+            tenants.capacity(w.slots(), resources.gpus());
         }
         for (AttemptRef ref : w.running()) {
             tenants.hold(ref, labels);
@@ -181,13 +179,13 @@ final class Groups {
                 }
             }
         }
+        tenants.rankWaiting();
     }
 
     /** An ACTIVE worker's slots and GPUs leave the pool's capacity (it drains or leaves). */
     private void leaveCapacity(Worker w, Profile p) {
         if (w.active()) {
-            tenants.poolSlots -= w.slots();
-            tenants.poolGpus -= p.resources.gpus();
+            tenants.capacity(-w.slots(), -p.resources.gpus());
         }
     }
 

@@ -25,8 +25,12 @@ final class Need {
     final LinkedHashSet<Profile> freeProfiles = new LinkedHashSet<>();
     /** Slots of the ACTIVE workers of {@link #profiles}. */
     int capacity;
-    /** Its tenants' lines, known ones (maintained by {@link Groups}). */
-    final List<WaitClass> lines = new ArrayList<>(1);
+    /** Its tenants' lines, known ones, at their tenant's {@link Tenant#index} (maintained by {@link Groups}). */
+    private WaitClass[] lines = new WaitClass[1];
+    /** How many of {@link #lines} are set. */
+    private int lineCount;
+    /** Its lines whose head is urgent (a fixed start, a near deadline): served before any share is weighed. */
+    final LinkedHashSet<WaitClass> urgent = new LinkedHashSet<>();
     /** Its tenants' lines that have waiting tasks (maintained by {@link ClassIndex}). */
     final LinkedHashSet<WaitClass> waiting = new LinkedHashSet<>();
     /** Tasks waiting in all its lines. */
@@ -38,6 +42,34 @@ final class Need {
 
     Need(Requirement requirement) {
         this.requirement = requirement;
+    }
+
+    /** The tenant's line of this class with waiting tasks, or {@code null}. */
+    WaitClass waitingLineOf(Tenant t) {
+        WaitClass c = t.index < lines.length ? lines[t.index] : null;
+        return c != null && c.count > 0 ? c : null;
+    }
+
+    /** A tenant's new line of this class. */
+    void addLine(WaitClass c) {
+        int i = c.tenant.index;
+        if (i >= lines.length) {
+            lines = java.util.Arrays.copyOf(lines, Math.max(i + 1, lines.length * 2));
+        }
+        if (lines[i] == null) {
+            lineCount++;
+        }
+        lines[i] = c;
+    }
+
+    /** A line forgotten (empty for long); whether the class has no line left. */
+    boolean removeLine(WaitClass c) {
+        int i = c.tenant.index;
+        if (i < lines.length && lines[i] == c) {
+            lines[i] = null;
+            lineCount--;
+        }
+        return lineCount == 0;
     }
 
     LabelSet labels() {

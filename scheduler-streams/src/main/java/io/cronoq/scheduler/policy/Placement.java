@@ -36,8 +36,8 @@ final class Placement {
     private final Choice choice = new Choice();
     /** Counts the calls of {@link #settle}, so a requirement class is listed once per call ({@link Need#settle}). */
     private long settles;
-    /** Counts the passes of {@link #settle} over its lines: a tenant's share is computed once per pass. */
-    private long passes;
+    /** During a pass of {@link #settle}: those of {@link #needs} with a free profile. */
+    private final List<Need> free = new ArrayList<>();
 
     Placement(PoolModel model) {
         this.m = model;
@@ -97,14 +97,26 @@ final class Placement {
         }
         while (true) {
             choice.clear();
-            passes++;
+            free.clear();
             for (Need n : needs) {
-                if (!n.freeProfiles.isEmpty()) { // else none of its lines can take a slot: skip them all
-                    for (WaitClass c : n.waiting) {
-                        // In its need's waiting set a line has tasks, and its need has a free profile.
-                        if (!c.tenant.bounded || c.servable()) {
-                            consider(c);
-                        }
+                if (!n.freeProfiles.isEmpty()) { // else none of its lines can take a slot
+                    free.add(n);
+                }
+            }
+            if (free.isEmpty() && lines.isEmpty()) {
+                break; // no freed slot is left, and no single line to look at
+            }
+            // Urgent heads, tenants below a guarantee, and single lines (joined, or released by a max)...
+            for (Need n : free) {
+                for (WaitClass c : n.urgent) {
+                    if (c.servable()) {
+                        consider(c);
+                    }
+                }
+                for (Tenant t : m.tenants.guaranteedTenants()) {
+                    WaitClass c = t.belowGuarantee ? n.waitingLineOf(t) : null;
+                    if (c != null && c.servable() && c.hasDeficitProfile()) {
+                        consider(c);
                     }
                 }
             }
@@ -112,6 +124,23 @@ final class Placement {
                 if (c.servable()) {
                     consider(c);
                 }
+            }
+            // ...then the tenants by share, smallest first (ties by name): the first with a line the slot
+            // can serve, and the next such one (what the slot passed over, if its head waited longer).
+            int tenantsWithLines = 0;
+            for (Tenant t : free.isEmpty() ? List.<Tenant>of() : m.tenants.ranked()) {
+                if (tenantsWithLines == 2) {
+                    break;
+                }
+                boolean any = false;
+                for (Need n : free) {
+                    WaitClass c = n.waitingLineOf(t);
+                    if (c != null && (!t.bounded || c.servable())) {
+                        consider(c);
+                        any = true;
+                    }
+                }
+                tenantsWithLines += any ? 1 : 0;
             }
             WaitClass best = choice.best;
             if (best == null) {
@@ -131,10 +160,17 @@ final class Placement {
             }
         }
         if (m.tenants.anyQuota) {
-            for (Need n : needs) {
-                tellHeldByMax(n.waiting, out);
+            for (Tenant t : m.tenants.boundedTenants()) {
+                for (Need n : needs) {
+                    WaitClass c = n.waitingLineOf(t);
+                    if (c != null) {
+                        tellHeldByMax(c, out);
+                    }
+                }
             }
-            tellHeldByMax(lines, out);
+            for (WaitClass c : lines) {
+                tellHeldByMax(c, out);
+            }
         }
         needs.clear();
         lines.clear();
@@ -157,7 +193,7 @@ final class Placement {
     /** Weighs a servable line against the best of this pass ({@link #before}). */
     private void consider(WaitClass c) {
         int tier = tier(c);
-        double share = tier == 2 ? shareOf(c.tenant) : 0;
+        double share = tier == 2 ? c.tenant.shareKey : 0;
         WaitClass best = choice.best;
         if (best == null || before(c, tier, share, best, choice.tier, choice.share)) {
             if (best != null && best.tenant != c.tenant && best.headPlace.before(c.headPlace)) {
@@ -175,26 +211,18 @@ final class Placement {
      * Which of two servable classes a freed slot serves first: a head whose fixed start or near
      * deadline made it urgent (tier 0) keeps the guarantees of time; then a tenant below its
      * guarantee on a free profile (tier 1); then (tier 2) the tenant with the smallest dominant share
-     * over its weight, so slots go to tenants in proportion to their weights; the place in line
+     * over its weight, so slots go to tenants in proportion to their weights, equal shares to the
+     * tenant first by name (it then holds more, so the next tie goes to another); the place in line
      * decides the rest, and so decides alone between the classes of one tenant.
      */
     private static boolean before(WaitClass c, int tier, double share, WaitClass best, int bestTier, double bestShare) {
         if (tier != bestTier) {
             return tier < bestTier;
         }
-        if (tier == 2 && c.tenant != best.tenant && share != bestShare) {
-            return share < bestShare;
+        if (tier == 2 && c.tenant != best.tenant) {
+            return share != bestShare ? share < bestShare : c.tenant.name.compareTo(best.tenant.name) < 0;
         }
         return c.headPlace.before(best.headPlace);
-    }
-
-    /** The tenant's dominant share, computed once per pass of {@link #settle} (it changes only between passes). */
-    private double shareOf(Tenant t) {
-        if (t.sharePass != passes) {
-            t.sharePass = passes;
-            t.share = m.tenants.share(t);
-        }
-        return t.share;
     }
 
     private int tier(WaitClass c) {
@@ -246,13 +274,11 @@ final class Placement {
         }
     }
 
-    /** Tells the head of each class held only by its tenant's max why it waits, when it was told otherwise. */
-    private void tellHeldByMax(Collection<WaitClass> classes, List<Decision> out) {
-        for (WaitClass c : classes) { // a class listed twice is told once: the second time its head knows
-            String held = c.count > 0 && c.tenant.bounded ? heldByMax(c) : null;
-            if (held != null) {
-                tell(c, held, out);
-            }
+    /** Tells the head of a line held only by its tenant's max why it waits, when it was told otherwise. */
+    private void tellHeldByMax(WaitClass c, List<Decision> out) {
+        String held = c.count > 0 && c.tenant.bounded ? heldByMax(c) : null;
+        if (held != null) {
+            tell(c, held, out);
         }
     }
 

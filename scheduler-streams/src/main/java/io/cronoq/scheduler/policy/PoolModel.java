@@ -57,9 +57,9 @@ final class PoolModel {
         PoolRecord stored = store.pool();
         this.poolStored = stored != null;
         this.counters = stored != null ? stored : new PoolRecord(pool, 1L);
-        this.classes = new ClassIndex(store.waiting());
         this.tenants = new Tenants(pool);
         tenants.load(store.sharing());
+        this.classes = new ClassIndex(store.waiting(), tenants);
         this.groups = new Groups(classes, tenants);
         this.lines = new Lines(classes, timers, store, rules);
         this.retention = new Retention(store, rules);

@@ -45,6 +45,8 @@ final class Tenant {
     }
 
     final String name;
+    /** Its number in the pool, from 0 in the order tenants became known: where a class keeps its line ({@link Need}). */
+    final int index;
     double weight = 1.0;
     /** Never null; empty without quotas. */
     List<Quota> quotas = List.of();
@@ -52,18 +54,23 @@ final class Tenant {
     boolean bounded;
     /** Whether any quota guarantees it slots. */
     boolean guaranteed;
+    /** Whether it holds less than a guarantee somewhere now (kept by {@link Tenants}). */
+    boolean belowGuarantee;
     /** Slots its attempts hold in the pool (on ACTIVE and DRAINING workers). */
     int slots;
     /** GPUs its running attempts requested. */
     int gpus;
-    /** Its dominant share as placement last computed it, and in which pass ({@code Placement.settle}). */
-    double share;
-    long sharePass;
+    /**
+     * Its dominant share, kept current while it has waiting tasks: the key by which {@link Tenants}
+     * ranks it (changed only by {@code Tenants}, out of the ranking).
+     */
+    double shareKey;
     /** Its requirement classes with waiting tasks. */
     final LinkedHashSet<WaitClass> waiting = new LinkedHashSet<>();
 
-    Tenant(String name) {
+    Tenant(String name, int index) {
         this.name = name;
+        this.index = index;
     }
 
     /** Whether an attempt may go to a worker with these labels without passing any of its max quotas. */
@@ -91,7 +98,7 @@ final class Tenant {
 
     /** The quota whose guarantee it is below and that covers a worker with these labels, or {@code null}. */
     Quota deficitFor(LabelSet workerLabels) {
-        if (!guaranteed) {
+        if (!belowGuarantee) {
             return null;
         }
         for (Quota q : quotas) {

@@ -44,6 +44,11 @@ final class Tenants {
     private boolean anyGuarantee;
     /** Whether any tenant has a max or a guarantee: only then does placement consult quotas. */
     boolean anyQuota;
+    /** The tenants with waiting tasks, smallest dominant share first (then by name): where a freed slot looks. */
+    private final java.util.TreeSet<Tenant> ranked = new java.util.TreeSet<>(Tenants::byShare);
+    /** The tenants with a guarantee, and those bounded by a max: few, looked at apart. */
+    private List<Tenant> guaranteedTenants = List.of();
+    private List<Tenant> boundedTenants = List.of();
     /**
      * Tenants bound by a max that freed a slot since placement last looked: their waiting classes may
      * take a slot again, wherever it is free ({@link #takeReleased}).
@@ -62,7 +67,7 @@ final class Tenants {
         }
         Tenant t = byName.get(name);
         if (t == null) {
-            t = new Tenant(name);
+            t = new Tenant(name, byName.size());
             byName.put(name, t);
         }
         return t;
@@ -74,6 +79,52 @@ final class Tenants {
 
     boolean anyGuarantee() {
         return anyGuarantee;
+    }
+
+    private static int byShare(Tenant a, Tenant b) {
+        int c = Double.compare(a.shareKey, b.shareKey);
+        return c != 0 ? c : a.name.compareTo(b.name);
+    }
+
+    /** The tenants with waiting tasks, smallest dominant share first. */
+    Collection<Tenant> ranked() {
+        return ranked;
+    }
+
+    List<Tenant> guaranteedTenants() {
+        return guaranteedTenants;
+    }
+
+    List<Tenant> boundedTenants() {
+        return boundedTenants;
+    }
+
+    /** A tenant's first waiting task ({@code true}) or last ({@code false}): it joins or leaves the ranking. */
+    void waiting(Tenant t, boolean waits) {
+        if (waits) {
+            t.shareKey = share(t);
+            ranked.add(t);
+        } else {
+            ranked.remove(t);
+        }
+    }
+
+    /** The pool's ACTIVE capacity changed: every share does, and the ranking is made again. */
+    void capacity(int slotsDelta, int gpusDelta) {
+        poolSlots += slotsDelta;
+        poolGpus += gpusDelta;
+        if (slotsDelta != 0 || gpusDelta != 0) {
+            rerankAll();
+        }
+    }
+
+    private void rerankAll() {
+        List<Tenant> all = new ArrayList<>(ranked);
+        ranked.clear();
+        for (Tenant t : all) {
+            t.shareKey = share(t);
+            ranked.add(t);
+        }
     }
 
     /** The tenant's dominant share: its larger part of the pool's slots or GPUs, over its weight. */
@@ -96,15 +147,28 @@ final class Tenants {
     }
 
     private void count(Tenant t, int gpus, LabelSet workerLabels, int sign) {
-        if (sign < 0 && t.bounded) {
-            released.add(t);
+        boolean isRanked = !t.waiting.isEmpty();
+        if (isRanked) {
+            ranked.remove(t); // by the key it has now, before the key changes
         }
         t.slots += sign;
         t.gpus += sign * gpus;
-        for (Tenant.Quota q : t.quotas) {
-            if (workerLabels.includes(q.scope)) {
-                q.inUse += sign;
+        if (!t.quotas.isEmpty()) {
+            int deficits = 0;
+            for (Tenant.Quota q : t.quotas) {
+                if (workerLabels.includes(q.scope)) {
+                    if (sign < 0 && q.atMax()) {
+                        released.add(t); // it was held by this max, and now may take again
+                    }
+                    q.inUse += sign;
+                }
+                deficits += q.belowGuarantee() ? 1 : 0;
             }
+            t.belowGuarantee = deficits > 0;
+        }
+        if (isRanked) {
+            t.shareKey = share(t);
+            ranked.add(t);
         }
     }
 
@@ -168,21 +232,41 @@ final class Tenants {
         t.quotas = List.copyOf(list);
         t.bounded = list.stream().anyMatch(Tenant.Quota::bounded);
         t.guaranteed = list.stream().anyMatch(q -> q.guaranteed > 0);
+        t.belowGuarantee = t.guaranteed; // it holds nothing under the new quotas until recounted
     }
 
     private void refreshFlags() {
         anyGuarantee = byName.values().stream().anyMatch(t -> t.guaranteed);
         anyQuota = byName.values().stream().anyMatch(t -> !t.quotas.isEmpty());
+        guaranteedTenants = byName.values().stream().filter(t -> t.guaranteed).sorted(Tenants::byName).toList();
+        boundedTenants = byName.values().stream().filter(t -> t.bounded).sorted(Tenants::byName).toList();
+        rerankAll(); // a weight changed
+    }
+
+    private static int byName(Tenant a, Tenant b) {
+        return a.name.compareTo(b.name);
+    }
+
+    /** After {@link Groups#recount}: every tenant with waiting tasks is ranked again. */
+    void rankWaiting() {
+        for (Tenant t : byName.values()) {
+            if (!t.waiting.isEmpty()) {
+                t.shareKey = share(t);
+                ranked.add(t);
+            }
+        }
     }
 
     /** Sets every quota's count back to zero, before {@link Groups#recount} counts the running attempts again. */
     void zeroCounts() {
+        ranked.clear(); // ranked again as they are counted: see recount
         for (Tenant t : byName.values()) {
             t.slots = 0;
             t.gpus = 0;
             for (Tenant.Quota q : t.quotas) {
                 q.inUse = 0;
             }
+            t.belowGuarantee = t.guaranteed;
         }
     }
 

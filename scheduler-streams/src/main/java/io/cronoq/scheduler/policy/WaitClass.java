@@ -61,7 +61,7 @@ final class WaitClass {
 
     /** Whether a free profile its tenant may take lies in a scope where the tenant is below its guarantee. */
     boolean hasDeficitProfile() {
-        if (!tenant.guaranteed) {
+        if (!tenant.belowGuarantee) {
             return false;
         }
         for (Profile p : need.freeProfiles) {

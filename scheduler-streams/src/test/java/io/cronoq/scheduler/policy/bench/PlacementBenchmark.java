@@ -60,9 +60,10 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * freed slot. {@code tasks=resources} makes it resource-constrained: every worker publishes
  * resources (two machine shapes per group, so 200 profiles), half the tasks request cpu, memory or
  * packages that only one of the shapes has, and the blocked tasks need a free GPU. {@code tenants=100}
- * spreads every task over 100 tenants sharing the pool (weights 1 to 4; ten of them guaranteed
- * slots, ten bounded by a max on the {@code disk=ssd} workers), so each freed slot also weighs the
- * tenants' shares: each requirement class has a line per tenant. Decisions are counted in the
+ * spreads every task over 100 tenants sharing the pool (weights 1 to 4; with {@code quotaMix=mixed},
+ * the default, ten of them guaranteed slots and ten bounded by a max on the {@code disk=ssd}
+ * workers), so each freed slot also weighs the tenants' shares: each requirement class has a line
+ * per tenant. Decisions are counted in the
  * {@code decisions} secondary result. Run: see README.md.
  */
 @State(Scope.Thread)
@@ -94,6 +95,10 @@ public class PlacementBenchmark {
     @Param({"1", "100"})
     public int tenants;
 
+    /** With many tenants: {@code mixed} (ten guaranteed, ten bounded by a max) or {@code none} (weights only). */
+    @Param({"mixed"})
+    public String quotaMix;
+
     private PoolScheduler scheduler;
     private final ArrayDeque<AttemptAssigned> running = new ArrayDeque<>();
     private List<Map<String, String>> taskLabels;
@@ -118,7 +123,7 @@ public class PlacementBenchmark {
         for (int t = 0; t < tenants; t++) {
             tenantNames[t] = tenants == 1 ? null : "team-" + t;
             if (tenants > 1) {
-                List<TenantQuota> quotas = t % 10 == 1 ? List.of(new TenantQuota(Map.of(), 50, null))
+                List<TenantQuota> quotas = quotaMix.equals("none") ? null : t % 10 == 1 ? List.of(new TenantQuota(Map.of(), 50, null))
                         : t % 10 == 2 ? List.of(new TenantQuota(Map.of("disk", "ssd"), 0, 40)) : null;
                 scheduler.apply(new SharingPolicySet(POOL, tenantNames[t], 1.0 + t % 4, quotas, null, null, "bench", AT),
                         AT);
