@@ -1,5 +1,8 @@
 package io.cronoq.scheduler.topology;
 
+import static io.cronoq.scheduler.topology.JournalEntries.all;
+import static io.cronoq.scheduler.topology.JournalEntries.only;
+import static io.cronoq.scheduler.topology.JournalEntries.types;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cronoq.events.AttemptAssigned;
@@ -244,19 +247,5 @@ class SharingTopologyTest {
             assertThat(t.attempts()).extracting(JournalFold.Attempt::outcome).as(t.taskId())
                     .containsExactlyElementsOf(stored.getAttempts().stream().map(a -> a.getOutcome()).toList());
         }
-    }
-
-    private static List<String> types(List<JournalEntry> entries) {
-        return entries.stream().map(e -> ((SpecificRecord) e.getEvent()).getSchema().getName()).toList();
-    }
-
-    private static <T> List<T> all(List<JournalEntry> entries, Class<T> type) {
-        return entries.stream().map(JournalEntry::getEvent).filter(type::isInstance).map(type::cast).toList();
-    }
-
-    private static <T> T only(List<JournalEntry> entries, Class<T> type) {
-        List<T> found = all(entries, type);
-        assertThat(found).as("one %s in %s", type.getSimpleName(), types(entries)).hasSize(1);
-        return found.get(0);
     }
 }

@@ -1,5 +1,8 @@
 package io.cronoq.scheduler.topology;
 
+import static io.cronoq.scheduler.topology.JournalEntries.all;
+import static io.cronoq.scheduler.topology.JournalEntries.only;
+import static io.cronoq.scheduler.topology.JournalEntries.types;
 import static io.cronoq.scheduler.fixtures.Events.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -442,15 +445,7 @@ class TimeRulesTopologyTest {
         return out;
     }
 
-    private static List<String> types(List<JournalEntry> entries) {
-        return entries.stream().map(e -> ((SpecificRecord) e.getEvent()).getSchema().getName()).toList();
-    }
 
-    private static <T> T only(List<JournalEntry> entries, Class<T> type) {
-        List<T> found = entries.stream().map(JournalEntry::getEvent).filter(type::isInstance).map(type::cast).toList();
-        assertThat(found).as("one %s in %s", type.getSimpleName(), types(entries)).hasSize(1);
-        return found.get(0);
-    }
 
     private static WorkerRegistered register(String id, int slots, Instant at) {
         return register(id, slots, at, Map.of());
