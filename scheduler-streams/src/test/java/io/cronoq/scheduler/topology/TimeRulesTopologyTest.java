@@ -1,6 +1,5 @@
 package io.cronoq.scheduler.topology;
 
-import static io.cronoq.scheduler.topology.JournalEntries.all;
 import static io.cronoq.scheduler.topology.JournalEntries.only;
 import static io.cronoq.scheduler.topology.JournalEntries.types;
 import static io.cronoq.scheduler.fixtures.Events.T0;
