@@ -68,7 +68,7 @@ record LocalStateReader(KafkaStreams streams, String inputTopic, Clock clock) im
         List<PoolView> pools = new ArrayList<>();
         for (SchedulerQueries q : queries()) {
             for (String pool : q.pools()) {
-                q.pool(pool).ifPresent(state -> pools.add(ViewMapper.pool(state, q.sharing(pool).orElse(null), now)));
+                q.pool(pool).ifPresent(state -> pools.add(ViewMapper.pool(state, state.sharing(), now)));
             }
         }
         pools.sort(Comparator.comparing(PoolView::pool));
@@ -126,7 +126,7 @@ record LocalStateReader(KafkaStreams streams, String inputTopic, Clock clock) im
         for (SchedulerQueries q : queries()) {
             Optional<PoolState> state = q.pool(pool);
             if (state.isPresent()) {
-                return Optional.of(ViewMapper.pool(state.get(), q.sharing(pool).orElse(null), now));
+                return Optional.of(ViewMapper.pool(state.get(), state.get().sharing(), now));
             }
         }
         return Optional.empty();

@@ -2,6 +2,7 @@ package io.cronoq.scheduler.query;
 
 import io.cronoq.scheduler.policy.GroupSnapshot;
 import io.cronoq.scheduler.policy.PoolSnapshot;
+import io.cronoq.scheduler.policy.SharingSnapshot;
 import java.time.Instant;
 import java.util.List;
 
@@ -15,9 +16,10 @@ import java.util.List;
  * @param demand             busy slots plus the waiting tasks some group of the pool can serve: what an autoscaler targets
  * @param unservable         waiting tasks whose required labels no group of the pool carries (a worker must join first)
  * @param oldestWaitingSince since when the longest-waiting head of a line waits, or {@code null} when nothing waits
+ * @param sharing            how the pool is shared between its tenants, read in the same pass
  */
 public record PoolState(PoolSnapshot snapshot, List<GroupState> groups, List<ClassState> classes, long demand,
-                        long unservable, Instant oldestWaitingSince) {
+                        long unservable, Instant oldestWaitingSince, SharingSnapshot sharing) {
 
     /** The pool's name. */
     public String pool() {

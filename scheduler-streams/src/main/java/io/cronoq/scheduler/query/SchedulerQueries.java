@@ -89,7 +89,7 @@ public final class SchedulerQueries {
             oldest = earlier(oldest, c.oldestWaitingSince());
         }
         return Optional.of(new PoolState(snapshot, List.copyOf(groups), classes, snapshot.busy() + servable,
-                snapshot.waiting() - servable, oldest));
+                snapshot.waiting() - servable, oldest, scheduler.sharing()));
     }
 
     /**
