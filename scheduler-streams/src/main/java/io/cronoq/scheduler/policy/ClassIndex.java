@@ -1,6 +1,5 @@
 package io.cronoq.scheduler.policy;
 
-import io.cronoq.scheduler.policy.match.Requirement;
 import io.cronoq.scheduler.policy.store.Place;
 import io.cronoq.scheduler.policy.store.WaitingQueue;
 import java.util.ArrayList;
@@ -45,10 +44,6 @@ final class ClassIndex {
         WaitClass c = new WaitClass(need, tenant);
         classes.put(c.key(), c);
         return c;
-    }
-
-    Collection<WaitClass> all() {
-        return classes.values();
     }
 
     /** The classes that have waiting tasks. */

@@ -169,17 +169,17 @@ final class Groups {
         return held != null;
     }
 
-    /** Counts what every tenant holds again from the live workers' running attempts (after its quotas changed). */
-    void recount(Collection<Worker> workers) {
-        tenants.zeroCounts();
+    /** Counts the tenant's running attempts, on the live workers, into its (new) quotas. */
+    void countQuotas(Tenant t, Collection<Worker> workers) {
         for (Worker w : workers) {
             if (w.live() && w.profile() != null) {
                 for (AttemptRef ref : w.running()) {
-                    tenants.hold(ref, w.profile().labels());
+                    if (tenants.get(ref.getTenant()) == t) {
+                        t.countInQuotas(w.profile().labels(), +1);
+                    }
                 }
             }
         }
-        tenants.rankWaiting();
     }
 
     /** An ACTIVE worker's slots and GPUs leave the pool's capacity (it drains or leaves). */

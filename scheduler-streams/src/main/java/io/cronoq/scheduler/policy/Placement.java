@@ -159,18 +159,17 @@ final class Placement {
                 tell(passedOver, held, out); // it would have had the slot, but for the guarantee
             }
         }
-        if (m.tenants.anyQuota) {
-            for (Tenant t : m.tenants.boundedTenants()) {
-                for (Need n : needs) {
-                    WaitClass c = n.waitingLineOf(t);
-                    if (c != null) {
-                        tellHeldByMax(c, out);
-                    }
+        // The lines a max still holds are told so (only bounded tenants' lines can be).
+        for (Tenant t : m.tenants.boundedTenants()) {
+            for (Need n : needs) {
+                WaitClass c = n.waitingLineOf(t);
+                if (c != null) {
+                    tellHeldByMax(c, out);
                 }
             }
-            for (WaitClass c : lines) {
-                tellHeldByMax(c, out);
-            }
+        }
+        for (WaitClass c : lines) {
+            tellHeldByMax(c, out);
         }
         needs.clear();
         lines.clear();

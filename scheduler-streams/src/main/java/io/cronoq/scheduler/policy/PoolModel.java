@@ -111,6 +111,11 @@ final class PoolModel {
         return attempts.get(attempts.size() - 1);
     }
 
+    /** Since when a waiting task waits: its last return to waiting, else its submission. */
+    static Instant waitingSince(TaskRecord task) {
+        return task.getWaitingSince() != null ? task.getWaitingSince() : task.getTask().getSubmittedAt();
+    }
+
     /** Records how an attempt ended. */
     static void end(AttemptRecord attempt, AttemptOutcome outcome, String error, Instant at) {
         attempt.setOutcome(outcome);

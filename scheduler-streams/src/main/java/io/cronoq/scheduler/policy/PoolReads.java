@@ -68,11 +68,10 @@ record PoolReads(PoolModel m, Placement placement) {
         List<Tenant> shown = new ArrayList<>();
         double demandWeights = 0;
         for (Tenant t : tenants.all()) {
-            boolean demand = t.slots > 0 || !t.waiting.isEmpty();
-            if (demand || t.weight != 1.0 || !t.quotas.isEmpty()) {
+            if (t.hasDemand() || t.weight != 1.0 || !t.quotas.isEmpty()) {
                 shown.add(t);
             }
-            if (demand) {
+            if (t.hasDemand()) {
                 demandWeights += t.weight;
             }
         }
@@ -83,15 +82,12 @@ record PoolReads(PoolModel m, Placement placement) {
             Instant oldest = null;
             for (WaitClass c : t.waiting) {
                 waiting += c.count;
-                TaskRecord head = m.store.task(c.headTaskId);
-                Instant since = head == null ? null
-                        : head.getWaitingSince() != null ? head.getWaitingSince() : head.getTask().getSubmittedAt();
-                if (since != null && (oldest == null || since.isBefore(oldest))) {
+                Instant since = PoolModel.waitingSince(m.store.task(c.headTaskId));
+                if (oldest == null || since.isBefore(oldest)) {
                     oldest = since;
                 }
             }
-            boolean demand = t.slots > 0 || waiting > 0;
-            double fair = demand && demandWeights > 0 ? tenants.poolSlots * t.weight / demandWeights : 0;
+            double fair = t.hasDemand() && demandWeights > 0 ? tenants.poolSlots * t.weight / demandWeights : 0;
             List<SharingSnapshot.QuotaUse> quotas = new ArrayList<>(t.quotas.size());
             for (Tenant.Quota q : t.quotas) {
                 quotas.add(new SharingSnapshot.QuotaUse(q.scope.asMap(), q.guaranteed, q.bounded() ? q.max : null, q.inUse));

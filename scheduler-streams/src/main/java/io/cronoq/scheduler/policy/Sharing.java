@@ -50,7 +50,9 @@ final class Sharing {
         out.add(Decision.journal(in, null));
         m.rememberPool();
         m.tenants.apply(in);
-        m.groups.recount(m.workers.values());
+        if (in.getQuotas() != null) {
+            m.groups.countQuotas(m.tenants.get(in.getTenant()), m.workers.values());
+        }
         m.store.putSharing(m.tenants.record());
         List<WaitClass> waiting = new ArrayList<>(m.classes.waitingClasses());
         placement.settle(waiting, at, out);
@@ -106,10 +108,8 @@ final class Sharing {
         if (!m.tenants.preemption || !m.tenants.anyGuarantee()) {
             return;
         }
-        List<Tenant> tenants = new ArrayList<>(m.tenants.all());
-        tenants.sort(Comparator.comparing(t -> t.name));
-        for (Tenant t : tenants) {
-            if (!t.guaranteed || t.waiting.isEmpty()) {
+        for (Tenant t : m.tenants.guaranteedTenants()) {
+            if (t.waiting.isEmpty()) {
                 continue;
             }
             for (Tenant.Quota q : t.quotas) {
@@ -138,10 +138,7 @@ final class Sharing {
             return Long.MAX_VALUE;
         }
         long next = Long.MAX_VALUE;
-        for (Tenant t : m.tenants.all()) {
-            if (!t.guaranteed) {
-                continue;
-            }
+        for (Tenant t : m.tenants.guaranteedTenants()) {
             for (Tenant.Quota q : t.quotas) {
                 if (q.belowGuarantee()) {
                     for (WaitClass c : t.waiting) {
@@ -177,9 +174,7 @@ final class Sharing {
     }
 
     private long waitingSince(WaitClass c) {
-        TaskRecord head = m.store.task(c.headTaskId);
-        Instant since = head.getWaitingSince() != null ? head.getWaitingSince() : head.getTask().getSubmittedAt();
-        return since.toEpochMilli();
+        return PoolModel.waitingSince(m.store.task(c.headTaskId)).toEpochMilli();
     }
 
     private record Victim(TaskRecord task, AttemptRecord attempt, Worker worker, Tenant tenant) {}

@@ -73,17 +73,14 @@ final class Tenant {
         this.index = index;
     }
 
+    /** Whether it holds a slot or has a task waiting: the tenants a fair share is divided among. */
+    boolean hasDemand() {
+        return slots > 0 || !waiting.isEmpty();
+    }
+
     /** Whether an attempt may go to a worker with these labels without passing any of its max quotas. */
     boolean mayTake(LabelSet workerLabels) {
-        if (!bounded) {
-            return true;
-        }
-        for (Quota q : quotas) {
-            if (q.atMax() && workerLabels.includes(q.scope)) {
-                return false;
-            }
-        }
-        return true;
+        return !bounded || maxFor(workerLabels) == null;
     }
 
     /** The max quota that keeps it off a worker with these labels, or {@code null}. */
@@ -109,14 +106,22 @@ final class Tenant {
         return null;
     }
 
-    /** The quota of exactly this scope, or {@code null}. */
-    Quota quota(LabelSet scope) {
+    /**
+     * Counts a slot held ({@code sign} +1) or freed (-1) on a worker with these labels into every
+     * quota whose scope covers it; returns whether a freed slot was one its max held it to.
+     */
+    boolean countInQuotas(LabelSet workerLabels, int sign) {
+        boolean releasedFromMax = false;
+        boolean below = false;
         for (Quota q : quotas) {
-            if (q.scope.equals(scope)) {
-                return q;
+            if (workerLabels.includes(q.scope)) {
+                releasedFromMax |= sign < 0 && q.atMax();
+                q.inUse += sign;
             }
+            below |= q.belowGuarantee();
         }
-        return null;
+        belowGuarantee = below;
+        return releasedFromMax;
     }
 
     /** Whether it holds more of a worker's scope than it is guaranteed there: what it holds there is borrowed. */

@@ -40,10 +40,6 @@ final class Tenants {
     int poolSlots;
     /** GPUs of the pool's ACTIVE workers. */
     int poolGpus;
-    /** Whether any tenant has a guarantee: only then does a tick look for attempts to preempt. */
-    private boolean anyGuarantee;
-    /** Whether any tenant has a max or a guarantee: only then does placement consult quotas. */
-    boolean anyQuota;
     /** The tenants with waiting tasks, smallest dominant share first (then by name): where a freed slot looks. */
     private final java.util.TreeSet<Tenant> ranked = new java.util.TreeSet<>(Tenants::byShare);
     /** The tenants with a guarantee, and those bounded by a max: few, looked at apart. */
@@ -77,8 +73,9 @@ final class Tenants {
         return byName.values();
     }
 
+    /** Whether any tenant has a guarantee: only then do placement and ticks look for tenants below one. */
     boolean anyGuarantee() {
-        return anyGuarantee;
+        return !guaranteedTenants.isEmpty();
     }
 
     private static int byShare(Tenant a, Tenant b) {
@@ -91,10 +88,12 @@ final class Tenants {
         return ranked;
     }
 
+    /** The tenants with a guarantee, by name. */
     List<Tenant> guaranteedTenants() {
         return guaranteedTenants;
     }
 
+    /** The tenants bounded by a max, by name. */
     List<Tenant> boundedTenants() {
         return boundedTenants;
     }
@@ -153,18 +152,8 @@ final class Tenants {
         }
         t.slots += sign;
         t.gpus += sign * gpus;
-        if (!t.quotas.isEmpty()) {
-            int deficits = 0;
-            for (Tenant.Quota q : t.quotas) {
-                if (workerLabels.includes(q.scope)) {
-                    if (sign < 0 && q.atMax()) {
-                        released.add(t); // it was held by this max, and now may take again
-                    }
-                    q.inUse += sign;
-                }
-                deficits += q.belowGuarantee() ? 1 : 0;
-            }
-            t.belowGuarantee = deficits > 0;
+        if (!t.quotas.isEmpty() && t.countInQuotas(workerLabels, sign)) {
+            released.add(t); // it was held by this max, and now may take again
         }
         if (isRanked) {
             t.shareKey = share(t);
@@ -200,8 +189,8 @@ final class Tenants {
     }
 
     /**
-     * Applies a (valid) change. The quotas' counts start at zero: the caller recounts them from the
-     * workers ({@link Groups#recount}).
+     * Applies a (valid) change. New quotas count nothing yet: the caller counts the tenant's running
+     * attempts into them ({@link Groups#countQuotas}).
      */
     void apply(SharingPolicySet in) {
         if (in.getTenant() == null) {
@@ -232,12 +221,10 @@ final class Tenants {
         t.quotas = List.copyOf(list);
         t.bounded = list.stream().anyMatch(Tenant.Quota::bounded);
         t.guaranteed = list.stream().anyMatch(q -> q.guaranteed > 0);
-        t.belowGuarantee = t.guaranteed; // it holds nothing under the new quotas until recounted
+        t.belowGuarantee = t.guaranteed; // it holds nothing under the new quotas until counted into them
     }
 
     private void refreshFlags() {
-        anyGuarantee = byName.values().stream().anyMatch(t -> t.guaranteed);
-        anyQuota = byName.values().stream().anyMatch(t -> !t.quotas.isEmpty());
         guaranteedTenants = byName.values().stream().filter(t -> t.guaranteed).sorted(Tenants::byName).toList();
         boundedTenants = byName.values().stream().filter(t -> t.bounded).sorted(Tenants::byName).toList();
         rerankAll(); // a weight changed
@@ -245,29 +232,6 @@ final class Tenants {
 
     private static int byName(Tenant a, Tenant b) {
         return a.name.compareTo(b.name);
-    }
-
-    /** After {@link Groups#recount}: every tenant with waiting tasks is ranked again. */
-    void rankWaiting() {
-        for (Tenant t : byName.values()) {
-            if (!t.waiting.isEmpty()) {
-                t.shareKey = share(t);
-                ranked.add(t);
-            }
-        }
-    }
-
-    /** Sets every quota's count back to zero, before {@link Groups#recount} counts the running attempts again. */
-    void zeroCounts() {
-        ranked.clear(); // ranked again as they are counted: see recount
-        for (Tenant t : byName.values()) {
-            t.slots = 0;
-            t.gpus = 0;
-            for (Tenant.Quota q : t.quotas) {
-                q.inUse = 0;
-            }
-            t.belowGuarantee = t.guaranteed;
-        }
     }
 
     /** The policy as stored: the tenants with a weight other than 1 or with quotas, sorted by name. */
