@@ -382,7 +382,7 @@ public final class Task {
             return new TaskSubmitted(taskId, pool, new LinkedHashMap<>(labels), resources,
                     ByteBuffer.wrap(payload.clone()), priority, deadline, notBefore, startAt,
                     startTolerance == null ? null : startTolerance.toMillis(), timeout == null ? null : timeout.toMillis(),
-                    retry == null ? null : retry.toEvent(), prefs, submitter, submittedAt, tenant);
+                    retry == null ? null : retry.toEvent(), prefs, submitter, submittedAt, tenant, java.util.List.of(), java.util.List.of());
         }
     }
 }

@@ -79,10 +79,14 @@ class AvroSerdeRoundTripTest {
         assertSameBytesAsAvro(SampleRecords.filled(WorkerRecord.class));
         assertSameBytesAsAvro(SampleRecords.filled(PoolRecord.class));
         assertSameBytesAsAvro(SampleRecords.filled(io.cronoq.events.SharingRecord.class));
+        assertSameBytesAsAvro(SampleRecords.filled(io.cronoq.events.LimitsRecord.class));
         WorkerRecord busy = SampleRecords.filled(WorkerRecord.class);
-        busy.setRunning(List.of(new io.cronoq.events.AttemptRef("t-1", 1, null, 0),
-                new io.cronoq.events.AttemptRef("tâche-2", 7, "research", 2),
-                new io.cronoq.events.AttemptRef("", Integer.MAX_VALUE, "", Integer.MAX_VALUE)));
+        busy.setRunning(List.of(new io.cronoq.events.AttemptRef("t-1", 1, null, 0, List.of()),
+                new io.cronoq.events.AttemptRef("tâche-2", 7, "research", 2,
+                        List.of(new io.cronoq.events.ConcurrencyKey("customer-42", 2),
+                                new io.cronoq.events.ConcurrencyKey("nightly", null))),
+                new io.cronoq.events.AttemptRef("", Integer.MAX_VALUE, "", Integer.MAX_VALUE,
+                        List.of(new io.cronoq.events.ConcurrencyKey("", Integer.MIN_VALUE)))));
         busy.setResources(null);
         assertSameBytesAsAvro(busy);
     }

@@ -210,7 +210,7 @@ final class WorkerCore implements AttemptRun.Host {
             List<AttemptRef> refs = new ArrayList<>();
             for (AttemptRun a : running.values()) {
                 if (a.generation() == generation) {
-                    refs.add(new AttemptRef(a.id().taskId(), a.id().attempt(), null, 0));
+                    refs.add(new AttemptRef(a.id().taskId(), a.id().attempt(), null, 0, java.util.List.of()));
                 }
             }
             sink.publish(new WorkerHeartbeat(settings.id(), settings.pool(), generation, refs, now()));

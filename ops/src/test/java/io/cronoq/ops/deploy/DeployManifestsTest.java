@@ -99,7 +99,7 @@ class DeployManifestsTest {
                 GroupSnapshot group = new GroupSnapshot(Map.of("gpu", "a100"), 4, 3, 1, 2, 1);
                 PoolState pool = new PoolState(new PoolSnapshot("inference", 4, 3, 2, List.of(group), 1),
                         List.of(new PoolState.GroupState(group, "gpu=a100", 5, now.minusSeconds(7))),
-                        List.of(), 5, 1, now.minusSeconds(7), null);
+                        List.of(), 5, 1, now.minusSeconds(7), null, 0, null);
                 Method update = gauges.getClass().getDeclaredMethod("update", List.class, Instant.class);
                 update.setAccessible(true);
                 update.invoke(gauges, List.of(pool), now);

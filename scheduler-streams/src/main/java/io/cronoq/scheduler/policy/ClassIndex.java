@@ -25,24 +25,26 @@ final class ClassIndex {
 
     private final WaitingQueue queue;
     private final Tenants tenants;
+    private final Limits limits;
     private final Map<String, WaitClass> classes = new HashMap<>();
     /** Classes with at least one waiting task, in the order they last became non-empty. */
     private final LinkedHashSet<WaitClass> waitingClasses = new LinkedHashSet<>();
     private long waiting;
 
-    ClassIndex(WaitingQueue queue, Tenants tenants) {
+    ClassIndex(WaitingQueue queue, Tenants tenants, Limits limits) {
         this.queue = queue;
         this.tenants = tenants;
+        this.limits = limits;
     }
 
     WaitClass get(String key) {
         return classes.get(key);
     }
 
-    /** Registers a new class; {@link Groups} links it to the profiles that can serve it. */
-    WaitClass create(Need need, Tenant tenant) {
-        WaitClass c = new WaitClass(need, tenant);
-        classes.put(c.key(), c);
+    /** Registers a new class with this line key; {@link Groups} links it to the profiles that can serve it. */
+    WaitClass create(Need need, Tenant tenant, String key) {
+        WaitClass c = new WaitClass(need, tenant, key);
+        classes.put(key, c);
         return c;
     }
 
@@ -77,15 +79,25 @@ final class ClassIndex {
 
     /** Reads a class's count and head back from the queue (when the scheduler loads). */
     void load(WaitClass c, long count) {
+        WaitingQueue.Entry head = queue.first(c.key());
+        if (head == null) {
+            return; // only when the counts and the queue disagree: the queue holds the tasks
+        }
+        c.headPlace = head.place();
+        c.headTaskId = head.taskId();
         count(c, count);
-        refreshHead(c);
+        headMoved(c);
     }
 
     void add(WaitClass c, Place place, String taskId) {
         queue.add(new WaitingQueue.Entry(c.key(), place, taskId));
         if (c.count == 0 || place.before(c.headPlace)) {
+            boolean open = c.count > 0 && c.need.close(c); // reopened in its new place
             c.headPlace = place;
             c.headTaskId = taskId;
+            if (open) {
+                c.need.open(c);
+            }
         }
         count(c, c.count + 1);
         headMoved(c);
@@ -110,6 +122,7 @@ final class ClassIndex {
     }
 
     private void refreshHead(WaitClass c) {
+        boolean open = c.need.close(c); // reopened in its new place
         WaitingQueue.Entry head = c.count > 0 ? queue.first(c.key()) : null;
         if (head == null) {
             count(c, 0); // only when the queue lost entries behind our back
@@ -118,6 +131,9 @@ final class ClassIndex {
         } else {
             c.headPlace = head.place();
             c.headTaskId = head.taskId();
+            if (open) {
+                c.need.open(c);
+            }
         }
         headMoved(c);
     }
@@ -142,7 +158,15 @@ final class ClassIndex {
             }
             c.tenant.waiting.add(c);
             need.waiting.add(c);
+            c.count = count;
+            if (c.limits != null) {
+                limits.lineJoined(c);
+            }
+            return;
         } else if (c.count > 0 && count == 0) {
+            if (c.limits != null) {
+                limits.lineEmptied(c);
+            }
             waitingClasses.remove(c);
             c.tenant.waiting.remove(c);
             if (c.tenant.waiting.isEmpty()) {

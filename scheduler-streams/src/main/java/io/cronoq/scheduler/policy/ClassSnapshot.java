@@ -22,8 +22,10 @@ import java.util.SortedMap;
  * @param headSubmittedAt  when the first in line was submitted (it is the class's earliest submission)
  * @param headWaitingSince since when the first in line waits (later than submission after a retry or a lost attempt)
  * @param reason           why its tasks wait, e.g. {@code 0/7 workers can run it: 4 lack gpu=a100} or
- *                         {@code 3 workers match; all 12 slots busy}
+ *                         {@code 3 workers match; all 12 slots busy}, or what of its limits holds it back
+ * @param limits           the concurrency keys and rate limits its tasks name, in words, or {@code null} for none
+ * @param heldByLimit      whether one of those limits holds its tasks back now (more workers would not start them)
  */
 public record ClassSnapshot(String classKey, String tenant, SortedMap<String, String> labels, ResourceNeed resources, long waiting,
                             int capacity, int workers, String headTaskId, Instant headSubmittedAt,
-                            Instant headWaitingSince, String reason) {}
+                            Instant headWaitingSince, String reason, String limits, boolean heldByLimit) {}

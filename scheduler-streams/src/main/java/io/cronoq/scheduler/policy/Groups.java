@@ -19,19 +19,23 @@ import java.util.Map;
  * a class appears and never per decision; each class's free profiles and capacity. A profile's
  * labels and resources never change (a worker that registers again with others joins another
  * profile), so a link never needs recomputing. Every change to a profile's workers or slots goes
- * through here so those links stay true.
+ * through here so those links stay true, and so does what each tenant holds ({@link Tenants}) and
+ * which concurrency keys running attempts hold ({@link Limits}): both counted on a slot's hold and
+ * release, hence exactly once per attempt.
  */
 final class Groups {
 
     private final ClassIndex classes;
     private final Tenants tenants;
+    private final Limits limits;
     private final Map<String, Group> groups = new HashMap<>();
     /** The requirement classes by requirement key: what profiles link to, whatever the tenants. */
     private final Map<String, Need> needs = new HashMap<>();
 
-    Groups(ClassIndex classes, Tenants tenants) {
+    Groups(ClassIndex classes, Tenants tenants, Limits limits) {
         this.classes = classes;
         this.tenants = tenants;
+        this.limits = limits;
     }
 
     /** A copy of the groups, to sort. */
@@ -77,7 +81,7 @@ final class Groups {
                     }
                 }
             }
-            c = classes.create(n, tenants.get(LineKeys.tenantOf(key)));
+            c = classes.create(n, tenants.get(LineKeys.tenantOf(key)), key);
             n.addLine(c);
         }
         return c;
@@ -112,6 +116,7 @@ final class Groups {
         }
         for (AttemptRef ref : w.running()) {
             tenants.hold(ref, labels);
+            limits.hold(ref);
         }
         return p;
     }
@@ -122,6 +127,7 @@ final class Groups {
         leaveCapacity(w, p);
         for (AttemptRef ref : w.running()) {
             tenants.free(ref, p.labels());
+            limits.free(ref);
         }
         int before = p.capacity;
         p.remove(w);
@@ -156,6 +162,7 @@ final class Groups {
         Profile p = w.profile();
         p.assign(w, ref, sequence);
         tenants.hold(ref, p.labels());
+        limits.hold(ref);
         changed(p, p.capacity);
     }
 
@@ -164,6 +171,7 @@ final class Groups {
         AttemptRef held = p.release(w, taskId, attempt);
         if (held != null) {
             tenants.free(held, p.labels());
+            limits.free(held);
         }
         changed(p, p.capacity);
         return held != null;

@@ -5,14 +5,17 @@ import io.cronoq.scheduler.policy.match.Preferences;
 import io.cronoq.scheduler.policy.match.Requirement;
 import io.cronoq.events.Preference;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.TreeSet;
 
 /**
  * One requirement class: what the waiting tasks with exactly the same {@link Requirement} (labels
  * and resource need) share whatever their tenant. It keeps the profiles that can serve it (labels
  * and resources, computed once when the class or the profile appears), which of those have a free
- * slot now, their total capacity, why its tasks wait, and its tenants' lines ({@link WaitClass});
+ * slot now, their total capacity, why its tasks wait, and its tenants' lines ({@link WaitClass}, one
+ * per tenant and set of limits its tasks name);
  * so deciding where a task goes or why it waits never looks at the backlog, and a profile's change
  * touches each requirement once, however many tenants wait for it.
  */
@@ -29,6 +32,15 @@ final class Need {
     private WaitClass[] lines = new WaitClass[1];
     /** How many of {@link #lines} are set. */
     private int lineCount;
+    /**
+     * Its tenants' lines that name limits ({@link LineLimits}), have waiting tasks and whose limits
+     * admit their head now, at their tenant's index, each set ordered by head place (maintained by
+     * {@link Limits} and {@link ClassIndex}): a tenant may have many, one per set of limits.
+     */
+    @SuppressWarnings("unchecked")
+    private TreeSet<WaitClass>[] open = new TreeSet[0];
+    /** How many lines {@link #open} holds in all: none, and a tenant's line is its unlimited one alone. */
+    private int openCount;
     /** Its lines whose head is urgent (a fixed start, a near deadline): served before any share is weighed. */
     final LinkedHashSet<WaitClass> urgent = new LinkedHashSet<>();
     /** Its tenants' lines that have waiting tasks (maintained by {@link ClassIndex}). */
@@ -44,14 +56,65 @@ final class Need {
         this.requirement = requirement;
     }
 
-    /** The tenant's line of this class with waiting tasks, or {@code null}. */
+    /**
+     * The tenant's line of this class that a freed slot would serve first: of its line naming no
+     * limit (if it has waiting tasks) and its open limited lines, the one whose head comes first; or
+     * {@code null}. A line its limits hold back is never returned, so it holds up no other.
+     */
     WaitClass waitingLineOf(Tenant t) {
         WaitClass c = t.index < lines.length ? lines[t.index] : null;
-        return c != null && c.count > 0 ? c : null;
+        if (c != null && c.count == 0) {
+            c = null;
+        }
+        if (openCount == 0) {
+            return c;
+        }
+        TreeSet<WaitClass> limited = t.index < open.length ? open[t.index] : null;
+        if (limited == null || limited.isEmpty()) {
+            return c;
+        }
+        WaitClass first = limited.first();
+        return c == null || first.headPlace.before(c.headPlace) ? first : c;
     }
+
+    /** A limited line with waiting tasks whose limits admit its head: it may take a slot. */
+    void open(WaitClass c) {
+        int i = c.tenant.index;
+        if (i >= open.length) {
+            open = java.util.Arrays.copyOf(open, Math.max(i + 1, open.length * 2));
+        }
+        if (open[i] == null) {
+            open[i] = new TreeSet<>(BY_HEAD);
+        }
+        if (open[i].add(c)) {
+            openCount++;
+        }
+    }
+
+    /**
+     * A limited line leaves the open ones (its limits hold it back, it emptied, or its head is about
+     * to move: it is then opened again, in its new place); whether it was open.
+     */
+    boolean close(WaitClass c) {
+        if (c.limits == null) {
+            return false;
+        }
+        int i = c.tenant.index;
+        if (i < open.length && open[i] != null && open[i].remove(c)) {
+            openCount--;
+            return true;
+        }
+        return false;
+    }
+
+    private static final Comparator<WaitClass> BY_HEAD = (a, b) -> a.headPlace.compareTo(b.headPlace);
 
     /** A tenant's new line of this class. */
     void addLine(WaitClass c) {
+        if (c.limits != null) {
+            lineCount++;
+            return;
+        }
         int i = c.tenant.index;
         if (i >= lines.length) {
             lines = java.util.Arrays.copyOf(lines, Math.max(i + 1, lines.length * 2));
@@ -64,6 +127,9 @@ final class Need {
 
     /** A line forgotten (empty for long); whether the class has no line left. */
     boolean removeLine(WaitClass c) {
+        if (c.limits != null) {
+            return --lineCount == 0;
+        }
         int i = c.tenant.index;
         if (i < lines.length && lines[i] == c) {
             lines[i] = null;

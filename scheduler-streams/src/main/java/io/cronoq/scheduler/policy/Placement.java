@@ -50,17 +50,19 @@ final class Placement {
      */
     void place(TaskRecord task, Instant at, List<Decision> out) {
         TaskSubmitted in = task.getTask();
+        m.limits.clock(at);
         WaitClass c = m.classOf(task);
-        Profile p = c.count == 0 ? c.bestFreeProfile(in.getPreferences()) : null;
+        Object blocker = c.limits == null ? null : c.count == 0 ? m.limits.blocker(c) : c.blockedBy;
+        Profile p = c.count == 0 && blocker == null ? c.bestFreeProfile(in.getPreferences()) : null;
         if (p != null) {
             assign(task, p, at, null, out);
         } else {
             // It joins the back of the line: its place is the new count.
-            String held = heldByMax(c);
-            String reason = held != null ? held : reasonOf(c.need).forPlace(c.count + 1);
+            String reason = blocker != null ? m.limits.reason(c, blocker) : reasonFor(c, c.count + 1);
             m.lines.enqueue(task, c, at, reason);
             out.add(Decision.journal(new TaskWaiting(in.getTaskId(), reason), null));
         }
+        tellLimits(out);
     }
 
     /** A profile with a slot that just became free: its lines get a chance on the next {@link #settle}. */
@@ -77,6 +79,7 @@ final class Placement {
      * slot its waiting classes are looked at too; and a head held by its max is told so.)
      */
     void settle(List<WaitClass> joined, Instant at, List<Decision> out) {
+        m.limits.clock(at);
         needs.clear();
         settles++;
         for (Profile p : freed) {
@@ -95,6 +98,7 @@ final class Placement {
         for (Tenant t : m.tenants.takeReleased()) {
             lines.addAll(t.waiting);
         }
+        lines.addAll(m.limits.takeOpened()); // their limits admit their head again
         while (true) {
             choice.clear();
             free.clear();
@@ -173,6 +177,38 @@ final class Placement {
         }
         needs.clear();
         lines.clear();
+        tellLimits(out);
+    }
+
+    /**
+     * Tells the head of each line whose limits began, or stopped, holding it back since its head was
+     * told (a key filled or freed, a bucket emptied or refilled, an admin's change) why it waits now.
+     * A line held back and admitted again within one input is told nothing.
+     */
+    private void tellLimits(List<Decision> out) {
+        for (WaitClass c : m.limits.takeChanged()) {
+            if (c.count == 0 || c.told == c.blockedBy) {
+                continue;
+            }
+            c.told = c.blockedBy;
+            if (c.blockedBy != null) {
+                tell(c, m.limits.reason(c, c.blockedBy), out);
+            } else if (Limits.isLimitReason(m.store.task(c.headTaskId).getWaitingReason())) {
+                tell(c, reasonFor(c, 1), out);
+            }
+        }
+    }
+
+    /**
+     * Why the task at {@code place} in a line waits: what its limits hold it back by, else its
+     * tenant's max, else the workers' side (busy slots, or no worker that could run it).
+     */
+    String reasonFor(WaitClass c, long place) {
+        if (c.blockedBy != null) {
+            return m.limits.reason(c, c.blockedBy);
+        }
+        String held = heldByMax(c);
+        return held != null ? held : reasonOf(c.need).forPlace(place);
     }
 
     /** The line a freed slot serves first so far in one pass of {@link #settle}, and the one it passed over. */
@@ -233,7 +269,7 @@ final class Placement {
 
     /** A class with a free profile its tenant's max keeps it from: why, in words; else {@code null}. */
     String heldByMax(WaitClass c) {
-        if (!c.tenant.bounded || c.need.freeProfiles.isEmpty()) {
+        if (!c.tenant.bounded || c.blockedBy != null || c.need.freeProfiles.isEmpty()) {
             return null;
         }
         for (Profile p : c.need.freeProfiles) {
@@ -252,7 +288,7 @@ final class Placement {
      */
     void retellReleased(Collection<WaitClass> classes, List<Decision> out) {
         for (WaitClass c : classes) {
-            if (c.count == 0 || heldByMax(c) != null) {
+            if (c.count == 0 || c.blockedBy != null || heldByMax(c) != null) {
                 continue;
             }
             TaskRecord head = m.store.task(c.headTaskId);
@@ -295,6 +331,7 @@ final class Placement {
      * of its tenants' lines.
      */
     void requeue(List<TaskRecord> tasks, Instant at, List<Decision> out, LinkedHashSet<Need> touched) {
+        m.limits.clock(at);
         List<WaitClass> joined = new ArrayList<>(tasks.size());
         for (TaskRecord task : tasks) {
             WaitClass c = m.classOf(task);
@@ -310,8 +347,8 @@ final class Placement {
             if (now.getState() == TaskState.WAITING && now.getWaitingReason() == null) {
                 WaitClass c = joined.get(i);
                 String id = now.getTask().getTaskId();
-                WaitReason r = reasonOf(c.need);
-                String reason = id.equals(c.headTaskId) ? r.forPlace(1) : r.backInLine(c.count);
+                String reason = c.blockedBy != null ? m.limits.reason(c, c.blockedBy)
+                        : id.equals(c.headTaskId) ? reasonOf(c.need).forPlace(1) : reasonOf(c.need).backInLine(c.count);
                 now.setWaitingReason(reason);
                 m.store.putTask(now);
                 out.add(Decision.journal(new TaskWaiting(id, reason), null));
@@ -320,7 +357,7 @@ final class Placement {
         }
         for (Need n : changed) {
             for (WaitClass c : n.waiting) {
-                if (!told.contains(c.headTaskId)) {
+                if (c.blockedBy == null && !told.contains(c.headTaskId)) {
                     TaskRecord head = m.store.task(c.headTaskId);
                     String reason = n.reason.forPlace(1);
                     if (!reason.equals(head.getWaitingReason())) {
@@ -405,9 +442,12 @@ final class Placement {
         m.lines.dropTimer(task);
         m.store.putTask(task);
         m.leases().track(task);
-        m.groups.assign(w, new AttemptRef(id, number, task.getTask().getTenant(), gpusOf(task)), m.nextSequence());
-        m.store.putWorker(w.record);
         TaskSubmitted s = task.getTask();
+        m.groups.assign(w, new AttemptRef(id, number, s.getTenant(), gpusOf(task), s.getConcurrency()), m.nextSequence());
+        m.store.putWorker(w.record);
+        if (!s.getRateLimits().isEmpty()) {
+            m.limits.consume(s.getRateLimits());
+        }
         Instant startAt = s.getStartAt() != null && s.getStartAt().isAfter(at) ? s.getStartAt() : null;
         String cause = startAt != null ? "fixed start at " + startAt + ": the slot is held for it until then"
                 : s.getStartAt() != null ? TimeCauses.startVerdict(s, at, "assigned", m.rules.startToleranceMs())

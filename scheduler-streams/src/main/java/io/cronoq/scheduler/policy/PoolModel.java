@@ -12,6 +12,7 @@ import io.cronoq.events.AttemptRef;
 import io.cronoq.events.PoolRecord;
 import io.cronoq.events.TaskRecord;
 import io.cronoq.events.TaskState;
+import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.WorkerRecord;
 import java.time.Instant;
 import java.util.HashMap;
@@ -38,6 +39,8 @@ final class PoolModel {
     final ClassIndex classes;
     /** The pool's tenants, its sharing policy, and what each tenant holds. */
     final Tenants tenants;
+    /** The pool's concurrency keys and rate limits, and the lines they hold back. */
+    final Limits limits;
     final Groups groups;
     final TimerQueue timers;
     final Lines lines;
@@ -59,8 +62,9 @@ final class PoolModel {
         this.counters = stored != null ? stored : new PoolRecord(pool, 1L);
         this.tenants = new Tenants(pool);
         tenants.load(store.sharing());
-        this.classes = new ClassIndex(store.waiting(), tenants);
-        this.groups = new Groups(classes, tenants);
+        this.limits = new Limits(pool, store);
+        this.classes = new ClassIndex(store.waiting(), tenants, limits);
+        this.groups = new Groups(classes, tenants, limits);
         this.lines = new Lines(classes, timers, store, rules);
         this.retention = new Retention(store, rules);
         for (WorkerRecord r : store.workers()) {
@@ -81,9 +85,10 @@ final class PoolModel {
         // Class reasons are computed when first needed: the store alone determines them.
     }
 
-    /** The class whose line a task waits in: its requirement's, in its tenant's lines. */
+    /** The class whose line a task waits in: its requirement's, in its tenant's lines, with its limits. */
     WaitClass classOf(TaskRecord task) {
-        return groups.classFor(LineKeys.of(Requirement.keyOf(task.getTask()), task.getTask().getTenant()));
+        TaskSubmitted s = task.getTask();
+        return groups.classFor(LineKeys.of(Requirement.keyOf(s), s.getTenant(), s.getConcurrency(), s.getRateLimits()));
     }
 
     /** The leases of the running attempts, read from their tasks (one read per busy slot) on first use. */

@@ -56,9 +56,11 @@ record PoolReads(PoolModel m, Placement placement) {
             Instant since = head == null || head.getWaitingSince() == null ? submitted : head.getWaitingSince();
             Requirement r = c.requirement;
             String held = placement.heldByMax(c);
+            String reason = c.blockedBy != null ? m.limits.reason(c, c.blockedBy)
+                    : held != null ? held : placement.reasonOf(c.need).text();
             result.add(new ClassSnapshot(r.key(), c.tenant.name, r.labels(), r.resources(), c.count, c.need.capacity,
-                    c.need.activeWorkers(), c.headTaskId, submitted, since,
-                    held != null ? held : placement.reasonOf(c.need).text()));
+                    c.need.activeWorkers(), c.headTaskId, submitted, since, reason,
+                    c.limits == null ? null : c.limits.text(), c.blockedBy != null));
         }
         return List.copyOf(result);
     }
@@ -107,7 +109,7 @@ record PoolReads(PoolModel m, Placement placement) {
         WorkerRecord r = w.record;
         List<AttemptRef> running = new ArrayList<>(r.getRunning().size());
         for (AttemptRef ref : r.getRunning()) {
-            running.add(new AttemptRef(ref.getTaskId(), ref.getAttempt(), ref.getTenant(), ref.getGpus()));
+            running.add(new AttemptRef(ref.getTaskId(), ref.getAttempt(), ref.getTenant(), ref.getGpus(), java.util.List.of()));
         }
         return new WorkerRecord(r.getWorkerId(), r.getPool(), new HashMap<>(r.getLabels()), r.getSlots(),
                 r.getResources(), r.getGeneration(), r.getState(), running, r.getRegisteredAt(),

@@ -10,6 +10,7 @@ import io.cronoq.events.AttemptRevoked;
 import io.cronoq.events.AttemptStarted;
 import io.cronoq.events.AttemptSucceeded;
 import io.cronoq.events.DuplicateSubmission;
+import io.cronoq.events.LimitSet;
 import io.cronoq.events.RegistrationAccepted;
 import io.cronoq.events.RejectionCode;
 import io.cronoq.events.SharingPolicySet;
@@ -84,6 +85,7 @@ public final class PoolScheduler {
     private final Departures departures;
     private final Leaves leaves;
     private final Sharing sharing;
+    private final LimitChanges limits;
     private final PoolTime time;
     private final AttemptReports reports;
     private final PoolReads reads;
@@ -103,6 +105,7 @@ public final class PoolScheduler {
         this.departures = new Departures(m, placement);
         this.leaves = new Leaves(m, placement, departures);
         this.sharing = new Sharing(m, placement, leaves);
+        this.limits = new LimitChanges(m, placement);
         this.time = new PoolTime(m, placement, departures, leaves, sharing);
         this.reports = new AttemptReports(m, placement, time, leaves);
         this.reads = new PoolReads(m, placement);
@@ -133,6 +136,7 @@ public final class PoolScheduler {
             case TASK_SUBMITTED -> submit((TaskSubmitted) input);
             case TASK_CANCEL_REQUESTED -> cancel((TaskCancelRequested) input);
             case SHARING_POLICY_SET -> sharing.set((SharingPolicySet) input, ((SharingPolicySet) input).getSetAt());
+            case LIMIT_SET -> limits.set((LimitSet) input);
             case WORKER_REGISTERED -> register((WorkerRegistered) input, heardAt);
             case WORKER_HEARTBEAT -> heartbeat((WorkerHeartbeat) input, heardAt);
             case WORKER_DRAINING -> drain((WorkerDraining) input);
@@ -482,6 +486,16 @@ public final class PoolScheduler {
      */
     public SharingSnapshot sharing() {
         return reads.sharing();
+    }
+
+    /**
+     * The pool's concurrency keys and rate limits now: per key its admin's limit, the attempts
+     * holding it and the tasks it holds back; per rate limit its refill, burst, the units its bucket
+     * holds at {@code at} (the decision clock when later) and the tasks it holds back. Costs the
+     * number of keys and rate limits in use, never the backlog.
+     */
+    public LimitsSnapshot limits(Instant at) {
+        return m.limits.snapshot(at);
     }
 
     /**

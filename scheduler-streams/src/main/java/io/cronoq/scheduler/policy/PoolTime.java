@@ -47,8 +47,8 @@ final class PoolTime {
     }
 
     /**
-     * Evictions, then leave graces, leases, timers and retention, then freed slots go to the
-     * waiting tasks, then tenants below their guarantee take borrowed slots back ({@link Sharing});
+     * Evictions, then leave graces, leases, timers and retention, then rate limits refill, then
+     * freed slots go to the waiting tasks, then tenants below their guarantee take borrowed slots back ({@link Sharing});
      * see {@link PoolScheduler#tick}.
      */
     List<Decision> tick(Instant now) {
@@ -61,6 +61,8 @@ final class PoolTime {
         revokeExpiredLeases(now, out);
         fireTimers(now, out);
         m.retention.expire(now, TIMERS_PER_TICK, out);
+        m.limits.clock(now);
+        m.limits.refill();
         placement.settle(now, out);
         sharing.preempt(now, out);
         return out;
@@ -71,7 +73,8 @@ final class PoolTime {
         Leases.Lease lease = m.leases().first();
         long leaseEnds = lease == null ? Long.MAX_VALUE : lease.endsAt();
         long due = Math.min(Math.min(Math.min(leaseEnds, leaves.nextMillis()),
-                Math.min(m.timers.firstMillis(), m.retention.nextMillis())), sharing.nextMillis());
+                Math.min(m.timers.firstMillis(), m.retention.nextMillis())),
+                Math.min(sharing.nextMillis(), m.limits.nextMillis()));
         return due == Long.MAX_VALUE ? null : Instant.ofEpochMilli(due);
     }
 

@@ -164,7 +164,11 @@ final class Sharing {
         return oldest;
     }
 
+    /** Whether the line's limits admit its head and a worker of the quota's scope could run it. */
     private static boolean canRunIn(WaitClass c, Tenant.Quota q) {
+        if (c.blockedBy != null) {
+            return false; // a slot taken back for it would stay idle
+        }
         for (Profile p : c.need.profiles) {
             if (p.labels().includes(q.scope) && p.capacity > 0 && c.tenant.mayTake(p.labels())) {
                 return true;

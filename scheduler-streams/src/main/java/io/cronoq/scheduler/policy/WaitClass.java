@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * One tenant's line of one requirement class ({@link Need}): the waiting tasks of a {@link Tenant}
- * with exactly the same {@link Requirement}. Each tenant has lines of its own, so a freed slot can
+ * with exactly the same {@link Requirement} and the same limits ({@link LineLimits}). Each tenant has lines of its own, so a freed slot can
  * choose between tenants before it chooses inside one. In memory it keeps only their count and
  * the head of their line (the tasks stay in the {@link WaitingQueue}); what the tenants share (the
  * profiles that can serve the requirement, which are free, why it waits) is its {@link Need}'s.
@@ -22,16 +22,24 @@ final class WaitClass {
     final Tenant tenant;
     /** The key of its line in the waiting store ({@link LineKeys}). */
     private final String key;
+    /** The concurrency keys and rate limits its tasks name, or {@code null} for none. */
+    final LineLimits limits;
 
     long count;
     Place headPlace;
     String headTaskId;
+    /** While it has waiting tasks: the {@link Limits.Key} or {@link Limits.Rate} that holds its head back, or {@code null}. */
+    Object blockedBy;
+    /** The blocker its head was last told of ({@code null}: none, it was told the slots' side). */
+    Object told;
 
-    WaitClass(Need need, Tenant tenant) {
+    /** The line with this key ({@link LineKeys}: the need's requirement, the tenant, the limits). */
+    WaitClass(Need need, Tenant tenant, String key) {
         this.need = need;
         this.requirement = need.requirement;
         this.tenant = tenant;
-        this.key = LineKeys.of(requirement.key(), tenant.name);
+        this.key = key;
+        this.limits = LineLimits.of(key);
     }
 
     LabelSet labels() {
@@ -43,9 +51,12 @@ final class WaitClass {
         return key;
     }
 
-    /** Whether it has waiting tasks and a free profile its tenant may take (its max quotas allow it). */
+    /**
+     * Whether it has waiting tasks, its limits admit its head, and a free profile its tenant may take
+     * (its max quotas allow it).
+     */
     boolean servable() {
-        if (count == 0 || need.freeProfiles.isEmpty()) {
+        if (count == 0 || blockedBy != null || need.freeProfiles.isEmpty()) {
             return false;
         }
         if (!tenant.bounded) {

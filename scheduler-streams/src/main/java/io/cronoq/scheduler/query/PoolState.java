@@ -1,6 +1,7 @@
 package io.cronoq.scheduler.query;
 
 import io.cronoq.scheduler.policy.GroupSnapshot;
+import io.cronoq.scheduler.policy.LimitsSnapshot;
 import io.cronoq.scheduler.policy.PoolSnapshot;
 import io.cronoq.scheduler.policy.SharingSnapshot;
 import java.time.Instant;
@@ -17,9 +18,13 @@ import java.util.List;
  * @param unservable         waiting tasks whose required labels no group of the pool carries (a worker must join first)
  * @param oldestWaitingSince since when the longest-waiting head of a line waits, or {@code null} when nothing waits
  * @param sharing            how the pool is shared between its tenants, read in the same pass
+ * @param heldByLimits       waiting tasks a concurrency key or rate limit holds back: in neither demand nor
+ *                           unservable, since more workers would not start them
+ * @param limits             the pool's concurrency keys and rate limits, read in the same pass
  */
 public record PoolState(PoolSnapshot snapshot, List<GroupState> groups, List<ClassState> classes, long demand,
-                        long unservable, Instant oldestWaitingSince, SharingSnapshot sharing) {
+                        long unservable, Instant oldestWaitingSince, SharingSnapshot sharing, long heldByLimits,
+                        LimitsSnapshot limits) {
 
     /** The pool's name. */
     public String pool() {
@@ -45,6 +50,9 @@ public record PoolState(PoolSnapshot snapshot, List<GroupState> groups, List<Cla
      * @param headTaskId         the task first in line
      * @param oldestWaitingSince since when the head waits
      * @param workers            ACTIVE workers that satisfy its whole requirement, labels and resources (0: no worker can run it now)
+     * @param limits             the concurrency keys and rate limits its tasks name, in words, or {@code null}
+     * @param heldByLimit        whether one of them holds its tasks back now
      */
-    public record ClassState(String key, String tenant, long waiting, String headTaskId, Instant oldestWaitingSince, int workers) {}
+    public record ClassState(String key, String tenant, long waiting, String headTaskId, Instant oldestWaitingSince,
+                             int workers, String limits, boolean heldByLimit) {}
 }

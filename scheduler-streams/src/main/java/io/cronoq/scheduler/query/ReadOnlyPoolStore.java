@@ -1,5 +1,6 @@
 package io.cronoq.scheduler.query;
 
+import io.cronoq.events.LimitsRecord;
 import io.cronoq.events.PoolRecord;
 import io.cronoq.events.SharingRecord;
 import io.cronoq.events.TaskRecord;
@@ -44,6 +45,11 @@ final class ReadOnlyPoolStore implements PoolStore {
     @Override
     public SharingRecord sharing() {
         return stores.sharing().get(pool);
+    }
+
+    @Override
+    public LimitsRecord limits() {
+        return stores.limits().get(pool);
     }
 
     @Override
@@ -97,6 +103,11 @@ final class ReadOnlyPoolStore implements PoolStore {
 
     @Override
     public void putSharing(SharingRecord record) {
+        throw readOnly();
+    }
+
+    @Override
+    public void putLimits(LimitsRecord record) {
         throw readOnly();
     }
 

@@ -1,5 +1,6 @@
 package io.cronoq.scheduler.query;
 
+import io.cronoq.events.LimitsRecord;
 import io.cronoq.events.PoolRecord;
 import io.cronoq.events.SharingRecord;
 import io.cronoq.events.TaskRecord;
@@ -12,7 +13,7 @@ import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
- * The seven scheduler state stores the queries read (all but the finished tasks' expiries),
+ * The eight scheduler state stores the queries read (all but the finished tasks' expiries),
  * read-only: from a running {@link KafkaStreams} (one partition or every local one) or from
  * anything else that holds them (a {@code TopologyTestDriver}).
  * Getting them from Kafka Streams throws {@code InvalidStateStoreException} while they restore.
@@ -21,6 +22,7 @@ public record ReadOnlyStores(ReadOnlyKeyValueStore<String, TaskRecord> tasks,
                              ReadOnlyKeyValueStore<String, WorkerRecord> workers,
                              ReadOnlyKeyValueStore<String, PoolRecord> pools,
                              ReadOnlyKeyValueStore<String, SharingRecord> sharing,
+                             ReadOnlyKeyValueStore<String, LimitsRecord> limits,
                              ReadOnlyKeyValueStore<String, String> waiting,
                              ReadOnlyKeyValueStore<String, Long> waitingCounts,
                              ReadOnlyKeyValueStore<String, String> timers) {
@@ -31,6 +33,7 @@ public record ReadOnlyStores(ReadOnlyKeyValueStore<String, TaskRecord> tasks,
         Objects.requireNonNull(workers, "workers");
         Objects.requireNonNull(pools, "pools");
         Objects.requireNonNull(sharing, "sharing");
+        Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(waiting, "waiting");
         Objects.requireNonNull(waitingCounts, "waitingCounts");
         Objects.requireNonNull(timers, "timers");
@@ -43,6 +46,7 @@ public record ReadOnlyStores(ReadOnlyKeyValueStore<String, TaskRecord> tasks,
                 streams.store(params(StoreNames.WORKERS, partition)),
                 streams.store(params(StoreNames.POOLS, partition)),
                 streams.store(params(StoreNames.SHARING, partition)),
+                streams.store(params(StoreNames.LIMITS, partition)),
                 streams.store(params(StoreNames.WAITING, partition)),
                 streams.store(params(StoreNames.WAITING_COUNTS, partition)),
                 streams.store(params(StoreNames.TIMERS, partition)));

@@ -7,6 +7,7 @@ import io.cronoq.scheduler.policy.GroupSnapshot;
 import io.cronoq.scheduler.policy.ClassSnapshot;
 import io.cronoq.scheduler.policy.store.Place;
 import io.cronoq.scheduler.policy.PoolScheduler;
+import io.cronoq.scheduler.policy.LimitsSnapshot;
 import io.cronoq.scheduler.policy.SharingSnapshot;
 import io.cronoq.scheduler.policy.store.LineKeys;
 import io.cronoq.scheduler.policy.match.Requirement;
@@ -81,15 +82,18 @@ public final class SchedulerQueries {
             groups.add(new GroupState(g, ClassKeys.of(g.labels()), g.busy() + g.waiting(), oldest));
         }
         long servable = 0;
+        long held = 0;
         Instant oldest = null;
         for (ClassState c : classes) {
-            if (c.workers() > 0) {
+            if (c.heldByLimit()) {
+                held += c.waiting();
+            } else if (c.workers() > 0) {
                 servable += c.waiting();
             }
             oldest = earlier(oldest, c.oldestWaitingSince());
         }
         return Optional.of(new PoolState(snapshot, List.copyOf(groups), classes, snapshot.busy() + servable,
-                snapshot.waiting() - servable, oldest, scheduler.sharing()));
+                snapshot.waiting() - servable - held, oldest, scheduler.sharing(), held, scheduler.limits(Instant.now())));
     }
 
     /**
@@ -100,7 +104,8 @@ public final class SchedulerQueries {
         List<ClassState> classes = new ArrayList<>();
         for (ClassSnapshot c : scheduler.classes()) {
             Instant since = c.headWaitingSince() != null ? c.headWaitingSince() : c.headSubmittedAt();
-            classes.add(new ClassState(c.classKey(), c.tenant(), c.waiting(), c.headTaskId(), since, c.workers()));
+            classes.add(new ClassState(c.classKey(), c.tenant(), c.waiting(), c.headTaskId(), since, c.workers(),
+                    c.limits(), c.heldByLimit()));
         }
         return List.copyOf(classes);
     }
@@ -115,6 +120,18 @@ public final class SchedulerQueries {
             return Optional.empty();
         }
         return Optional.of(new PoolScheduler(pool, store).sharing());
+    }
+
+    /**
+     * One pool's concurrency keys and rate limits (what each key's attempts hold, what each bucket
+     * holds at {@code at}, what each holds back), or empty when these stores know nothing of the pool.
+     */
+    public Optional<LimitsSnapshot> limits(String pool, Instant at) {
+        ReadOnlyPoolStore store = new ReadOnlyPoolStore(pool, stores);
+        if (store.pool() == null && !store.workers().iterator().hasNext()) {
+            return Optional.empty();
+        }
+        return Optional.of(new PoolScheduler(pool, store).limits(at));
     }
 
     /** The task {@code taskId} of {@code pool}, or empty. */

@@ -133,6 +133,8 @@ public final class JournalFold {
             // How a pool is shared changes no task or worker by itself; the assignments and
             // preemptions it causes are journaled after it.
             case SHARING_POLICY_SET -> false;
+            // Nor do a pool's limits: the assignments an admin's change allows are journaled after it.
+            case LIMIT_SET -> false;
         };
     }
 

@@ -71,6 +71,7 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
                 context.getStateStore(StoreNames.WORKERS),
                 context.getStateStore(StoreNames.POOLS),
                 context.getStateStore(StoreNames.SHARING),
+                context.getStateStore(StoreNames.LIMITS),
                 context.getStateStore(StoreNames.WAITING),
                 context.getStateStore(StoreNames.WAITING_COUNTS),
                 context.getStateStore(StoreNames.TIMERS),

@@ -1,6 +1,7 @@
 package io.cronoq.scheduler.topology;
 
 import io.cronoq.events.CompletionEvent;
+import io.cronoq.events.LimitsRecord;
 import io.cronoq.events.PoolRecord;
 import io.cronoq.events.SharingRecord;
 import io.cronoq.events.SubmissionEvent;
@@ -68,6 +69,7 @@ public final class SchedulerTopology {
         topology.addStateStore(cached(StoreNames.WORKERS, topics.serde(WorkerRecord.class)), SCHEDULER);
         topology.addStateStore(cached(StoreNames.POOLS, topics.serde(PoolRecord.class)), SCHEDULER);
         topology.addStateStore(cached(StoreNames.SHARING, topics.serde(SharingRecord.class)), SCHEDULER);
+        topology.addStateStore(cached(StoreNames.LIMITS, topics.serde(LimitsRecord.class)), SCHEDULER);
         topology.addStateStore(ordered(StoreNames.WAITING), SCHEDULER);
         topology.addStateStore(cached(StoreNames.WAITING_COUNTS, Serdes.Long()), SCHEDULER);
         topology.addStateStore(ordered(StoreNames.TIMERS), SCHEDULER);

@@ -24,6 +24,8 @@ public final class StoreNames {
     public static final String POOLS = "cronoq-pools";
     /** pool → {@code SharingRecord}: how the pool is shared between tenants (weights, quotas, preemption). */
     public static final String SHARING = "cronoq-sharing";
+    /** pool → {@code LimitsRecord}: the pool's concurrency keys' limits and rate limits with their buckets. */
+    public static final String LIMITS = "cronoq-limits";
     /** pool \0 class \0 rank sequence → task id: the waiting index, per requirement class, in line order. */
     public static final String WAITING = "cronoq-waiting";
     /** pool \0 class → number waiting: the class heads' counts, so a restart loads in O(classes). */

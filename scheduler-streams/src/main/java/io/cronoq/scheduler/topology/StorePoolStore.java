@@ -1,5 +1,6 @@
 package io.cronoq.scheduler.topology;
 
+import io.cronoq.events.LimitsRecord;
 import io.cronoq.events.PoolRecord;
 import io.cronoq.events.SharingRecord;
 import io.cronoq.events.TaskRecord;
@@ -94,6 +95,16 @@ final class StorePoolStore implements PoolStore {
     }
 
     @Override
+    public LimitsRecord limits() {
+        return stores.limits().get(pool);
+    }
+
+    @Override
+    public void putLimits(LimitsRecord limits) {
+        stores.limits().put(pool, limits); // an admin's change, or a rate-limited assignment: written at once
+    }
+
+    @Override
     public TaskRecord task(String taskId) {
         if (changedTasks.containsKey(taskId)) {
             return changedTasks.get(taskId);
@@ -182,6 +193,7 @@ final class StorePoolStore implements PoolStore {
                            KeyValueStore<String, WorkerRecord> workers,
                            KeyValueStore<String, PoolRecord> pools,
                            KeyValueStore<String, SharingRecord> sharing,
+                           KeyValueStore<String, LimitsRecord> limits,
                            KeyValueStore<String, String> waiting,
                            KeyValueStore<String, Long> waitingCounts,
                            KeyValueStore<String, String> timers,

@@ -259,9 +259,9 @@ class WaitReasonTest {
 
         assertThat(scheduler.classes()).containsExactly(
                 new ClassSnapshot("|cpu=1000", "default", Requirement.parse("").labels(), ResourceNeed.parse("cpu=1000"), 2, 1, 1,
-                        "t2", T0.plusSeconds(10), T0.plusSeconds(10), "1 worker matches; its only slot is busy"),
+                        "t2", T0.plusSeconds(10), T0.plusSeconds(10), "1 worker matches; its only slot is busy", null, false),
                 new ClassSnapshot("|gpu=1", "default", Requirement.parse("").labels(), ResourceNeed.parse("gpu=1"), 1, 0, 0,
-                        "g1", T0.plusSeconds(30), T0.plusSeconds(30), "0/1 workers can run it: 1 has no free GPU"));
+                        "g1", T0.plusSeconds(30), T0.plusSeconds(30), "0/1 workers can run it: 1 has no free GPU", null, false));
 
         // The worker leaves, and its grace ends with t1 unreported: t1 goes back to the head of its line,
         // waiting since then.
@@ -316,6 +316,16 @@ class WaitReasonTest {
 
         @Override
         public void putSharing(io.cronoq.events.SharingRecord sharing) {
+            throw new UnsupportedOperationException("read-only");
+        }
+
+        @Override
+        public io.cronoq.events.LimitsRecord limits() {
+            return store.limits();
+        }
+
+        @Override
+        public void putLimits(io.cronoq.events.LimitsRecord limits) {
             throw new UnsupportedOperationException("read-only");
         }
 

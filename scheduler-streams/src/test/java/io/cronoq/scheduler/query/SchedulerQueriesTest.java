@@ -67,6 +67,7 @@ class SchedulerQueriesTest {
                 driver.getKeyValueStore(StoreNames.WORKERS),
                 driver.getKeyValueStore(StoreNames.POOLS),
                 driver.getKeyValueStore(StoreNames.SHARING),
+                driver.getKeyValueStore(StoreNames.LIMITS),
                 driver.getKeyValueStore(StoreNames.WAITING),
                 driver.getKeyValueStore(StoreNames.WAITING_COUNTS),
                 driver.getKeyValueStore(StoreNames.TIMERS)));

@@ -104,6 +104,7 @@ class TaskIdentityTopologyTest {
                 scheduler.driver.getKeyValueStore(StoreNames.WORKERS),
                 scheduler.driver.getKeyValueStore(StoreNames.POOLS),
                 scheduler.driver.getKeyValueStore(StoreNames.SHARING),
+                scheduler.driver.getKeyValueStore(StoreNames.LIMITS),
                 scheduler.driver.getKeyValueStore(StoreNames.WAITING),
                 scheduler.driver.getKeyValueStore(StoreNames.WAITING_COUNTS),
                 scheduler.driver.getKeyValueStore(StoreNames.TIMERS)));

@@ -9,6 +9,7 @@ import io.cronoq.events.DuplicateSubmission;
 import io.cronoq.events.InputRejected;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.RegistrationRejected;
+import io.cronoq.events.LimitSet;
 import io.cronoq.events.SharingPolicySet;
 import io.cronoq.events.TaskCancelRequested;
 import io.cronoq.events.TaskCancelled;
@@ -51,7 +52,8 @@ public enum JournalKind {
     WORKER_FENCED(WorkerFenced.class),
     REGISTRATION_REJECTED(RegistrationRejected.class),
     TASK_FORGOTTEN(TaskForgotten.class),
-    SHARING_POLICY_SET(SharingPolicySet.class);
+    SHARING_POLICY_SET(SharingPolicySet.class),
+    LIMIT_SET(LimitSet.class);
 
     private static final Map<Class<?>, JournalKind> BY_TYPE = EventTypes.index(values(), JournalKind::type);
 

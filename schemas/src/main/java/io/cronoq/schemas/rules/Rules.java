@@ -169,7 +169,7 @@ public final class Rules {
 
     public static Optional<Violation> check(TaskSubmitted e) {
         Optional<Violation> v = Violation.first(pool(e.getPool()), taskId(e.getTaskId()), labels(e.getLabels()),
-                tenant(e.getTenant()));
+                tenant(e.getTenant()), LimitRules.concurrency(e.getConcurrency()), LimitRules.rateLimits(e.getRateLimits()));
         if (v.isPresent() || e.getRetry() == null || e.getRetry().getMaxAttempts() >= 1) {
             return v;
         }

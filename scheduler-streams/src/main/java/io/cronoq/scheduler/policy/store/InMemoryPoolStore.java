@@ -1,5 +1,6 @@
 package io.cronoq.scheduler.policy.store;
 
+import io.cronoq.events.LimitsRecord;
 import io.cronoq.events.PoolRecord;
 import io.cronoq.events.SharingRecord;
 import io.cronoq.events.TaskRecord;
@@ -34,6 +35,7 @@ public final class InMemoryPoolStore implements PoolStore {
     private final InMemoryTimerQueue expiries = new InMemoryTimerQueue();
     private Object pool;
     private Object sharing;
+    private Object limits;
 
     /** A store that keeps the objects it is given. */
     public InMemoryPoolStore() {
@@ -74,6 +76,20 @@ public final class InMemoryPoolStore implements PoolStore {
     @Override
     public void putSharing(SharingRecord record) {
         sharing = copying ? encode(record::toByteBuffer) : record;
+    }
+
+    @Override
+    public LimitsRecord limits() {
+        if (limits == null) {
+            return null;
+        }
+        return copying ? decode(() -> LimitsRecord.fromByteBuffer(((ByteBuffer) limits).duplicate()))
+                : (LimitsRecord) limits;
+    }
+
+    @Override
+    public void putLimits(LimitsRecord record) {
+        limits = copying ? encode(record::toByteBuffer) : record;
     }
 
     @Override

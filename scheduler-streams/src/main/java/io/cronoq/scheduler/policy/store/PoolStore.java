@@ -1,5 +1,6 @@
 package io.cronoq.scheduler.policy.store;
 
+import io.cronoq.events.LimitsRecord;
 import io.cronoq.events.PoolRecord;
 import io.cronoq.events.SharingRecord;
 import io.cronoq.events.TaskRecord;
@@ -21,6 +22,11 @@ public interface PoolStore {
     SharingRecord sharing();
 
     void putSharing(SharingRecord sharing);
+
+    /** The pool's concurrency keys' limits and rate limits, or {@code null} when no admin ever set one. */
+    LimitsRecord limits();
+
+    void putLimits(LimitsRecord limits);
 
     /** The task with this id, or {@code null} when unknown. */
     TaskRecord task(String taskId);

@@ -232,7 +232,7 @@ public class PlacementBenchmark {
 
     private static TaskSubmitted task(String id, Map<String, String> labels, ResourceRequest needs) {
         return new TaskSubmitted(id, POOL, labels, needs, PAYLOAD, Priority.NORMAL, null, null, null, null, 30_000L,
-                null, List.of(), null, AT, null);
+                null, List.of(), null, AT, null, java.util.List.of(), java.util.List.of());
     }
 
     /**
@@ -262,6 +262,16 @@ public class PlacementBenchmark {
         @Override
         public void putSharing(io.cronoq.events.SharingRecord sharing) {
             delegate.putSharing(sharing);
+        }
+
+        @Override
+        public io.cronoq.events.LimitsRecord limits() {
+            return delegate.limits();
+        }
+
+        @Override
+        public void putLimits(io.cronoq.events.LimitsRecord limits) {
+            delegate.putLimits(limits);
         }
 
         @Override

@@ -1,0 +1,85 @@
+package io.cronoq.scheduler.policy;
+
+import io.cronoq.events.ConcurrencyKey;
+import io.cronoq.events.RateLimitUse;
+import io.cronoq.scheduler.policy.store.LineKeys;
+import java.util.List;
+
+/**
+ * The limits every task of one line names alike (its key says them, {@link LineKeys}): concurrency
+ * keys with the max each task declared, and rate limits with the units each task takes. While the
+ * line has waiting tasks it holds the pool's {@link Limits.Key} and {@link Limits.Rate} for each
+ * ({@link Limits#lineJoined}); the tasks of a line are held back, or admitted, together.
+ */
+final class LineLimits {
+
+    final String[] keyNames;
+    /** The max each task declared per key; 0: none (the key's limit in the pool applies, else 1). */
+    final int[] declared;
+    final String[] rateNames;
+    final int[] units;
+    /** While the line has waiting tasks: the pool's key of each of {@link #keyNames}. */
+    final Limits.Key[] keys;
+    /** While the line has waiting tasks: the pool's rate limit of each of {@link #rateNames}. */
+    final Limits.Rate[] rates;
+
+    private LineLimits(List<ConcurrencyKey> keyList, List<RateLimitUse> rateList) {
+        int k = keyList.size();
+        keyNames = new String[k];
+        declared = new int[k];
+        keys = new Limits.Key[k];
+        for (int i = 0; i < k; i++) {
+            keyNames[i] = keyList.get(i).getKey();
+            Integer max = keyList.get(i).getMax();
+            declared[i] = max == null ? 0 : max;
+        }
+        int r = rateList.size();
+        rateNames = new String[r];
+        units = new int[r];
+        rates = new Limits.Rate[r];
+        for (int i = 0; i < r; i++) {
+            rateNames[i] = rateList.get(i).getName();
+            units[i] = rateList.get(i).getUnits();
+        }
+    }
+
+    /** The limits a line key names, or {@code null} when it names none. */
+    static LineLimits of(String lineKey) {
+        return LineKeys.limited(lineKey) ? new LineLimits(LineKeys.keysOf(lineKey), LineKeys.ratesOf(lineKey)) : null;
+    }
+
+    /** The units of the named rate limit its tasks take. */
+    int unitsOf(Limits.Rate rate) {
+        for (int i = 0; i < rateNames.length; i++) {
+            if (rateNames[i].equals(rate.name)) {
+                return units[i];
+            }
+        }
+        return 0;
+    }
+
+    /** The max its tasks declared for the key (0: none). */
+    int declaredFor(Limits.Key key) {
+        for (int i = 0; i < keyNames.length; i++) {
+            if (keyNames[i].equals(key.name)) {
+                return declared[i];
+            }
+        }
+        return 0;
+    }
+
+    /** Its limits in words, for a class's view: {@code concurrency customer-42 (max 2); rate openai ×1}. */
+    String text() {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < keyNames.length; i++) {
+            b.append(b.length() == 0 ? "" : "; ").append("concurrency ").append(keyNames[i]);
+            if (declared[i] > 0) {
+                b.append(" (max ").append(declared[i]).append(')');
+            }
+        }
+        for (int i = 0; i < rateNames.length; i++) {
+            b.append(b.length() == 0 ? "" : "; ").append("rate ").append(rateNames[i]).append(" x").append(units[i]);
+        }
+        return b.toString();
+    }
+}
