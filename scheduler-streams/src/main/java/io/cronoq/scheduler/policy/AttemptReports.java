@@ -67,7 +67,7 @@ record AttemptReports(PoolModel m, Placement placement, PoolTime time, Leaves le
         Instant at = in.getAt();
         AttemptRecord attempt = ended(task, in, AttemptOutcome.SUCCEEDED, null, at, out);
         m.finish(task, TaskState.SUCCEEDED, at);
-        placement.release(task, attempt);
+        placement.release(task, attempt, true);
         out.add(Decision.journal(new TaskFinished(in.getTaskId(), attempt.getAttempt(), attempt.getWorkerId(),
                 AttemptOutcome.SUCCEEDED, TaskState.SUCCEEDED, null),
                 TimeCauses.lateness(task.getTask(), at, "finished")));
@@ -91,7 +91,7 @@ record AttemptReports(PoolModel m, Placement placement, PoolTime time, Leaves le
         in.setError(Rules.shortened(in.getError(), Rules.MAX_ERROR_LENGTH));
         Instant at = in.getAt();
         AttemptRecord attempt = ended(task, in, AttemptOutcome.FAILED, in.getError(), at, out);
-        placement.release(task, attempt);
+        placement.release(task, attempt, true);
         time.retryOrFail(task, attempt, in.getError(), in.getRetryable(), at, out);
         leaves.ended(attempt, at, out);
         placement.settle(at, out);

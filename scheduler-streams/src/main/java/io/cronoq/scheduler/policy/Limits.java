@@ -212,6 +212,12 @@ final class Limits {
         changed.remove(c);
     }
 
+    /** The lines with waiting tasks that hold the key (none when no line names it). */
+    Iterable<WaitClass> linesHolding(String key) {
+        Key k = keys.get(key);
+        return k == null ? List.of() : k.lines;
+    }
+
     /** The lines opened since the last call: placement looks at them. */
     List<WaitClass> takeOpened() {
         if (opened.isEmpty()) {
@@ -313,6 +319,7 @@ final class Limits {
                 record.getKeys().remove(k.name);
             }
             recheck(k.lines);
+            retell(k.lines);
             forgetIfUnused(k);
         } else {
             Rate r = rate(e.getName());
@@ -330,6 +337,7 @@ final class Limits {
             r.due = Long.MAX_VALUE;
             waitedOn.remove(r);
             recheck(r.lines);
+            retell(r.lines);
             forgetIfUnused(r);
         }
         store.putLimits(record);
@@ -429,6 +437,19 @@ final class Limits {
             changed.add(c);
         }
     }
+
+    /** After an admin's change, the heads of the lines it holds back are told again: the figures they were told changed. */
+    private void retell(LinkedHashSet<WaitClass> lines) {
+        for (WaitClass c : lines) {
+            if (c.blockedBy != null) {
+                c.told = RETELL;
+                changed.add(c);
+            }
+        }
+    }
+
+    /** What {@link WaitClass#told} is set to when its head must be told again whatever holds it back. */
+    private static final Object RETELL = new Object();
 
     private void waitOn(Rate r, WaitClass c) {
         long due = r.dueFor(c.limits.unitsOf(r));

@@ -38,6 +38,11 @@ final class Placement {
     private long settles;
     /** During a pass of {@link #settle}: those of {@link #needs} with a free profile. */
     private final List<Need> free = new ArrayList<>();
+    /** Slots freed by attempts that held concurrency keys, since the last {@link #settle}: see {@link #handOver}. */
+    private final List<Handoff> handoffs = new ArrayList<>();
+
+    /** A slot of {@code profile} freed by an attempt of {@code task} that held concurrency keys. */
+    private record Handoff(Profile profile, TaskSubmitted task) {}
 
     Placement(PoolModel model) {
         this.m = model;
@@ -99,6 +104,10 @@ final class Placement {
             lines.addAll(t.waiting);
         }
         lines.addAll(m.limits.takeOpened()); // their limits admit their head again
+        for (Handoff h : handoffs) {
+            handOver(h, at, out);
+        }
+        handoffs.clear();
         while (true) {
             choice.clear();
             free.clear();
@@ -187,7 +196,8 @@ final class Placement {
      */
     private void tellLimits(List<Decision> out) {
         for (WaitClass c : m.limits.takeChanged()) {
-            if (c.count == 0 || c.told == c.blockedBy) {
+            // A key's figures are told when they change (the text is compared); a rate's only with another blocker.
+            if (c.count == 0 || c.told == c.blockedBy && !(c.blockedBy instanceof Limits.Key)) {
                 continue;
             }
             c.told = c.blockedBy;
@@ -465,8 +475,42 @@ final class Placement {
         return s.getResources() == null || s.getResources().getGpu() == null ? 0 : Math.max(0, s.getResources().getGpu());
     }
 
-    /** Frees the slot of an attempt that just ended; an ACTIVE worker's freed slot is offered on settle. */
-    void release(TaskRecord task, AttemptRecord attempt) {
+    /**
+     * A slot freed by an attempt that held concurrency keys goes first to the next waiting task that
+     * holds one of those keys, when its limits now admit it and it can run on that slot (its tenant
+     * may take it): the key and the slot pass on together, so keyed work goes on at its limit. Among
+     * such lines, the head that comes first in line order takes it.
+     */
+    private void handOver(Handoff h, Instant at, List<Decision> out) {
+        Profile p = h.profile();
+        if (p.removed || p.free() == 0) {
+            return;
+        }
+        WaitClass best = null;
+        String via = null;
+        for (io.cronoq.events.ConcurrencyKey k : h.task().getConcurrency()) {
+            for (WaitClass c : m.limits.linesHolding(k.getKey())) {
+                if (c.blockedBy == null && c.count > 0 && c.need.freeProfiles.contains(p) && c.tenant.mayTake(p.labels())
+                        && (best == null || c.headPlace.before(best.headPlace))) {
+                    best = c;
+                    via = k.getKey();
+                }
+            }
+        }
+        if (best != null) {
+            TaskRecord next = m.store.task(best.headTaskId);
+            m.classes.takeHead(best);
+            assign(next, p, at, "task " + h.task().getTaskId() + " freed this slot and concurrency key " + via
+                    + ": both go to the next task holding the key", out);
+        }
+    }
+
+    /**
+     * Frees the slot of an attempt that just ended; an ACTIVE worker's freed slot is offered on
+     * settle, first to the next task holding one of its keys ({@link #handOver}) unless {@code
+     * handOver} is false (a slot taken back for a tenant below its guarantee goes to that tenant).
+     */
+    void release(TaskRecord task, AttemptRecord attempt, boolean handOver) {
         m.leases().end(task.getTask().getTaskId());
         Worker w = m.workers.get(attempt.getWorkerId());
         if (w == null || !w.live() || w.generation() != attempt.getGeneration()) {
@@ -476,6 +520,9 @@ final class Placement {
         m.store.putWorker(w.record);
         if (w.active()) {
             offer(w.profile());
+            if (handOver && !task.getTask().getConcurrency().isEmpty()) {
+                handoffs.add(new Handoff(w.profile(), task.getTask()));
+            }
         }
     }
 }

@@ -219,7 +219,7 @@ public final class PoolScheduler {
                 AttemptRecord attempt = PoolModel.currentAttempt(task);
                 PoolModel.end(attempt, AttemptOutcome.CANCELLED, null, at);
                 m.finish(task, TaskState.CANCELLED, at);
-                placement.release(task, attempt);
+                placement.release(task, attempt, true);
                 out.add(Decision.journalAndNotify(new AttemptRevoked(id, m.pool, attempt.getAttempt(),
                         attempt.getWorkerId(), attempt.getGeneration(), "cancelled", at), attempt.getWorkerId(), null));
                 out.add(Decision.journal(new TaskCancelled(id, previous, in.getReason()), null));

@@ -124,7 +124,7 @@ final class PoolTime {
             out.add(Decision.journalAndNotify(new AttemptRevoked(lease.taskId(), m.pool, attempt.getAttempt(),
                     attempt.getWorkerId(), attempt.getGeneration(), why, now), attempt.getWorkerId(), null));
             PoolModel.end(attempt, AttemptOutcome.REVOKED, why, now);
-            placement.release(task, attempt);
+            placement.release(task, attempt, true);
             retryOrFail(task, attempt, why, true, now, out);
             leaves.ended(attempt, now, out);
         }

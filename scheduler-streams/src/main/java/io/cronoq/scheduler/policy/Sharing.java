@@ -227,7 +227,7 @@ final class Sharing {
         out.add(Decision.journalAndNotify(new AttemptRevoked(id, m.pool, attempt.getAttempt(), attempt.getWorkerId(),
                 attempt.getGeneration(), why, now), attempt.getWorkerId(), null));
         PoolModel.end(attempt, AttemptOutcome.PREEMPTED, why, now);
-        placement.release(task, attempt);
+        placement.release(task, attempt, false);
         out.add(Decision.journal(new TaskFinished(id, attempt.getAttempt(), attempt.getWorkerId(),
                 AttemptOutcome.PREEMPTED, TaskState.WAITING, why), "a preempted attempt spends none of its task's attempts"));
         task.setState(TaskState.WAITING);

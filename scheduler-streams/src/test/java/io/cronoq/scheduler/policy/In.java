@@ -1,5 +1,9 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.events.ConcurrencyKey;
+import io.cronoq.events.LimitKind;
+import io.cronoq.events.LimitSet;
+import io.cronoq.events.RateLimitUse;
 import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.AttemptFailed;
 import io.cronoq.events.AttemptStarted;
@@ -182,6 +186,32 @@ final class In {
     /** A quota over the workers carrying {@code scope} ({@code "name=value"} strings; none: the pool); max null: unbounded. */
     static TenantQuota quota(int guaranteed, Integer max, String... scope) {
         return new TenantQuota(labels(scope), guaranteed, max);
+    }
+
+    /** The task, holding concurrency key {@code key} with this max (null: none given). */
+    static TaskSubmitted keyed(TaskSubmitted task, String key, Integer max) {
+        List<ConcurrencyKey> keys = new ArrayList<>(task.getConcurrency());
+        keys.add(new ConcurrencyKey(key, max));
+        task.setConcurrency(keys);
+        return task;
+    }
+
+    /** The task, taking {@code units} of rate limit {@code name} at assignment. */
+    static TaskSubmitted rated(TaskSubmitted task, String name, int units) {
+        List<RateLimitUse> uses = new ArrayList<>(task.getRateLimits());
+        uses.add(new RateLimitUse(name, units));
+        task.setRateLimits(uses);
+        return task;
+    }
+
+    /** An admin sets (max null: removes) the pool's limit of a concurrency key, at {@code at}. */
+    static LimitSet keyLimit(String key, Integer max, Instant at) {
+        return new LimitSet(POOL, LimitKind.CONCURRENCY_KEY, key, max, null, null, "tests", at);
+    }
+
+    /** An admin defines (perSecond null: removes) a rate limit, at {@code at}. */
+    static LimitSet rateLimit(String name, Double perSecond, Integer burst, Instant at) {
+        return new LimitSet(POOL, LimitKind.RATE_LIMIT, name, null, perSecond, burst, "tests", at);
     }
 
     static TaskCancelRequested cancel(String id) {
