@@ -85,6 +85,7 @@ final class Placement {
      */
     void settle(List<WaitClass> joined, Instant at, List<Decision> out) {
         m.limits.clock(at);
+        m.limits.refill(); // a bucket refilled since the last tick reopens its lines now
         needs.clear();
         settles++;
         for (Profile p : freed) {

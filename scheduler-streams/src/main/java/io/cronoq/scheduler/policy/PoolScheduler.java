@@ -489,6 +489,15 @@ public final class PoolScheduler {
     }
 
     /**
+     * When a task held back by a rate limit has its units (a tick then starts it), or {@code null}:
+     * read between ticks, so a bucket's refill is not held up to the next tick.
+     */
+    public Instant rateDue() {
+        long due = m.limits.nextMillis();
+        return due == Long.MAX_VALUE ? null : Instant.ofEpochMilli(due);
+    }
+
+    /**
      * The pool's concurrency keys and rate limits now: per key its admin's limit, the attempts
      * holding it and the tasks it holds back; per rate limit its refill, burst, the units its bucket
      * holds at {@code at} (the decision clock when later) and the tasks it holds back. Costs the

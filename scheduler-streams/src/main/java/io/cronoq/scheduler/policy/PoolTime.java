@@ -47,8 +47,8 @@ final class PoolTime {
     }
 
     /**
-     * Evictions, then leave graces, leases, timers and retention, then rate limits refill, then
-     * freed slots go to the waiting tasks, then tenants below their guarantee take borrowed slots back ({@link Sharing});
+     * Evictions, then leave graces, leases, timers and retention, then freed slots (and rate
+     * limits' refills) go to the waiting tasks, then tenants below their guarantee take borrowed slots back ({@link Sharing});
      * see {@link PoolScheduler#tick}.
      */
     List<Decision> tick(Instant now) {
@@ -61,9 +61,7 @@ final class PoolTime {
         revokeExpiredLeases(now, out);
         fireTimers(now, out);
         m.retention.expire(now, TIMERS_PER_TICK, out);
-        m.limits.clock(now);
-        m.limits.refill();
-        placement.settle(now, out);
+        placement.settle(now, out); // rate limits refill first (Limits#refill)
         sharing.preempt(now, out);
         return out;
     }

@@ -264,6 +264,27 @@ class LimitsTest {
     }
 
     @Test
+    void aPreemptedAttemptGivesItsKeyBackAndItsSlotToTheTenantBelowItsGuarantee() {
+        apply(In.share("prod", null, In.quota(1, null)));
+        apply(In.preemption(true, 1_000L));
+        apply(worker("w1", 1));
+        apply(keyed(In.tenantTask("b1", "batch"), "shared", 1));
+        apply(keyed(In.tenantTask("b2", "batch"), "shared", 1));
+        apply(In.tenantTask("p1", "prod"));
+        assertThat(runningIds()).containsExactly("b1");
+
+        running.remove(attemptOf("b1"));
+        tick(T0.plusSeconds(1));
+
+        assertThat(runningIds()).as("the slot goes to prod, not to the next holder of b1's key").containsExactly("p1");
+        assertThat(keyUse("shared").running()).isZero();
+        assertThat(store.task("b1").getState()).isEqualTo(TaskState.WAITING);
+        finish("p1");
+        assertThat(runningIds()).containsExactly("b1");
+        assertThat(keyUse("shared")).isEqualTo(new LimitsSnapshot.KeyUse("shared", null, 1, 1, 1));
+    }
+
+    @Test
     void aNewSchedulerOverTheSameStoreContinues() {
         apply(worker("w1", 4));
         apply(rateLimit("openai", 1.0, 1, T0));
