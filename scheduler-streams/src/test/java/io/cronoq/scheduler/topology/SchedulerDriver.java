@@ -109,7 +109,7 @@ final class SchedulerDriver implements AutoCloseable {
     /** Pipes one input event under an explicit key (e.g. a wrong one). */
     SchedulerDriver sendKeyed(String key, SpecificRecord event) {
         if (event instanceof TaskSubmitted || event instanceof TaskCancelRequested
-                || event instanceof io.cronoq.events.SharingPolicySet) {
+                || event instanceof io.cronoq.events.SharingPolicySet || event instanceof io.cronoq.events.LimitSet) {
             submissions.pipeInput(key, new SubmissionEvent(event));
         } else if (event instanceof WorkerRegistered || event instanceof WorkerHeartbeat
                 || event instanceof WorkerDraining || event instanceof WorkerLeft) {
