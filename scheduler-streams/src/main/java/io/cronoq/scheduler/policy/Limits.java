@@ -51,8 +51,10 @@ final class Limits {
         int admin;
         /** Attempts holding it (assigned or running). */
         int held;
-        /** The max each holding attempt's task declared (0: none), with how many hold it so. */
-        private final TreeMap<Integer, Integer> declared = new TreeMap<>();
+        /** The max each holding attempt's task declared (0: none), with how many hold it so: usually one or two. */
+        private int[] maxes = new int[1];
+        private int[] holding = new int[1];
+        private int kinds;
         /** Lines with waiting tasks that name it. */
         final LinkedHashSet<WaitClass> lines = new LinkedHashSet<>();
 
@@ -68,9 +70,12 @@ final class Limits {
 
         /** The smallest limit among the attempts holding it, or {@link Integer#MAX_VALUE} when none does. */
         int smallestHeld() {
-            int smallest = declared.containsKey(0) ? byDefault() : Integer.MAX_VALUE;
-            Integer least = declared.higherKey(0);
-            return least == null ? smallest : Math.min(smallest, Math.min(least, admin > 0 ? admin : least));
+            int smallest = Integer.MAX_VALUE;
+            for (int i = 0; i < kinds; i++) {
+                int max = maxes[i];
+                smallest = Math.min(smallest, max == 0 ? byDefault() : admin > 0 ? Math.min(max, admin) : max);
+            }
+            return smallest;
         }
 
         private int byDefault() {
@@ -78,7 +83,25 @@ final class Limits {
         }
 
         private void count(int max, int delta) {
-            declared.merge(max, delta, (a, b) -> a + b == 0 ? null : a + b);
+            for (int i = 0; i < kinds; i++) {
+                if (maxes[i] == max) {
+                    holding[i] += delta;
+                    if (holding[i] == 0) {
+                        kinds--;
+                        maxes[i] = maxes[kinds];
+                        holding[i] = holding[kinds];
+                    }
+                    return;
+                }
+            }
+            if (delta > 0) {
+                if (kinds == maxes.length) {
+                    maxes = java.util.Arrays.copyOf(maxes, kinds * 2);
+                    holding = java.util.Arrays.copyOf(holding, kinds * 2);
+                }
+                maxes[kinds] = max;
+                holding[kinds++] = delta;
+            }
         }
     }
 

@@ -152,7 +152,10 @@ public final class LimitRules {
         }
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            if (Character.isISOControl(c) || Character.isWhitespace(c) || Character.isSpaceChar(c)) {
+            if (c > ' ' && c < 127) {
+                continue; // printable ASCII other than the space: the common case, without a table lookup
+            }
+            if (c <= ' ' || Character.isISOControl(c) || Character.isWhitespace(c) || Character.isSpaceChar(c)) {
                 return false;
             }
         }

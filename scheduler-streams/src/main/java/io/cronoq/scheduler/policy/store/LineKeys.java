@@ -110,14 +110,20 @@ public final class LineKeys {
     /** {@code k<max>:<key>} per key, then {@code r<units>:<name>} per rate limit, each kind sorted by name. */
     private static String limits(List<ConcurrencyKey> keys, List<RateLimitUse> rates) {
         StringBuilder b = new StringBuilder();
-        List<ConcurrencyKey> sortedKeys = new ArrayList<>(keys);
-        sortedKeys.sort((x, y) -> x.getKey().compareTo(y.getKey()));
+        List<ConcurrencyKey> sortedKeys = keys;
+        if (keys.size() > 1) {
+            sortedKeys = new ArrayList<>(keys);
+            sortedKeys.sort((x, y) -> x.getKey().compareTo(y.getKey()));
+        }
         for (ConcurrencyKey k : sortedKeys) {
             b.append(b.length() == 0 ? "" : String.valueOf(ITEM)).append('k').append(k.getMax() == null ? "" : k.getMax())
                     .append(':').append(k.getKey());
         }
-        List<RateLimitUse> sortedRates = new ArrayList<>(rates);
-        sortedRates.sort((x, y) -> x.getName().compareTo(y.getName()));
+        List<RateLimitUse> sortedRates = rates;
+        if (rates.size() > 1) {
+            sortedRates = new ArrayList<>(rates);
+            sortedRates.sort((x, y) -> x.getName().compareTo(y.getName()));
+        }
         for (RateLimitUse r : sortedRates) {
             b.append(b.length() == 0 ? "" : String.valueOf(ITEM)).append('r').append(r.getUnits()).append(':')
                     .append(r.getName());

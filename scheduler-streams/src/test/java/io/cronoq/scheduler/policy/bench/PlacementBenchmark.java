@@ -3,6 +3,7 @@ package io.cronoq.scheduler.policy.bench;
 import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.AttemptStarted;
 import io.cronoq.events.AttemptSucceeded;
+import io.cronoq.events.ConcurrencyKey;
 import io.cronoq.events.Gpu;
 import io.cronoq.events.PoolRecord;
 import io.cronoq.events.Priority;
@@ -63,7 +64,9 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * spreads every task over 100 tenants sharing the pool (weights 1 to 4; with {@code quotaMix=mixed},
  * the default, ten of them guaranteed slots and ten bounded by a max on the {@code disk=ssd}
  * workers), so each freed slot also weighs the tenants' shares: each requirement class has a line
- * per tenant. Decisions are counted in the
+ * per tenant. {@code keys=10000} gives every servable task one of that many concurrency keys, each
+ * with a max of 2: the pool runs about 1.6 attempts per key, so some keys are full and their tasks
+ * wait in lines of their own, held back, while the freed slots go past them. Decisions are counted in the
  * {@code decisions} secondary result. Run: see README.md.
  */
 @State(Scope.Thread)
@@ -99,6 +102,10 @@ public class PlacementBenchmark {
     @Param({"mixed"})
     public String quotaMix;
 
+    /** Distinct concurrency keys the servable tasks hold, each with a max of 2 (0: none). */
+    @Param({"0"})
+    public int keys;
+
     private PoolScheduler scheduler;
     private final ArrayDeque<AttemptAssigned> running = new ArrayDeque<>();
     private List<Map<String, String>> taskLabels;
@@ -106,6 +113,7 @@ public class PlacementBenchmark {
     private int[] classOf;
     private int[] needOf;
     private String[] tenantNames;
+    private String[] keyNames;
     private int next;
 
     /** Decisions returned, reported per second next to the operations. */
@@ -118,6 +126,10 @@ public class PlacementBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         boolean withResources = tasks.equals("resources");
+        keyNames = new String[keys];
+        for (int k = 0; k < keys; k++) {
+            keyNames[k] = "customer-" + k;
+        }
         scheduler = new PoolScheduler(POOL, new LiveTasksStore());
         tenantNames = new String[tenants];
         for (int t = 0; t < tenants; t++) {
@@ -182,7 +194,7 @@ public class PlacementBenchmark {
                 waiting += d.event() instanceof TaskWaiting ? 1 : 0;
             }
         }
-        if (scheduler.snapshot().waiting() != BACKLOG + blocked) {
+        if (keys == 0 && scheduler.snapshot().waiting() != BACKLOG + blocked) {
             throw new IllegalStateException("unexpected backlog: " + scheduler.snapshot());
         }
     }
@@ -217,6 +229,9 @@ public class PlacementBenchmark {
         int i = n & (classOf.length - 1);
         TaskSubmitted t = task("t" + n, taskLabels.get(classOf[i]), taskNeeds.get(needOf[i]));
         t.setTenant(tenantNames[n % tenants]);
+        if (keys > 0) {
+            t.setConcurrency(List.of(new ConcurrencyKey(keyNames[n % keys], 2)));
+        }
         List<Decision> out = scheduler.apply(t, AT);
         track(out);
         return out;
