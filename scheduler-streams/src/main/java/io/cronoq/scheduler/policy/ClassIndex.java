@@ -42,8 +42,8 @@ final class ClassIndex {
     }
 
     /** Registers a new class with this line key; {@link Groups} links it to the profiles that can serve it. */
-    WaitClass create(Need need, Tenant tenant, String key) {
-        WaitClass c = new WaitClass(need, tenant, key);
+    WaitClass create(Need need, Tenant tenant, String key, LineLimits limits) {
+        WaitClass c = new WaitClass(need, tenant, key, limits);
         classes.put(key, c);
         return c;
     }

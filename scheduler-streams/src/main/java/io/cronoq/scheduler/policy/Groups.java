@@ -5,6 +5,7 @@ import io.cronoq.scheduler.policy.match.ResourceProfile;
 import io.cronoq.scheduler.policy.match.Requirement;
 import io.cronoq.scheduler.policy.store.LineKeys;
 import io.cronoq.events.AttemptRef;
+import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.WorkerState;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -53,6 +54,11 @@ final class Groups {
      * {@link LineKeys}), created and linked to the profiles that can serve it if new.
      */
     WaitClass classFor(String key) {
+        return classFor(key, null);
+    }
+
+    /** {@link #classFor(String)}, with the limits its key names when the caller has them ({@code null}: read from the key). */
+    WaitClass classFor(String key, TaskSubmitted task) {
         WaitClass c = classes.get(key);
         if (c == null) {
             if (classes.sweepDue()) {
@@ -81,7 +87,8 @@ final class Groups {
                     }
                 }
             }
-            c = classes.create(n, tenants.get(LineKeys.tenantOf(key)), key);
+            LineLimits limits = task != null ? LineLimits.of(task.getConcurrency(), task.getRateLimits()) : LineLimits.of(key);
+            c = classes.create(n, tenants.get(LineKeys.tenantOf(key)), key, limits);
             n.addLine(c);
         }
         return c;

@@ -207,10 +207,9 @@ final class Limits {
             l.rates[i].lines.add(c);
         }
         c.blockedBy = blocker(c);
-        c.told = c.blockedBy; // whoever put the task in line tells it why it waits
+        c.told = c.blockedBy; // whoever put the task in line tells it why it waits, and looks at its line
         if (c.blockedBy == null) {
             c.need.open(c);
-            opened.add(c);
         } else if (c.blockedBy instanceof Rate r) {
             waitOn(r, c);
         }
@@ -222,7 +221,6 @@ final class Limits {
         c.need.close(c);
         for (int i = 0; i < l.keyNames.length; i++) {
             l.keys[i].lines.remove(c);
-            forgetIfUnused(l.keys[i]);
             l.keys[i] = null;
         }
         for (int i = 0; i < l.rateNames.length; i++) {
@@ -241,14 +239,21 @@ final class Limits {
         return k == null ? List.of() : k.lines;
     }
 
-    /** The lines opened since the last call: placement looks at them. */
-    List<WaitClass> takeOpened() {
-        if (opened.isEmpty()) {
-            return List.of();
+    /** Moves the lines opened since the last call into {@code into}: placement looks at them. */
+    void drainOpened(List<WaitClass> into) {
+        if (!opened.isEmpty()) {
+            into.addAll(opened);
+            opened.clear();
         }
-        List<WaitClass> taken = new ArrayList<>(opened);
-        opened.clear();
-        return taken;
+    }
+
+    /** After loading: every open limited line is looked at on the first settle (a bucket may have refilled meanwhile). */
+    void loaded(Iterable<WaitClass> waiting) {
+        for (WaitClass c : waiting) {
+            if (c.limits != null && c.blockedBy == null) {
+                opened.add(c);
+            }
+        }
     }
 
     /** The lines whose blocker changed since the last call, for placement to tell their heads. */
@@ -287,7 +292,6 @@ final class Limits {
             k.held--;
             k.count(ck.getMax() == null ? 0 : ck.getMax(), -1);
             recheck(k.lines);
-            forgetIfUnused(k);
         }
     }
 
@@ -343,7 +347,6 @@ final class Limits {
             }
             recheck(k.lines);
             retell(k.lines);
-            forgetIfUnused(k);
         } else {
             Rate r = rate(e.getName());
             if (e.getPerSecond() == null) {
@@ -413,6 +416,9 @@ final class Limits {
         long time = at == null ? now : Math.max(now, at.toEpochMilli());
         List<LimitsSnapshot.KeyUse> keyUses = new ArrayList<>(keys.size());
         for (Key k : keys.values()) {
+            if (unused(k)) {
+                continue; // kept for reuse only
+            }
             keyUses.add(new LimitsSnapshot.KeyUse(k.name, k.admin > 0 ? k.admin : null, k.held,
                     k.held > 0 ? k.smallestHeld() : null, heldBack(k.lines, k)));
         }
@@ -485,10 +491,23 @@ final class Limits {
     private Key key(String name) {
         Key k = keys.get(name);
         if (k == null) {
+            if (keys.size() >= sweepAt) {
+                keys.values().removeIf(Limits::unused);
+                sweepAt = Math.max(KEEP_KEYS, 2 * keys.size());
+            }
             k = new Key(name);
             keys.put(name, k);
         }
         return k;
+    }
+
+    /** Keys kept at least, used or not: a key freed and held again soon is not made anew. */
+    private static final int KEEP_KEYS = 16_384;
+    /** When {@link #keys} reaches this size, the unused keys are forgotten (so the heap does not grow with every key ever named). */
+    private int sweepAt = KEEP_KEYS;
+
+    private static boolean unused(Key k) {
+        return k.held == 0 && k.admin == 0 && k.lines.isEmpty();
     }
 
     private Rate rate(String name) {
@@ -498,12 +517,6 @@ final class Limits {
             rates.put(name, r);
         }
         return r;
-    }
-
-    private void forgetIfUnused(Key k) {
-        if (k.held == 0 && k.admin == 0 && k.lines.isEmpty()) {
-            keys.remove(k.name);
-        }
     }
 
     private void forgetIfUnused(Rate r) {

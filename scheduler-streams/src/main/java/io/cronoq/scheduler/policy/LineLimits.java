@@ -24,6 +24,14 @@ final class LineLimits {
     final Limits.Rate[] rates;
 
     private LineLimits(List<ConcurrencyKey> keyList, List<RateLimitUse> rateList) {
+        if (keyList.size() > 1) {
+            keyList = new java.util.ArrayList<>(keyList);
+            keyList.sort((x, y) -> x.getKey().compareTo(y.getKey()));
+        }
+        if (rateList.size() > 1) {
+            rateList = new java.util.ArrayList<>(rateList);
+            rateList.sort((x, y) -> x.getName().compareTo(y.getName()));
+        }
         int k = keyList.size();
         keyNames = new String[k];
         declared = new int[k];
@@ -46,6 +54,11 @@ final class LineLimits {
     /** The limits a line key names, or {@code null} when it names none. */
     static LineLimits of(String lineKey) {
         return LineKeys.limited(lineKey) ? new LineLimits(LineKeys.keysOf(lineKey), LineKeys.ratesOf(lineKey)) : null;
+    }
+
+    /** The limits a task names (those its line key says, without reading the key back), or {@code null} for none. */
+    static LineLimits of(List<ConcurrencyKey> keys, List<RateLimitUse> rates) {
+        return keys.isEmpty() && rates.isEmpty() ? null : new LineLimits(keys, rates);
     }
 
     /** The units of the named rate limit its tasks take. */

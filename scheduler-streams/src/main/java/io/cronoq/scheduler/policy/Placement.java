@@ -104,7 +104,7 @@ final class Placement {
         for (Tenant t : m.tenants.takeReleased()) {
             lines.addAll(t.waiting);
         }
-        lines.addAll(m.limits.takeOpened()); // their limits admit their head again
+        m.limits.drainOpened(lines); // their limits admit their head again
         for (Handoff h : handoffs) {
             handOver(h, at, out);
         }

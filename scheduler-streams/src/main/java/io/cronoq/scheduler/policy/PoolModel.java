@@ -82,13 +82,14 @@ final class PoolModel {
                 classes.load(groups.classFor(e.getKey()), e.getValue());
             }
         }
+        limits.loaded(classes.waitingClasses());
         // Class reasons are computed when first needed: the store alone determines them.
     }
 
     /** The class whose line a task waits in: its requirement's, in its tenant's lines, with its limits. */
     WaitClass classOf(TaskRecord task) {
         TaskSubmitted s = task.getTask();
-        return groups.classFor(LineKeys.of(Requirement.keyOf(s), s.getTenant(), s.getConcurrency(), s.getRateLimits()));
+        return groups.classFor(LineKeys.of(Requirement.keyOf(s), s.getTenant(), s.getConcurrency(), s.getRateLimits()), s);
     }
 
     /** The leases of the running attempts, read from their tasks (one read per busy slot) on first use. */

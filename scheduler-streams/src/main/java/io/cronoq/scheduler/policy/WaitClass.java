@@ -33,13 +33,13 @@ final class WaitClass {
     /** The blocker its head was last told of ({@code null}: none, it was told the slots' side). */
     Object told;
 
-    /** The line with this key ({@link LineKeys}: the need's requirement, the tenant, the limits). */
-    WaitClass(Need need, Tenant tenant, String key) {
+    /** The line with this key ({@link LineKeys}: the need's requirement, the tenant, the limits the key names). */
+    WaitClass(Need need, Tenant tenant, String key, LineLimits limits) {
         this.need = need;
         this.requirement = need.requirement;
         this.tenant = tenant;
         this.key = key;
-        this.limits = LineLimits.of(key);
+        this.limits = limits;
     }
 
     LabelSet labels() {

@@ -41,14 +41,14 @@ public final class LimitRules {
             return Optional.of(new Violation("concurrency", keys.size() + " concurrency keys; a task names at most "
                     + MAX_PER_TASK));
         }
-        Set<String> seen = new HashSet<>();
+        Set<String> seen = keys.size() == 1 ? null : new HashSet<>();
         for (int i = 0; i < keys.size(); i++) {
             String field = "concurrency[" + i + "]";
             ConcurrencyKey k = keys.get(i);
             if (!isKey(k.getKey())) {
                 return Optional.of(new Violation(field + ".key", describe(field + ".key", k.getKey()) + "; " + KEY_ALLOWED));
             }
-            if (!seen.add(k.getKey())) {
+            if (seen != null && !seen.add(k.getKey())) {
                 return Optional.of(new Violation(field + ".key", field + " names the key '" + k.getKey()
                         + "' again; name each key once"));
             }
@@ -69,7 +69,7 @@ public final class LimitRules {
             return Optional.of(new Violation("rateLimits", uses.size() + " rate limits; a task names at most "
                     + MAX_PER_TASK));
         }
-        Set<String> seen = new HashSet<>();
+        Set<String> seen = uses.size() == 1 ? null : new HashSet<>();
         for (int i = 0; i < uses.size(); i++) {
             String field = "rateLimits[" + i + "]";
             RateLimitUse u = uses.get(i);
@@ -77,7 +77,7 @@ public final class LimitRules {
                 return Optional.of(new Violation(field + ".name", describe(field + ".name", u.getName()) + "; "
                         + RATE_NAME_ALLOWED));
             }
-            if (!seen.add(u.getName())) {
+            if (seen != null && !seen.add(u.getName())) {
                 return Optional.of(new Violation(field + ".name", field + " names the rate limit '" + u.getName()
                         + "' again; name each rate limit once, with all its units"));
             }
