@@ -24,6 +24,9 @@ public final class InMemoryWaitingQueue implements WaitingQueue {
         TreeMap<Place, Entry> line = lines.get(classKey);
         if (line != null) {
             line.remove(place);
+            if (line.isEmpty()) {
+                lines.remove(classKey); // a line that empties goes: keys of lines come and go (limits)
+            }
         }
     }
 

@@ -8,21 +8,32 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
+import java.util.PriorityQueue;
 
 /**
  * When each running attempt's lease ends: an attempt of a task with a timeout may run that long
  * from its start (from its assignment, or its fixed start, until the worker says it started). In
  * memory: there are at most as many as busy slots, and the scheduler rebuilds them from the
  * running attempts when it loads.
+ *
+ * <p>The leases by task are the truth; the order by end is a heap in which an ended or moved lease
+ * stays until it comes up (then it is dropped) or until stale ones outnumber the live ones (then
+ * the heap is rebuilt). Most leases end in the order they were set, and most attempts end before
+ * their lease: so setting one costs a comparison or two and ending one a map removal, where an
+ * ordered tree walked and rebalanced its whole depth for each.
  */
 public final class Leases {
 
     /** One lease: attempt {@code attempt} of {@code taskId} must be over by {@code endsAt} (epoch ms). */
     public record Lease(long endsAt, String taskId, int attempt) {}
 
-    private final TreeSet<Lease> byEnd = new TreeSet<>(Comparator.comparingLong(Lease::endsAt)
-            .thenComparing(Lease::taskId).thenComparingInt(Lease::attempt));
+    /** The order leases come up in: by end, then task id and attempt, so equal ends come up alike everywhere. */
+    private static final Comparator<Lease> ORDER = Comparator.comparingLong(Lease::endsAt)
+            .thenComparing(Lease::taskId).thenComparingInt(Lease::attempt);
+    /** Stale leases the heap may hold beyond twice the live ones before it is rebuilt. */
+    private static final int SLACK = 1_024;
+
+    private PriorityQueue<Lease> byEnd = new PriorityQueue<>(ORDER);
     private final Map<String, Lease> byTask = new HashMap<>();
 
     /**
@@ -45,35 +56,39 @@ public final class Leases {
 
     /** Sets (or moves) the lease of the task's current attempt. */
     public void set(String taskId, int attempt, long endsAt) {
-        end(taskId);
         Lease lease = new Lease(endsAt, taskId, attempt);
+        byTask.put(taskId, lease); // a lease it had before is now stale in the heap
         byEnd.add(lease);
-        byTask.put(taskId, lease);
+        if (byEnd.size() > 2 * byTask.size() + SLACK) {
+            byEnd = new PriorityQueue<>(Math.max(16, byTask.size()), ORDER);
+            byEnd.addAll(byTask.values());
+        }
     }
 
     /** The attempt of this task ended: its lease is gone. */
     public void end(String taskId) {
-        Lease lease = byTask.remove(taskId);
-        if (lease != null) {
-            byEnd.remove(lease);
-        }
+        byTask.remove(taskId);
     }
 
     /** The leases that ended at or before {@code nowMillis}, earliest first (still held: the caller ends them). */
     public List<Lease> expired(long nowMillis) {
         List<Lease> result = new ArrayList<>();
-        for (Lease lease : byEnd) {
-            if (lease.endsAt() > nowMillis) {
-                break;
-            }
-            result.add(lease);
+        for (Lease lease = first(); lease != null && lease.endsAt() <= nowMillis; lease = first()) {
+            result.add(byEnd.poll());
         }
+        byEnd.addAll(result); // still held until the caller ends them; then they are dropped as they come up
         return result;
     }
 
     /** The lease that ends first, or {@code null}. */
     public Lease first() {
-        return byEnd.isEmpty() ? null : byEnd.first();
+        while (true) {
+            Lease top = byEnd.peek();
+            if (top == null || byTask.get(top.taskId()) == top) {
+                return top;
+            }
+            byEnd.poll(); // ended or moved since it was set
+        }
     }
 
     public int size() {
