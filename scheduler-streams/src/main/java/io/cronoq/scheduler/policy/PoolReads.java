@@ -33,7 +33,7 @@ record PoolReads(PoolModel m, Placement placement) {
             for (Profile p : g.profiles()) {
                 for (Need n : p.needs) {
                     if (served.add(n)) {
-                        waiting += n.count;
+                        waiting += n.count - heldByLimits(n);
                     }
                 }
             }
@@ -44,6 +44,17 @@ record PoolReads(PoolModel m, Placement placement) {
             draining += g.drainingBusy();
         }
         return new PoolSnapshot(m.pool, capacity, busy, m.classes.waiting(), List.copyOf(snapshots), draining);
+    }
+
+    /** Tasks of the class that a concurrency key or a rate limit holds back: no slot of any group would start them now. */
+    private static long heldByLimits(Need n) {
+        long held = 0;
+        for (WaitClass c : n.waiting) {
+            if (c.blockedBy != null) {
+                held += c.count;
+            }
+        }
+        return held;
     }
 
     List<ClassSnapshot> classes() {

@@ -103,6 +103,11 @@ class LimitsTest {
         assertThat(reasonOf("u2")).isEqualTo("1 worker matches; all 4 slots busy; 1st in line");
         assertThat(reasonOf("b2")).isEqualTo("concurrency key customer-7: 1/1 running");
         assertThat(keyUse("customer-42")).isEqualTo(new LimitsSnapshot.KeyUse("customer-42", null, 2, 2, 1));
+        assertThat(scheduler.snapshot().waiting()).isEqualTo(3);
+        assertThat(scheduler.snapshot().groups()).singleElement()
+                .satisfies(g -> assertThat(g.waiting()).as("a3 and b2 are held back by their keys").isEqualTo(1));
+        assertThat(scheduler.classes()).filteredOn(ClassSnapshot::heldByLimit).extracting(ClassSnapshot::limits)
+                .containsExactlyInAnyOrder("concurrency customer-42 (max 2)", "concurrency customer-7 (max 1)");
 
         // u1 ends: its slot goes to u2 (a3 and b2 are held back by their keys, and hold nobody up).
         finish("u1");
