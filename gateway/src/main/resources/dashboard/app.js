@@ -101,6 +101,52 @@ function tenantsPanel(pool) {
   return panel;
 }
 
+// A rate: whole numbers as they are, others to three significant digits (0.001, 2.5).
+function rateAmount(x) {
+  if (x === null || x === undefined) return '—';
+  return Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(3)));
+}
+
+// How many keys each pool lists on the dashboard: the busiest (most held back, then most running).
+const DASHBOARD_KEYS = 10;
+
+// The pool's rate limits and its busiest concurrency keys: what each holds, allows and holds back.
+function limitsPanel(pool) {
+  const limits = pool.limits || { keys: [], rates: [], keysTotal: 0 };
+  if (!limits.keys.length && !limits.rates.length && !pool.heldByLimits) return null;
+  const panel = el('div', { class: 'limits', 'data-limits': pool.pool },
+    el('h4', null, 'Limits', el('span', { class: 'hint' }, (pool.heldByLimits || 0) + ' tasks held back')));
+  if (limits.rates.length) {
+    panel.append(el('table', { class: 'rates' },
+      el('thead', null, el('tr', null, ...['rate limit', 'available / burst', 'refill', 'held back']
+        .map(h => el('th', null, h)))),
+      el('tbody', null, ...limits.rates.map(r => el('tr', { 'data-rate': r.name },
+        el('td', { class: 'rate-name' }, r.name),
+        el('td', { class: 'rate-available', title: 'whole units in the bucket now' },
+          r.defined ? Math.floor(r.available) + ' / ' + r.burst : 'not defined'),
+        el('td', { class: 'rate-per-second' }, r.defined ? rateAmount(r.perSecond) + '/s' : '—'),
+        el('td', { class: 'rate-held-back' }, r.heldBack))))));
+  }
+  if (limits.keys.length) {
+    panel.append(el('table', { class: 'keys' },
+      el('thead', null, el('tr', null, ...['concurrency key', 'running', 'limit', 'held back']
+        .map(h => el('th', null, h)))),
+      el('tbody', null, ...limits.keys.map(k => el('tr', { 'data-key': k.key, class: k.atLimit ? 'at-limit' : null },
+        el('td', { class: 'key-name' }, k.key),
+        el('td', { class: 'key-running' }, k.running),
+        el('td', { class: 'key-limit', title: 'the admin\'s limit; in force: the smallest a running task allows' },
+          (k.limit === null || k.limit === undefined ? '—' : k.limit)
+            + (k.inForce !== null && k.inForce !== undefined && k.inForce !== k.limit ? ' (in force ' + k.inForce + ')' : '')),
+        el('td', { class: 'key-held-back' }, k.heldBack))))));
+    if (limits.keysTotal > limits.keys.length) {
+      panel.append(el('p', { class: 'empty keys-more' }, (limits.keysTotal - limits.keys.length) + ' more keys ('
+        + limits.keysInUse + ' in use, ' + limits.keysAtLimit + ' at their limit): GET /v1/limits?pool='
+        + pool.pool));
+    }
+  }
+  return panel;
+}
+
 function renderPools(snapshot) {
   const root = document.getElementById('pools');
   root.replaceChildren();
@@ -123,9 +169,11 @@ function renderPools(snapshot) {
         figure('pool-waiting', 'waiting', pool.waiting),
         figure('pool-oldest', 'oldest wait', age(pool.oldestWaitingMs)),
         figure('pool-demand', 'demand', pool.demand),
-        pool.drainingBusy ? figure('pool-draining', 'draining', pool.drainingBusy) : null),
+        pool.drainingBusy ? figure('pool-draining', 'draining', pool.drainingBusy) : null,
+        pool.heldByLimits ? figure('pool-held', 'held by limits', pool.heldByLimits) : null),
       ...(groups.length ? groups : [el('p', { class: 'empty' }, 'no live workers')]),
-      tenantsPanel(pool)));
+      tenantsPanel(pool),
+      limitsPanel(pool)));
   }
 }
 
@@ -167,6 +215,10 @@ async function renderTask() {
   const fields = document.getElementById('task-detail-fields');
   const rows = [['pool', task.pool], ['state', task.state], ['requires', labels(task.labels)],
     ['priority', task.priority], ['submitted', task.submittedAt], ['updated', task.updatedAt]];
+  if (task.concurrency && task.concurrency.length) rows.push(['concurrency', task.concurrency
+    .map(k => k.key + (k.max === null || k.max === undefined ? '' : ' (max ' + k.max + ')')).join(', ')]);
+  if (task.rateLimits && task.rateLimits.length) rows.push(['rate limits', task.rateLimits
+    .map(r => r.name + ' ×' + r.units).join(', ')]);
   if (task.waiting) rows.push(['waiting', (task.waiting.reason || '') + ' (' + age(task.waiting.waitingMs) + ')']);
   fields.replaceChildren(...rows.flatMap(([k, v]) => [el('dt', null, k), el('dd', { 'data-field': k }, v)]));
   document.querySelector('#task-detail-attempts tbody').replaceChildren(...task.attempts.map(a => el('tr', null,
@@ -290,7 +342,8 @@ async function refresh() {
     const history = round % HISTORY_EVERY === 0;
     const recent = round++ % RECENT_EVERY === 0;
     const [snapshot, waiting, workers, tasks] = await Promise.all([
-      api('/v1/snapshot'), api('/v1/tasks?state=WAITING&limit=100'), api('/v1/workers'),
+      api('/v1/snapshot?keys=' + DASHBOARD_KEYS + '&classes=1'), api('/v1/tasks?state=WAITING&limit=100'),
+      api('/v1/workers'),
       recent ? api('/v1/tasks?limit=20') : null]);
     renderPools(snapshot);
     renderWaiting(waiting);

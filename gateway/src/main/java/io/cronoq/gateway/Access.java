@@ -32,6 +32,7 @@ final class Access {
             Permission.CANCEL, Set.of(Role.ADMIN, Role.SUBMITTER),
             Permission.DRAIN, Set.of(Role.ADMIN),
             Permission.SHARE, Set.of(Role.ADMIN),
+            Permission.LIMIT, Set.of(Role.ADMIN),
             Permission.METRICS, Set.of(Role.ADMIN, Role.VIEWER),
             Permission.SCHEMAS, Set.of(Role.ADMIN, Role.VIEWER, Role.SUBMITTER, Role.WORKER));
 
@@ -77,7 +78,7 @@ final class Access {
         }
         String pool = switch (needed) {
             case SUBMIT -> bodyPool(ctx);
-            case SHARE -> ctx.pathParam("pool");
+            case SHARE, LIMIT -> ctx.pathParam("pool");
             default -> ctx.queryParam("pool");
         };
         if (pool == null || pool.isEmpty()) {
@@ -127,11 +128,12 @@ final class Access {
 
     private static String verb(Permission permission) {
         return switch (permission) {
-            case READ -> "read tasks, workers, snapshots or tenants";
+            case READ -> "read tasks, workers, snapshots, tenants or limits";
             case SUBMIT -> "submit tasks";
             case CANCEL -> "cancel tasks";
             case DRAIN -> "drain workers";
             case SHARE -> "set how pools are shared between tenants";
+            case LIMIT -> "set a pool's concurrency key limits or rate limits";
             case METRICS -> "read the metrics";
             case SCHEMAS -> "read schemas";
             case OPEN -> "call this";

@@ -20,20 +20,20 @@ record ClusterStateReader(LocalStateReader local, Ownership ownership, PeerClien
         implements StateReader {
 
     @Override
-    public SnapshotView snapshot() {
+    public SnapshotView snapshot(ListCaps caps) {
         List<HostInfo> others = ownership.peers();
-        List<PoolView> pools = new ArrayList<>(local.snapshot().pools());
+        List<PoolView> pools = new ArrayList<>(local.snapshot(caps).pools());
         for (HostInfo peer : others) {
-            pools.addAll(peers.snapshot(peer).pools());
+            pools.addAll(peers.snapshot(peer, caps).pools());
         }
         pools.sort(Comparator.comparing(PoolView::pool));
         return new SnapshotView(clock.instant().toString(), pools);
     }
 
     @Override
-    public Optional<PoolView> pool(String pool) {
+    public Optional<PoolView> pool(String pool, ListCaps caps) {
         Optional<HostInfo> owner = ownership.remoteOwner(pool);
-        return owner.isPresent() ? peers.pool(owner.get(), pool) : local.pool(pool);
+        return owner.isPresent() ? peers.pool(owner.get(), pool, caps) : local.pool(pool, caps);
     }
 
     @Override
@@ -51,6 +51,23 @@ record ClusterStateReader(LocalStateReader local, Ownership ownership, PeerClien
     public Optional<SharingView> sharing(String pool) {
         Optional<HostInfo> owner = ownership.remoteOwner(pool);
         return owner.isPresent() ? peers.sharing(owner.get(), pool) : local.sharing(pool);
+    }
+
+    @Override
+    public LimitsView limits(ListCaps caps) {
+        List<HostInfo> others = ownership.peers();
+        List<PoolLimitsView> pools = new ArrayList<>(local.limits(caps).pools());
+        for (HostInfo peer : others) {
+            pools.addAll(peers.limits(peer, caps).pools());
+        }
+        pools.sort(Comparator.comparing(PoolLimitsView::pool));
+        return new LimitsView(clock.instant().toString(), pools);
+    }
+
+    @Override
+    public Optional<PoolLimitsView> limits(String pool, ListCaps caps) {
+        Optional<HostInfo> owner = ownership.remoteOwner(pool);
+        return owner.isPresent() ? peers.limits(owner.get(), pool, caps) : local.limits(pool, caps);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.cronoq.gateway;
 
+import io.cronoq.events.LimitSet;
 import io.cronoq.events.SharingPolicySet;
 import io.cronoq.events.TaskCancelRequested;
 import io.cronoq.events.TaskSubmitted;
@@ -7,7 +8,7 @@ import io.cronoq.events.WorkerDraining;
 
 /**
  * The only writes the gateway makes: events on the scheduler's input topics, keyed by pool
- * (submissions, cancels and sharing policies on the submissions topic, drains on the workers topic). Each
+ * (submissions, cancels, sharing policies and limits on the submissions topic, drains on the workers topic). Each
  * returns once the event is durably on its topic, or throws {@link ApiException} UNAVAILABLE.
  */
 public interface Commands {
@@ -20,4 +21,7 @@ public interface Commands {
 
     /** How a pool is shared between tenants: a tenant's weight and quotas, or the pool's preemption. */
     void share(SharingPolicySet policy);
+
+    /** One limit of a pool: a concurrency key's limit, or a rate limit, set or removed. */
+    void limit(LimitSet limit);
 }

@@ -24,13 +24,13 @@ final class ForwardedStateReader implements StateReader {
     }
 
     @Override
-    public SnapshotView snapshot() {
-        return local.snapshot();
+    public SnapshotView snapshot(ListCaps caps) {
+        return local.snapshot(caps);
     }
 
     @Override
-    public Optional<PoolView> pool(String pool) {
-        return checkedMiss(local.pool(pool), pool);
+    public Optional<PoolView> pool(String pool, ListCaps caps) {
+        return checkedMiss(local.pool(pool, caps), pool);
     }
 
     @Override
@@ -41,6 +41,16 @@ final class ForwardedStateReader implements StateReader {
     @Override
     public Optional<SharingView> sharing(String pool) {
         return checkedMiss(local.sharing(pool), pool);
+    }
+
+    @Override
+    public LimitsView limits(ListCaps caps) {
+        return local.limits(caps);
+    }
+
+    @Override
+    public Optional<PoolLimitsView> limits(String pool, ListCaps caps) {
+        return checkedMiss(local.limits(pool, caps), pool);
     }
 
     @Override

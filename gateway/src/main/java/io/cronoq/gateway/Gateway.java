@@ -62,6 +62,7 @@ public final class Gateway {
         HistoryRoutes history = new HistoryRoutes(context);
         WorkerRoutes workers = new WorkerRoutes(context);
         SharingRoutes sharing = new SharingRoutes(context);
+        LimitRoutes limits = new LimitRoutes(context);
         HealthRoutes health = new HealthRoutes(context);
         SchemaRoutes schemas = new SchemaRoutes(context.registry());
         ServiceRoutes service = new ServiceRoutes(context.metrics());
@@ -98,6 +99,10 @@ public final class Gateway {
             config.routes.get("/v1/tenants", sharing::list, Permission.READ);
             config.routes.put("/v1/pools/{pool}/tenants/{tenant}", sharing::setTenant, Permission.SHARE);
             config.routes.put("/v1/pools/{pool}/sharing", sharing::setPool, Permission.SHARE);
+            config.routes.get("/v1/limits", limits::list, Permission.READ);
+            config.routes.put("/v1/pools/{pool}/limits/keys", limits::setKey, Permission.LIMIT);
+            config.routes.put("/v1/pools/{pool}/limits/rates/{name}", limits::setRate, Permission.LIMIT);
+            config.routes.delete("/v1/pools/{pool}/limits/rates/{name}", limits::removeRate, Permission.LIMIT);
             config.routes.get("/metrics", service::metrics, Permission.METRICS);
             config.routes.get("/healthz", health::healthz, Permission.OPEN);
             config.routes.get("/readyz", health::readyz, Permission.OPEN);

@@ -1,17 +1,20 @@
 package io.cronoq.gateway;
 
+import io.cronoq.scheduler.query.PoolState;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 
 /**
- * The gateway's Prometheus registry: pool and group gauges ({@link PoolGauges}) and tenant and quota
- * gauges ({@link TenantGauges}), refreshed at each scrape from this instance's stores;
+ * The gateway's Prometheus registry: pool and group gauges ({@link PoolGauges}), tenant and quota
+ * gauges ({@link TenantGauges}) and concurrency key and rate limit gauges ({@link LimitGauges}),
+ * refreshed at each scrape from this instance's stores;
  * journal-derived counters ({@link JournalMeter}, fed by the gateway's {@link JournalFeed}) and the
  * Kafka Streams client metrics ({@link KafkaStreamsMetrics}).
  */
@@ -20,6 +23,7 @@ final class GatewayMetrics implements MetricsSource, AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final PoolGauges gauges = new PoolGauges(registry);
     private final TenantGauges tenants = new TenantGauges(registry);
+    private final LimitGauges limits = new LimitGauges(registry);
     private final LocalStateReader local;
     private final Clock clock;
     private final KafkaStreamsMetrics streamsMetrics;
@@ -50,12 +54,15 @@ final class GatewayMetrics implements MetricsSource, AutoCloseable {
     public synchronized String scrape() {
         Instant now = clock.instant();
         try {
-            gauges.update(local.poolStates(), now);
+            List<PoolState> pools = local.poolStates();
+            gauges.update(pools, now);
             tenants.update(local.sharingStates(), now);
+            limits.update(pools.stream().map(PoolState::limits).filter(Objects::nonNull).toList());
         } catch (ApiException | InvalidStateStoreException e) {
             // not readable now: no pool figures rather than stale ones
             gauges.update(List.of(), now);
             tenants.update(List.of(), now);
+            limits.update(List.of());
         }
         return registry.scrape();
     }

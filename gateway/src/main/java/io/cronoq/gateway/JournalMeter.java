@@ -91,7 +91,8 @@ final class JournalMeter {
             // Not counted: the workers' own reports and comings and goings, and the decisions no counter follows.
             case TASK_CANCEL_REQUESTED, WORKER_REGISTERED, WORKER_DRAINING, WORKER_LEFT, ATTEMPT_STARTED,
                     ATTEMPT_SUCCEEDED, ATTEMPT_FAILED, TASK_WAITING, DUPLICATE_SUBMISSION, WORKER_ACCEPTED,
-                    WORKER_REMOVED, ATTEMPT_REVOKED, WORKER_FENCED, REGISTRATION_REJECTED, SHARING_POLICY_SET -> List.of();
+                    WORKER_REMOVED, ATTEMPT_REVOKED, WORKER_FENCED, REGISTRATION_REJECTED, SHARING_POLICY_SET,
+                    LIMIT_SET -> List.of();
         };
         counted.forEach(Counter::increment);
     }

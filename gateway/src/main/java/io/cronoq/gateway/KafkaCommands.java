@@ -1,5 +1,7 @@
 package io.cronoq.gateway;
 
+import io.cronoq.events.LimitKind;
+import io.cronoq.events.LimitSet;
 import io.cronoq.events.SharingPolicySet;
 import io.cronoq.events.SubmissionEvent;
 import io.cronoq.events.TaskCancelRequested;
@@ -82,6 +84,15 @@ final class KafkaCommands implements Commands, AutoCloseable {
                 + "pool " + policy.getPool();
         send(topic, policy.getPool(), topics.submissions().valueSerde().serializer()
                 .serialize(topic, new SubmissionEvent(policy)), what);
+    }
+
+    @Override
+    public void limit(LimitSet limit) {
+        String topic = topics.submissions().name();
+        String what = (limit.getKind() == LimitKind.CONCURRENCY_KEY ? "limit of concurrency key " : "rate limit ")
+                + limit.getName() + " of pool " + limit.getPool();
+        send(topic, limit.getPool(), topics.submissions().valueSerde().serializer()
+                .serialize(topic, new SubmissionEvent(limit)), what);
     }
 
     private void send(String topic, String pool, byte[] value, String what) {

@@ -1,6 +1,7 @@
 package io.cronoq.gateway;
 
 import io.cronoq.events.TaskRecord;
+import io.cronoq.scheduler.policy.LimitsSnapshot;
 import io.cronoq.scheduler.policy.SharingSnapshot;
 import io.cronoq.scheduler.query.PoolState;
 import io.cronoq.scheduler.query.SchedulerQueries;
@@ -63,12 +64,12 @@ record LocalStateReader(KafkaStreams streams, String inputTopic, Clock clock) im
     }
 
     @Override
-    public SnapshotView snapshot() {
+    public SnapshotView snapshot(ListCaps caps) {
         Instant now = clock.instant();
         List<PoolView> pools = new ArrayList<>();
         for (SchedulerQueries q : queries()) {
             for (String pool : q.pools()) {
-                q.pool(pool).ifPresent(state -> pools.add(ViewMapper.pool(state, state.sharing(), now)));
+                q.pool(pool).ifPresent(state -> pools.add(ViewMapper.pool(state, state.sharing(), now, caps)));
             }
         }
         pools.sort(Comparator.comparing(PoolView::pool));
@@ -98,6 +99,31 @@ record LocalStateReader(KafkaStreams streams, String inputTopic, Clock clock) im
         return Optional.empty();
     }
 
+    @Override
+    public LimitsView limits(ListCaps caps) {
+        Instant now = clock.instant();
+        List<PoolLimitsView> pools = new ArrayList<>();
+        for (SchedulerQueries q : queries()) {
+            for (String pool : q.pools()) {
+                q.limits(pool, now).ifPresent(s -> pools.add(ViewMapper.limits(s, caps)));
+            }
+        }
+        pools.sort(Comparator.comparing(PoolLimitsView::pool));
+        return new LimitsView(now.toString(), pools);
+    }
+
+    @Override
+    public Optional<PoolLimitsView> limits(String pool, ListCaps caps) {
+        Instant now = clock.instant();
+        for (SchedulerQueries q : queries()) {
+            Optional<LimitsSnapshot> limits = q.limits(pool, now);
+            if (limits.isPresent()) {
+                return Optional.of(ViewMapper.limits(limits.get(), caps));
+            }
+        }
+        return Optional.empty();
+    }
+
     /** How every local pool is shared between tenants, for the metrics. */
     List<SharingSnapshot> sharingStates() {
         List<SharingSnapshot> states = new ArrayList<>();
@@ -121,12 +147,12 @@ record LocalStateReader(KafkaStreams streams, String inputTopic, Clock clock) im
     }
 
     @Override
-    public Optional<PoolView> pool(String pool) {
+    public Optional<PoolView> pool(String pool, ListCaps caps) {
         Instant now = clock.instant();
         for (SchedulerQueries q : queries()) {
             Optional<PoolState> state = q.pool(pool);
             if (state.isPresent()) {
-                return Optional.of(ViewMapper.pool(state.get(), state.get().sharing(), now));
+                return Optional.of(ViewMapper.pool(state.get(), state.get().sharing(), now, caps));
             }
         }
         return Optional.empty();

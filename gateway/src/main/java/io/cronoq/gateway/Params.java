@@ -70,6 +70,20 @@ final class Params {
         throw ApiException.invalid(name, name + " '" + text + "' is not a whole number from 1 to " + max);
     }
 
+    /**
+     * How many concurrency keys ({@code keys}) and waiting classes ({@code classes}) a pool's view lists: each
+     * query parameter 1 to {@link ListCaps#MAX}, {@link ListCaps#DEFAULT} when not given.
+     */
+    static ListCaps caps(Context ctx) {
+        return new ListCaps(count(ctx, "keys", ListCaps.DEFAULT_KEYS, ListCaps.MAX),
+                count(ctx, "classes", ListCaps.DEFAULT_CLASSES, ListCaps.MAX));
+    }
+
+    /** As {@link #caps} for a view that lists keys but no classes ({@code /v1/limits}): only {@code keys} is read. */
+    static ListCaps keyCaps(Context ctx) {
+        return new ListCaps(count(ctx, "keys", ListCaps.DEFAULT_KEYS, ListCaps.MAX), ListCaps.DEFAULT_CLASSES);
+    }
+
     static TaskCursor before(Context ctx) {
         String token = ctx.queryParam("before");
         if (token == null || token.isEmpty()) {

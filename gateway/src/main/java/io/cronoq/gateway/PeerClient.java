@@ -81,13 +81,40 @@ final class PeerClient {
         }
     }
 
-    SnapshotView snapshot(HostInfo peer) {
-        return get(peer, "/v1/snapshot", Map.of(), SnapshotView.class).orElseThrow(() -> broken(peer, "/v1/snapshot", 404));
+    SnapshotView snapshot(HostInfo peer, ListCaps caps) {
+        return get(peer, "/v1/snapshot", capped(null, caps, true), SnapshotView.class)
+                .orElseThrow(() -> broken(peer, "/v1/snapshot", 404));
     }
 
-    Optional<PoolView> pool(HostInfo peer, String pool) {
-        return get(peer, "/v1/snapshot", Map.of("pool", pool), SnapshotView.class)
+    Optional<PoolView> pool(HostInfo peer, String pool, ListCaps caps) {
+        return get(peer, "/v1/snapshot", capped(pool, caps, true), SnapshotView.class)
                 .flatMap(s -> s.pools().stream().findFirst());
+    }
+
+    LimitsView limits(HostInfo peer, ListCaps caps) {
+        return get(peer, "/v1/limits", capped(null, caps, false), LimitsView.class)
+                .orElseThrow(() -> broken(peer, "/v1/limits", 404));
+    }
+
+    Optional<PoolLimitsView> limits(HostInfo peer, String pool, ListCaps caps) {
+        return get(peer, "/v1/limits", capped(pool, caps, false), LimitsView.class)
+                .flatMap(l -> l.pools().stream().findFirst());
+    }
+
+    /**
+     * The query that asks for {@code pool} (every pool when {@code null}) with the caller's caps: of keys, and of
+     * classes too when {@code classes}.
+     */
+    private static Map<String, String> capped(String pool, ListCaps caps, boolean classes) {
+        Map<String, String> query = new LinkedHashMap<>();
+        if (pool != null) {
+            query.put("pool", pool);
+        }
+        query.put("keys", Integer.toString(caps.keys()));
+        if (classes) {
+            query.put("classes", Integer.toString(caps.classes()));
+        }
+        return query;
     }
 
     TenantsView tenants(HostInfo peer) {

@@ -9,7 +9,7 @@ import io.javalin.security.RouteRole;
 enum Permission implements RouteRole {
     /** Health, readiness, the API description and the dashboard's static files: no token needed. */
     OPEN,
-    /** Reading tasks, workers, snapshots and tenants, in the credential's pools. */
+    /** Reading tasks, workers, snapshots, tenants and limits, in the credential's pools. */
     READ,
     /** Submitting tasks, in the credential's pools. */
     SUBMIT,
@@ -19,6 +19,8 @@ enum Permission implements RouteRole {
     DRAIN,
     /** Setting how a pool is shared between tenants (weights, quotas, preemption), in the credential's pools. */
     SHARE,
+    /** Setting a pool's limits (concurrency keys' limits, rate limits), in the credential's pools. */
+    LIMIT,
     /** The Prometheus scrape: every pool's gauges. */
     METRICS,
     /** The schema registry paths: schemas are not per pool. */

@@ -12,7 +12,7 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Per-pool and per-group gauges of the pools this instance owns, refreshed at each scrape: capacity,
- * busy, waiting, oldest waiting age, demand. The pool and the group (its canonical label key,
+ * busy, waiting, oldest waiting age, demand, the tasks limits hold back. The pool and the group (its canonical label key,
  * {@code gpu=a100,zone=eu}) are Prometheus labels; worker label names are not, because Prometheus
  * needs one label set per metric and label names like {@code topology.kubernetes.io/zone} are not
  * legal label names. Scrape every instance and sum: each exports only the pools it owns.
@@ -31,6 +31,8 @@ final class PoolGauges {
         pool(registry, "cronoq.pool.waiting", "Tasks waiting in the pool", null, s -> s.snapshot().waiting());
         pool(registry, "cronoq.pool.demand", "Busy slots plus waiting tasks some group can serve", null, PoolState::demand);
         pool(registry, "cronoq.pool.unservable", "Waiting tasks whose labels no group carries", null, PoolState::unservable);
+        pool(registry, "cronoq.pool.held.by.limits", "Waiting tasks a concurrency key or rate limit holds back", null,
+                PoolState::heldByLimits);
         pool(registry, "cronoq.pool.draining.busy", "Attempts finishing on DRAINING workers", null,
                 s -> s.snapshot().drainingBusy());
         pool(registry, "cronoq.pool.oldest.waiting", "Age of the longest-waiting head of a line", "seconds",

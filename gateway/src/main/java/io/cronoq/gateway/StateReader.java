@@ -12,17 +12,23 @@ import java.util.Optional;
  */
 public interface StateReader {
 
-    /** Every pool, sorted by name. */
-    SnapshotView snapshot();
+    /** Every pool, sorted by name, each listing as many keys and classes as {@code caps} says. */
+    SnapshotView snapshot(ListCaps caps);
 
     /** One pool, or empty when no instance knows it. */
-    Optional<PoolView> pool(String pool);
+    Optional<PoolView> pool(String pool, ListCaps caps);
 
     /** How every pool is shared between tenants, sorted by pool. */
     TenantsView tenants();
 
     /** How one pool is shared between tenants, or empty when no instance knows the pool. */
     Optional<SharingView> sharing(String pool);
+
+    /** The concurrency keys and rate limits of every pool, sorted by pool, each with at most {@code caps.keys()} keys. */
+    LimitsView limits(ListCaps caps);
+
+    /** The concurrency keys and rate limits of one pool, or empty when no instance knows the pool. */
+    Optional<PoolLimitsView> limits(String pool, ListCaps caps);
 
     /** A task by id; {@code pool}, when given, routes straight to the pool's owner. */
     Optional<TaskView> task(String id, String pool);

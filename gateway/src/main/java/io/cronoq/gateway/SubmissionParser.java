@@ -8,8 +8,10 @@ import static io.cronoq.gateway.BodyFields.read;
 import static io.cronoq.gateway.BodyFields.requiredText;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.cronoq.events.ConcurrencyKey;
 import io.cronoq.events.Preference;
 import io.cronoq.events.Priority;
+import io.cronoq.events.RateLimitUse;
 import io.cronoq.events.ResourceRequest;
 import io.cronoq.events.RetryPolicy;
 import io.cronoq.events.TaskSubmitted;
@@ -52,7 +54,9 @@ final class SubmissionParser {
 
     static final List<String> FIELDS = List.of("pool", "id", "labels", "resources", "payload", "payloadBase64",
             "priority", "deadline", "notBefore", "startAt", "tolerance", "maxAttempts", "backoff", "maxBackoff", "timeout", "prefer", "submitter",
-            "tenant");
+            "tenant", "concurrency", "rateLimits");
+    static final List<String> CONCURRENCY_FIELDS = List.of("key", "max");
+    static final List<String> RATE_LIMIT_FIELDS = List.of("name", "units");
     static final List<String> RESOURCE_FIELDS = List.of("cpu", "memory", "disk", "gpu", "packages");
     private static final Set<String> PREFERENCE_FIELDS = Set.of("labels", "weight");
 
@@ -114,6 +118,8 @@ final class SubmissionParser {
                 .setPreferences(read("prefer", () -> preferences(root.get("prefer"))))
                 .setSubmitter(read("submitter", () -> optionalText(root, "submitter").orElse(null)))
                 .setTenant(read("tenant", () -> optionalText(root, "tenant").orElse(null)))
+                .setConcurrency(read("concurrency", () -> concurrency(root.get("concurrency"))))
+                .setRateLimits(read("rateLimits", () -> rateLimits(root.get("rateLimits"))))
                 .setSubmittedAt(clock.get());
         task.setRetry(read("maxAttempts", () -> retry(root)));
         TaskSubmitted built = task.build();
@@ -282,6 +288,61 @@ final class SubmissionParser {
             throw ApiException.invalid(field, field + " '" + text.get() + "' is not an ISO-8601 duration such as "
                     + "PT30S or PT5M");
         }
+    }
+
+    /**
+     * The concurrency keys a task holds while it runs: a list of {@code {"key":..,"max":n}}, {@code max} optional.
+     * A missing or malformed key is left to {@link io.cronoq.schemas.rules.LimitRules}, which names it.
+     */
+    private static List<ConcurrencyKey> concurrency(JsonNode node) {
+        List<ConcurrencyKey> keys = new ArrayList<>();
+        if (node == null || node.isNull()) {
+            return keys;
+        }
+        String shape = "{\"key\":\"customer-42\",\"max\":2} (max optional)";
+        if (!node.isArray()) {
+            throw ApiException.invalid("concurrency", "concurrency must be a list of " + shape + ", not "
+                    + BodyFields.type(node));
+        }
+        for (int i = 0; i < node.size(); i++) {
+            String field = "concurrency[" + i + "]";
+            JsonNode k = node.get(i);
+            if (!k.isObject()) {
+                throw ApiException.invalid(field, field + " must be an object " + shape + ", not " + BodyFields.type(k));
+            }
+            closed(k, field + ".", CONCURRENCY_FIELDS, field);
+            keys.add(new ConcurrencyKey(BodyFields.text(k.get("key"), field + ".key").orElse(null),
+                    integer(k.get("max"), field + ".max")));
+        }
+        return keys;
+    }
+
+    /**
+     * The rate limits a task takes units of when assigned: a list of {@code {"name":..,"units":n}}, {@code units}
+     * 1 when left out. A missing or malformed name is left to {@link io.cronoq.schemas.rules.LimitRules}.
+     */
+    private static List<RateLimitUse> rateLimits(JsonNode node) {
+        List<RateLimitUse> uses = new ArrayList<>();
+        if (node == null || node.isNull()) {
+            return uses;
+        }
+        String shape = "{\"name\":\"openai\",\"units\":1} (units optional, 1 by default)";
+        if (!node.isArray()) {
+            throw ApiException.invalid("rateLimits", "rateLimits must be a list of " + shape + ", not "
+                    + BodyFields.type(node));
+        }
+        for (int i = 0; i < node.size(); i++) {
+            String field = "rateLimits[" + i + "]";
+            JsonNode r = node.get(i);
+            if (!r.isObject()) {
+                throw ApiException.invalid(field, field + " must be an object " + shape + ", not " + BodyFields.type(r));
+            }
+            closed(r, field + ".", RATE_LIMIT_FIELDS, field);
+            Integer units = integer(r.get("units"), field + ".units");
+            uses.add(new RateLimitUse(BodyFields.text(r.get("name"), field + ".name").orElse(null),
+                    units == null ? 1 : units));
+        }
+        return uses;
     }
 
     private static List<Preference> preferences(JsonNode node) {

@@ -12,6 +12,8 @@ import java.util.Map;
  * @param maxAttempts attempts in all, when the task has a retry policy (else the scheduler's default applies)
  * @param backoff     the wait before the first retry, when the task has a retry policy
  * @param maxBackoff  the longest wait between retries (the backoff grows up to it), with the retry policy
+ * @param concurrency the concurrency keys it holds while an attempt runs
+ * @param rateLimits  the rate limits whose units each of its attempts takes when assigned
  * @param waiting     why and since when it waits, only while {@code state} is {@code WAITING}
  * @param attempts    every attempt so far, oldest first
  */
@@ -20,6 +22,7 @@ public record TaskView(String id, String pool, String state, Map<String, String>
                        String updatedAt,
                        String deadline, String notBefore, String startAt, String tolerance, String timeout,
                        Integer maxAttempts, String backoff, String maxBackoff, List<PreferenceView> prefer,
+                       List<ConcurrencyView> concurrency, List<RateLimitView> rateLimits,
                        WaitingView waiting, List<AttemptView> attempts) {
 
     /** Why a task waits: the scheduler's reason, since when, and for how long by the gateway's clock. */
@@ -27,6 +30,17 @@ public record TaskView(String id, String pool, String state, Map<String, String>
 
     /** A soft routing preference. */
     public record PreferenceView(Map<String, String> labels, int weight) {}
+
+    /**
+     * A concurrency key the task holds while an attempt of it runs.
+     *
+     * @param max the most attempts holding the key at once that the task allows, {@code null} for the key's limit
+     *            in the pool (else 1)
+     */
+    public record ConcurrencyView(String key, Integer max) {}
+
+    /** A rate limit the task takes {@code units} of when an attempt is assigned. */
+    public record RateLimitView(String name, int units) {}
 
     /**
      * One attempt of a task.

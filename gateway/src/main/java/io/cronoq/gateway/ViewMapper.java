@@ -1,8 +1,10 @@
 package io.cronoq.gateway;
 
 import io.cronoq.events.AttemptRecord;
+import io.cronoq.events.ConcurrencyKey;
 import io.cronoq.events.Gpu;
 import io.cronoq.events.Preference;
+import io.cronoq.events.RateLimitUse;
 import io.cronoq.events.ResourceRequest;
 import io.cronoq.events.TaskRecord;
 import io.cronoq.events.TaskState;
@@ -10,6 +12,7 @@ import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.WorkerRecord;
 import io.cronoq.events.WorkerResources;
 import io.cronoq.scheduler.policy.GroupSnapshot;
+import io.cronoq.scheduler.policy.LimitsSnapshot;
 import io.cronoq.scheduler.policy.PoolSnapshot;
 import io.cronoq.scheduler.policy.SharingSnapshot;
 import io.cronoq.scheduler.query.PoolState;
@@ -18,6 +21,7 @@ import io.cronoq.schemas.rules.SharingRules;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -39,6 +43,14 @@ final class ViewMapper {
         for (Preference p : t.getPreferences()) {
             prefer.add(new TaskView.PreferenceView(sorted(p.getLabels()), p.getWeight()));
         }
+        List<TaskView.ConcurrencyView> concurrency = new ArrayList<>(t.getConcurrency().size());
+        for (ConcurrencyKey k : t.getConcurrency()) {
+            concurrency.add(new TaskView.ConcurrencyView(k.getKey(), k.getMax()));
+        }
+        List<TaskView.RateLimitView> rateLimits = new ArrayList<>(t.getRateLimits().size());
+        for (RateLimitUse r : t.getRateLimits()) {
+            rateLimits.add(new TaskView.RateLimitView(r.getName(), r.getUnits()));
+        }
         TaskView.WaitingView waiting = null;
         if (record.getState() == TaskState.WAITING) {
             Instant since = record.getWaitingSince();
@@ -51,7 +63,8 @@ final class ViewMapper {
                 text(t.getStartAt()), duration(t.getStartToleranceMs()), duration(t.getTimeoutMs()),
                 t.getRetry() == null ? null : t.getRetry().getMaxAttempts(),
                 t.getRetry() == null ? null : duration(t.getRetry().getInitialBackoffMs()),
-                t.getRetry() == null ? null : duration(t.getRetry().getMaxBackoffMs()), prefer, waiting, attempts);
+                t.getRetry() == null ? null : duration(t.getRetry().getMaxBackoffMs()), prefer, concurrency, rateLimits,
+                waiting, attempts);
     }
 
     static ResourcesView resources(ResourceRequest r) {
@@ -84,8 +97,11 @@ final class ViewMapper {
                 sorted(r.getPackages()));
     }
 
-    /** A pool with its groups and, when {@code sharing} is given, its tenants (none otherwise). */
-    static PoolView pool(PoolState state, SharingSnapshot sharing, Instant now) {
+    /**
+     * A pool with its groups, its limits and its waiting classes (as many as {@code caps} lists) and, when
+     * {@code sharing} is given, its tenants (none otherwise).
+     */
+    static PoolView pool(PoolState state, SharingSnapshot sharing, Instant now, ListCaps caps) {
         PoolSnapshot s = state.snapshot();
         List<PoolView.GroupView> groups = new ArrayList<>(state.groups().size());
         for (PoolState.GroupState g : state.groups()) {
@@ -93,9 +109,62 @@ final class ViewMapper {
             groups.add(new PoolView.GroupView(sorted(gs.labels()), g.key(), gs.capacity(), gs.busy(), gs.workers(),
                     gs.waiting(), age(g.oldestWaitingSince(), now), g.demand(), gs.drainingBusy()));
         }
+        List<PoolState.ClassState> classes = new ArrayList<>(state.classes());
+        classes.sort(LONGEST_WAITING_FIRST);
+        List<PoolView.ClassView> shown = new ArrayList<>(Math.min(classes.size(), caps.classes()));
+        for (PoolState.ClassState c : classes.subList(0, Math.min(classes.size(), caps.classes()))) {
+            shown.add(new PoolView.ClassView(c.key(), c.tenant(), c.waiting(), c.headTaskId(),
+                    age(c.oldestWaitingSince(), now), c.workers(), c.limits(), c.heldByLimit()));
+        }
+        LimitsSnapshot limits = state.limits() != null ? state.limits()
+                : new LimitsSnapshot(s.pool(), List.of(), List.of());
         return new PoolView(s.pool(), s.capacity(), s.busy(), s.waiting(), age(state.oldestWaitingSince(), now),
-                state.demand(), state.unservable(), s.drainingBusy(), groups,
-                sharing == null ? List.of() : tenants(sharing, now));
+                state.demand(), state.unservable(), s.drainingBusy(), state.heldByLimits(), groups,
+                sharing == null ? List.of() : tenants(sharing, now), limits(limits, caps).inPool(), classes.size(), shown);
+    }
+
+    /** The longest-waiting line first (a line without a head time last), then by class key, tenant and limits. */
+    private static final Comparator<PoolState.ClassState> LONGEST_WAITING_FIRST = Comparator
+            .comparing(PoolState.ClassState::oldestWaitingSince, Comparator.nullsLast(Comparator.naturalOrder()))
+            .thenComparing(PoolState.ClassState::key)
+            .thenComparing(PoolState.ClassState::tenant)
+            .thenComparing(PoolState.ClassState::limits, Comparator.nullsFirst(Comparator.naturalOrder()));
+
+    /** A pool's concurrency keys (the first {@code caps.keys()} in the snapshot's order) and its rate limits. */
+    static PoolLimitsView limits(LimitsSnapshot s, ListCaps caps) {
+        int inUse = 0;
+        int atLimit = 0;
+        long heldByKeys = 0;
+        List<PoolLimitsView.KeyView> keys = new ArrayList<>(Math.min(s.keys().size(), caps.keys()));
+        for (LimitsSnapshot.KeyUse k : s.keys()) {
+            boolean full = atLimit(k);
+            inUse += k.running() > 0 ? 1 : 0;
+            atLimit += full ? 1 : 0;
+            heldByKeys += k.heldBack();
+            if (keys.size() < caps.keys()) {
+                keys.add(new PoolLimitsView.KeyView(k.key(), k.limit(), k.running(), k.inForce(), full, k.heldBack()));
+            }
+        }
+        long heldByRates = 0;
+        List<PoolLimitsView.RateView> rates = new ArrayList<>(s.rates().size());
+        for (LimitsSnapshot.RateUse r : s.rates()) {
+            heldByRates += r.heldBack();
+            rates.add(r.defined()
+                    ? new PoolLimitsView.RateView(r.name(), true, r.perSecond(), r.burst(), units(r.available()),
+                            r.heldBack())
+                    : new PoolLimitsView.RateView(r.name(), false, null, null, null, r.heldBack()));
+        }
+        return new PoolLimitsView(s.pool(), s.keys().size(), inUse, atLimit, heldByKeys, heldByRates, keys, rates);
+    }
+
+    /** Whether the attempts holding a key allow no other task to start beside them. */
+    static boolean atLimit(LimitsSnapshot.KeyUse k) {
+        return k.running() > 0 && k.inForce() != null && k.running() >= k.inForce();
+    }
+
+    /** Units of a bucket to 3 decimals: what a person reads, not the refill's rounding noise. */
+    private static double units(double available) {
+        return Math.floor(available * 1000 + 1e-6) / 1000;
     }
 
     /** How a pool is shared between tenants. */

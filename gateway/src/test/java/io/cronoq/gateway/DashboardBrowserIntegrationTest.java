@@ -35,7 +35,8 @@ import org.openqa.selenium.chrome.ChromeOptions;
  * The dashboard in a real headless Chromium (Debian's {@code chromium} and {@code chromium-driver},
  * driven by Selenium) against a real scheduler: it shows the pool and its groups with the right
  * numbers, updates on its own when tasks are submitted, lists waiting tasks with their reasons,
- * shows a task's history on click and each pool's tenants against their fair share and quotas; its
+ * shows a task's history on click, each pool's tenants against their fair share and quotas, and its rate limits
+ * and busiest concurrency keys with what they hold back (saved at {@code target/dashboard-limits.png}); its
  * last-hour charts plot the figures the journal gives (and the test saves screenshots of them and of
  * a tenants panel at {@code target/dashboard-charts.png} and {@code target/dashboard-tenants.png}),
  * and a second gateway started later rebuilds the same minutes. Without Chromium it fails, saying what to install, unless
@@ -194,6 +195,51 @@ class DashboardBrowserIntegrationTest {
     }
 
     @Test
+    void theLimitsPanelShowsTheRatesAndTheBusiestKeysAndATaskItsLimits() throws IOException {
+        String pool = "dashboard-limits";
+        inputs.register(pool, "cpu-4", Map.of(), 4);
+        await().atMost(WAIT).until(() -> node.api.get("/v1/workers/cpu-4?pool=" + pool).status() == 200);
+        Api.Reply key = node.api.put("/v1/pools/" + pool + "/limits/keys", "{\"key\":\"customer-1\",\"max\":1}");
+        Api.Reply rate = node.api.put("/v1/pools/" + pool + "/limits/rates/openai", "{\"perSecond\":0.001,\"burst\":1}");
+        assertThat(key.status()).as(key.toString()).isEqualTo(202);
+        assertThat(rate.status()).as(rate.toString()).isEqualTo(202);
+        for (String id : List.of("k1", "k2")) {
+            submitWith(pool, id, "\"concurrency\":[{\"key\":\"customer-1\"}]");
+        }
+        for (String id : List.of("o1", "o2")) {
+            submitWith(pool, id, "\"rateLimits\":[{\"name\":\"openai\"}]");
+        }
+        await().atMost(WAIT).until(() -> node.api.get("/v1/tasks/o2?pool=" + pool).json().path("waiting")
+                .path("reason").asText().startsWith("rate limit openai"));
+
+        browser.get(node.gateway.url() + "/");
+
+        String panel = "[data-limits='" + pool + "']";
+        await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
+            assertThat(text("[data-pool='" + pool + "'] .pool-held")).as("k2 and o2").isEqualTo("2");
+            assertThat(text(panel + " tr[data-rate='openai'] .rate-available")).as("o1 took the one unit")
+                    .isEqualTo("0 / 1");
+            assertThat(text(panel + " tr[data-rate='openai'] .rate-per-second")).isEqualTo("0.001/s");
+            assertThat(text(panel + " tr[data-rate='openai'] .rate-held-back")).isEqualTo("1");
+            assertThat(text(panel + " tr[data-key='customer-1'] .key-running")).isEqualTo("1");
+            assertThat(text(panel + " tr[data-key='customer-1'] .key-limit")).isEqualTo("1");
+            assertThat(text(panel + " tr[data-key='customer-1'] .key-held-back")).isEqualTo("1");
+            assertThat(browser.findElement(By.cssSelector(panel + " tr[data-key='customer-1']")).getDomAttribute("class"))
+                    .isEqualTo("at-limit");
+        });
+        screenshot(panel, "dashboard-limits.png");
+
+        await().atMost(WAIT).ignoreExceptions().untilAsserted(() ->
+                browser.findElement(By.cssSelector("#waiting tr[data-task='k2']")).click());
+        await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
+            assertThat(text("#task-detail-id")).isEqualTo("k2");
+            assertThat(text("#task-detail-fields [data-field='concurrency']")).isEqualTo("customer-1");
+            assertThat(text("#task-detail-fields [data-field='waiting']"))
+                    .startsWith("concurrency key customer-1: 1/1 running");
+        });
+    }
+
+    @Test
     void aGatewayStartedLaterRebuildsTheSameMinutesFromTheJournal() throws IOException {
         String pool = "dashboard-restart";
         inputs.register(pool, "gpu-9", Map.of("gpu", "l4"), 1);
@@ -256,6 +302,12 @@ class DashboardBrowserIntegrationTest {
     private static void submitFor(String pool, String id, String tenant) {
         Api.Reply reply = node.api.post("/v1/tasks", "{\"pool\":\"%s\",\"id\":\"%s\"%s}".formatted(pool, id,
                 tenant == null ? "" : ",\"tenant\":\"" + tenant + "\""));
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(202);
+    }
+
+    /** Submits a task of {@code pool} with more fields (a JSON fragment). */
+    private static void submitWith(String pool, String id, String fields) {
+        Api.Reply reply = node.api.post("/v1/tasks", "{\"pool\":\"%s\",\"id\":\"%s\",%s}".formatted(pool, id, fields));
         assertThat(reply.status()).as(reply.toString()).isEqualTo(202);
     }
 

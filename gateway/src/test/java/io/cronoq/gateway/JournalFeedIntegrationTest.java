@@ -134,12 +134,22 @@ class JournalFeedIntegrationTest {
         }
 
         @Override
-        public SnapshotView snapshot() {
+        public SnapshotView snapshot(ListCaps caps) {
             throw new UnsupportedOperationException();
         }
 
         @Override
-        public Optional<PoolView> pool(String pool) {
+        public Optional<PoolView> pool(String pool, ListCaps caps) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public LimitsView limits(ListCaps caps) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Optional<PoolLimitsView> limits(String pool, ListCaps caps) {
             throw new UnsupportedOperationException();
         }
 

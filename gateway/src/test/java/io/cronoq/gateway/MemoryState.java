@@ -17,6 +17,7 @@ final class MemoryState implements StateReader {
     private final List<TaskView> tasks = new ArrayList<>();
     private final List<WorkerView> workers = new ArrayList<>();
     private final List<SharingView> sharing = new ArrayList<>();
+    private final List<PoolLimitsView> limits = new ArrayList<>();
     private final String at;
 
     /** An empty state whose snapshots are as of {@code at}. */
@@ -46,14 +47,43 @@ final class MemoryState implements StateReader {
         return this;
     }
 
+    /** Adds a pool's limits; {@code /v1/limits} answers these, by pool, each with at most the caps' keys. */
+    MemoryState limits(PoolLimitsView pool) {
+        limits.add(pool);
+        return this;
+    }
+
+    /** The caps of the last read that named them: what the route asked the state for. */
+    ListCaps lastCaps;
+
     @Override
-    public SnapshotView snapshot() {
+    public SnapshotView snapshot(ListCaps caps) {
+        lastCaps = caps;
         return new SnapshotView(at, pools.stream().sorted(Comparator.comparing(PoolView::pool)).toList());
     }
 
     @Override
-    public Optional<PoolView> pool(String pool) {
+    public Optional<PoolView> pool(String pool, ListCaps caps) {
+        lastCaps = caps;
         return pools.stream().filter(p -> p.pool().equals(pool)).findFirst();
+    }
+
+    @Override
+    public LimitsView limits(ListCaps caps) {
+        lastCaps = caps;
+        return new LimitsView(at, limits.stream().sorted(Comparator.comparing(PoolLimitsView::pool))
+                .map(p -> capped(p, caps)).toList());
+    }
+
+    @Override
+    public Optional<PoolLimitsView> limits(String pool, ListCaps caps) {
+        lastCaps = caps;
+        return limits.stream().filter(p -> p.pool().equals(pool)).findFirst().map(p -> capped(p, caps));
+    }
+
+    private static PoolLimitsView capped(PoolLimitsView p, ListCaps caps) {
+        return new PoolLimitsView(p.pool(), p.keysTotal(), p.keysInUse(), p.keysAtLimit(), p.heldBackByKeys(),
+                p.heldBackByRates(), p.keys().stream().limit(caps.keys()).toList(), p.rates());
     }
 
     @Override
@@ -98,7 +128,8 @@ final class MemoryState implements StateReader {
         List<TaskView.AttemptView> attempts = worker == null ? List.of() : List.of(new TaskView.AttemptView(1, worker,
                 labels, 3, "2026-06-01T11:59:00Z", "2026-06-01T11:59:01Z", null, null, null));
         return new TaskView(id, pool, state, labels, null, "NORMAL", 5, null, "default", "2026-06-01T11:58:00Z",
-                "2026-06-01T11:59:01Z", null, null, null, null, null, null, null, null, List.of(), null, attempts);
+                "2026-06-01T11:59:01Z", null, null, null, null, null, null, null, null, List.of(), List.of(), List.of(),
+                null, attempts);
     }
 
     /** A worker running {@code running} attempts (each the first of its task). */
@@ -116,8 +147,11 @@ final class MemoryState implements StateReader {
         List<TenantView> tenants = busy + waiting == 0 ? List.of() : List.of(new TenantView("default", 1, busy, 0,
                 capacity, (double) busy / Math.max(1, capacity), waiting, waiting > 0 ? "2026-06-01T11:59:58Z" : null,
                 waiting > 0 ? 1000L : null, List.of()));
-        return new PoolView(name, capacity, busy, waiting, waiting > 0 ? 1000L : null, busy + waiting, 0, 0,
+        List<PoolView.ClassView> classes = waiting == 0 ? List.of() : List.of(new PoolView.ClassView("", "default",
+                waiting, "head", 1000L, 1, null, false));
+        return new PoolView(name, capacity, busy, waiting, waiting > 0 ? 1000L : null, busy + waiting, 0, 0, 0,
                 List.of(new PoolView.GroupView(Map.of(), "", capacity, busy, 1, waiting, waiting > 0 ? 1000L : null,
-                        busy + waiting, 0)), tenants);
+                        busy + waiting, 0)), tenants,
+                new PoolLimitsView(null, 0, 0, 0, 0, 0, List.of(), List.of()), classes.size(), classes);
     }
 }

@@ -8,12 +8,22 @@ import java.util.Optional;
 final class NoState implements StateReader {
 
     @Override
-    public SnapshotView snapshot() {
+    public SnapshotView snapshot(ListCaps caps) {
         throw unreadable();
     }
 
     @Override
-    public Optional<PoolView> pool(String pool) {
+    public Optional<PoolView> pool(String pool, ListCaps caps) {
+        throw unreadable();
+    }
+
+    @Override
+    public LimitsView limits(ListCaps caps) {
+        throw unreadable();
+    }
+
+    @Override
+    public Optional<PoolLimitsView> limits(String pool, ListCaps caps) {
         throw unreadable();
     }
 

@@ -3,6 +3,7 @@ package io.cronoq.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.cronoq.events.LimitSet;
 import io.cronoq.events.SharingPolicySet;
 import io.cronoq.events.TaskCancelRequested;
 import io.cronoq.events.TaskSubmitted;
@@ -72,6 +73,20 @@ class OpenApiDocumentTest {
         assertProperties("Sharing", SharingView.class);
         assertProperties("Tenant", TenantView.class);
         assertProperties("Quota", TenantView.QuotaView.class);
+        assertProperties("Concurrency", TaskView.ConcurrencyView.class);
+        assertProperties("RateLimit", TaskView.RateLimitView.class);
+        assertProperties("WaitingClass", PoolView.ClassView.class);
+        assertProperties("Limits", LimitsView.class);
+        assertProperties("PoolLimits", PoolLimitsView.class);
+        assertProperties("KeyUse", PoolLimitsView.KeyView.class);
+        assertProperties("RateUse", PoolLimitsView.RateView.class);
+        assertThat(properties("KeyLimit")).containsExactlyInAnyOrderElementsOf(LimitSetParser.KEY_FIELDS);
+        assertThat(properties("RateLimitPolicy")).containsExactlyInAnyOrderElementsOf(LimitSetParser.RATE_FIELDS);
+        assertThat(properties("LimitAccepted")).as("the LimitSet written, field for field")
+                .containsExactlyElementsOf(LimitSet.getClassSchema().getFields().stream().map(f -> f.name()).toList());
+        assertThat(properties("ConcurrencyRequest"))
+                .containsExactlyInAnyOrderElementsOf(SubmissionParser.CONCURRENCY_FIELDS);
+        assertThat(properties("RateLimitRequest")).containsExactlyInAnyOrderElementsOf(SubmissionParser.RATE_LIMIT_FIELDS);
         assertThat(properties("TenantPolicy")).containsExactlyInAnyOrderElementsOf(SharingPolicyParser.TENANT_FIELDS);
         assertThat(properties("QuotaPolicy")).containsExactlyInAnyOrderElementsOf(SharingPolicyParser.QUOTA_FIELDS);
         assertThat(properties("PoolSharing")).containsExactlyInAnyOrderElementsOf(SharingPolicyParser.POOL_FIELDS);
@@ -112,6 +127,11 @@ class OpenApiDocumentTest {
 
         @Override
         public void share(SharingPolicySet policy) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void limit(LimitSet limit) {
             throw new UnsupportedOperationException();
         }
     };

@@ -74,7 +74,9 @@ class ReadRoutesTest {
             "/v1/tasks?before=not-a-cursor, before", "/v1/tasks?pool=a/b, pool", "/v1/workers?state=SLEEPING, state",
             "/v1/workers?pool=%2Fetc, pool", "/v1/workers/_w, id", "/v1/snapshot?pool=two%20words, pool",
             "/v1/history, pool", "/v1/history?pool=ours&minutes=0, minutes", "/v1/history?pool=ours&minutes=61, minutes",
-            "/v1/history?pool=ours&minutes=an-hour, minutes", "/v1/tenants?pool=two%20words, pool"})
+            "/v1/history?pool=ours&minutes=an-hour, minutes", "/v1/tenants?pool=two%20words, pool",
+            "/v1/snapshot?keys=0, keys", "/v1/snapshot?keys=10001, keys", "/v1/snapshot?classes=many, classes",
+            "/v1/limits?pool=two%20words, pool", "/v1/limits?keys=-1, keys"})
     void aBadParameterOfAReadIs400NamingIt(String path, String field) {
         TestGateway.test(withHistory(open, (pool, minutes, now) -> Optional.of(history(pool, now))),
                 (server, client) -> assertThat(refused(get(client, path, null), 400, field)).isNotBlank());

@@ -2,6 +2,7 @@ package io.cronoq.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cronoq.events.LimitSet;
 import io.cronoq.events.SharingPolicySet;
 import io.cronoq.events.TaskCancelRequested;
 import io.cronoq.events.TaskSubmitted;
@@ -33,7 +34,7 @@ final class RecordingCommands implements Commands {
         return new RecordingCommands(true);
     }
 
-    /** The events of a type written so far, in order: submissions, cancels, drains or sharing policies. */
+    /** The events of a type written so far, in order: submissions, cancels, drains, sharing policies or limits. */
     <T extends SpecificRecord> List<T> written(Class<T> type) {
         return written.stream().filter(type::isInstance).map(type::cast).toList();
     }
@@ -63,6 +64,11 @@ final class RecordingCommands implements Commands {
     @Override
     public void share(SharingPolicySet policy) {
         write(policy);
+    }
+
+    @Override
+    public void limit(LimitSet limit) {
+        write(limit);
     }
 
     private void write(SpecificRecord event) {

@@ -3,7 +3,9 @@ package io.cronoq.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cronoq.events.ConcurrencyKey;
 import io.cronoq.events.Priority;
+import io.cronoq.events.RateLimitUse;
 import io.cronoq.events.RetryPolicy;
 import io.cronoq.events.TaskSubmitted;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +13,7 @@ import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The JSON body of a submission becomes exactly the event the scheduler reads. */
@@ -161,6 +164,62 @@ class SubmissionParserTest {
                 .isInstanceOfSatisfying(ApiException.class, e -> {
                     assertThat(e.field()).isEqualTo("submitter");
                     assertThat(e.getMessage()).contains("at most 255");
+                });
+    }
+
+    @Test
+    void concurrencyKeysAndRateLimitsLandInTheEventWithTheirDefaults() {
+        TaskSubmitted task = parser.parse("""
+                {"pool":"p","concurrency":[{"key":"customer-42","max":2},{"key":"export/eu"}],
+                 "rateLimits":[{"name":"openai","units":3},{"name":"s3"}]}""");
+
+        assertThat(task.getConcurrency()).containsExactly(new ConcurrencyKey("customer-42", 2),
+                new ConcurrencyKey("export/eu", null));
+        assertThat(task.getRateLimits()).as("units 1 when left out")
+                .containsExactly(new RateLimitUse("openai", 3), new RateLimitUse("s3", 1));
+        TaskSubmitted plain = parser.parse("{\"pool\":\"p\",\"concurrency\":null,\"rateLimits\":[]}");
+        assertThat(plain.getConcurrency()).isEmpty();
+        assertThat(plain.getRateLimits()).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0} -> 400 on {1}")
+    @CsvSource(delimiter = '|', value = {
+            "\"concurrency\":{\"key\":\"a\"}                        | concurrency         | must be a list",
+            "\"concurrency\":[\"customer-42\"]                        | concurrency[0]      | must be an object",
+            "\"concurrency\":[{\"max\":2}]                            | concurrency[0].key  | is empty",
+            "\"concurrency\":[{\"key\":\"\"}]                       | concurrency[0].key  | is empty",
+            "\"concurrency\":[{\"key\":\"two words\"}]              | concurrency[0].key  | none of them a space",
+            "\"concurrency\":[{\"key\":7}]                            | concurrency[0].key  | must be a string",
+            "\"concurrency\":[{\"key\":\"a\"},{\"key\":\"a\"}]  | concurrency[1].key  | name each key once",
+            "\"concurrency\":[{\"key\":\"a\",\"max\":0}]          | concurrency[0].max  | 1 to 1000000",
+            "\"concurrency\":[{\"key\":\"a\",\"max\":1.5}]        | concurrency[0].max  | whole number",
+            "\"concurrency\":[{\"key\":\"a\",\"limit\":2}]        | concurrency[0].limit | concurrency[0] has key, max",
+            "\"rateLimits\":\"openai\"                                | rateLimits          | must be a list",
+            "\"rateLimits\":[{\"units\":2}]                           | rateLimits[0].name  | is empty",
+            "\"rateLimits\":[{\"name\":\"open ai\"}]                | rateLimits[0].name  | a rate limit's name is",
+            "\"rateLimits\":[{\"name\":\"a\"},{\"name\":\"b\",\"units\":0}] | rateLimits[1].units | 1 to 1000000 units",
+            "\"rateLimits\":[{\"name\":\"a\",\"units\":\"2\"}]  | rateLimits[0].units | whole number",
+            "\"rateLimits\":[{\"name\":\"a\"},{\"name\":\"a\"}] | rateLimits[1].name  | name each rate limit once",
+            "\"rateLimits\":[{\"name\":\"a\",\"per\":1}]          | rateLimits[0].per   | rateLimits[0] has name, units"})
+    void aMalformedLimitIsRefusedNamingItsFieldWithTheRulesWords(String fields, String field, String says) {
+        assertThatThrownBy(() -> parser.parse("{\"pool\":\"p\"," + fields + "}"))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+                    assertThat(e.field()).isEqualTo(field);
+                    assertThat(e.getMessage()).contains(says);
+                });
+    }
+
+    @Test
+    void aTaskNamesAtMostSixteenKeys() {
+        StringBuilder keys = new StringBuilder();
+        for (int i = 0; i < 17; i++) {
+            keys.append(i == 0 ? "" : ",").append("{\"key\":\"k").append(i).append("\"}");
+        }
+        assertThatThrownBy(() -> parser.parse("{\"pool\":\"p\",\"concurrency\":[" + keys + "]}"))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.field()).isEqualTo("concurrency");
+                    assertThat(e.getMessage()).contains("at most 16");
                 });
     }
 }

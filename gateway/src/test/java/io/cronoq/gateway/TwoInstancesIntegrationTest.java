@@ -69,6 +69,8 @@ class TwoInstancesIntegrationTest {
                 Api other = pool.getValue() == a ? b.api : a.api;
                 await().atMost(WAIT).until(() -> other.put("/v1/pools/" + pool.getKey() + "/tenants/default",
                         "{\"weight\":2}").status() == 202);
+                assertThat(other.put("/v1/pools/" + pool.getKey() + "/limits/rates/api", "{\"perSecond\":5}").status())
+                        .as("a rate limit set through the instance that does not own the pool").isEqualTo(202);
             }
 
             for (SchedulerNode asked : List.of(a, b)) {
@@ -105,6 +107,17 @@ class TwoInstancesIntegrationTest {
                 }
                 assertThat(asked.api.get("/v1/tenants").json().path("pools").findValuesAsText("pool"))
                         .as("the tenants of every pool, from either instance").containsAll(owners.keySet());
+                await().atMost(WAIT).untilAsserted(() -> {
+                    JsonNode limits = asked.api.get("/v1/limits").json().path("pools");
+                    for (String pool : owners.keySet()) {
+                        JsonNode rate = find(limits, "pool", pool).path("rates").get(0);
+                        assertThat(rate.path("name").asText()).as("the limits of every pool, from either instance")
+                                .isEqualTo("api");
+                        assertThat(rate.path("perSecond").asDouble()).isEqualTo(5.0);
+                        assertThat(asked.api.get("/v1/limits?pool=" + pool).json().path("pools").get(0)
+                                .path("rates").get(0).path("burst").asInt()).as("perSecond rounded up").isEqualTo(5);
+                    }
+                });
                 assertThat(asked.api.get("/v1/workers").json().path("workers")).hasSize(owners.size());
                 assertThat(asked.api.get("/v1/tasks?limit=500").json().path("tasks")).hasSize(owners.size());
                 assertThat(asked.api.get("/v1/tasks/no-such-task").status()).isEqualTo(404);

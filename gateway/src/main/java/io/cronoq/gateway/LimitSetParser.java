@@ -1,0 +1,158 @@
+package io.cronoq.gateway;
+
+import static io.cronoq.gateway.BodyFields.closed;
+import static io.cronoq.gateway.BodyFields.read;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.cronoq.events.LimitKind;
+import io.cronoq.events.LimitSet;
+import io.cronoq.schemas.rules.LimitRules;
+import io.cronoq.schemas.rules.Violation;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Reads the bodies of the limit routes into the {@link LimitSet} the scheduler reads: a concurrency
+ * key's limit ({@code PUT /v1/pools/{pool}/limits/keys}: {@code key} and {@code max}, null removing
+ * it) and a rate limit ({@code PUT /v1/pools/{pool}/limits/rates/{name}}: {@code perSecond} and
+ * {@code burst}; its {@code DELETE} removes it). Shapes are checked here, every rule by
+ * {@link LimitRules} — the scheduler's own — and any failure is a 400 naming the field as the request
+ * spells it ({@code key}, {@code max}, {@code perSecond}, {@code burst}; {@code pool} and {@code name}
+ * for the path).
+ */
+final class LimitSetParser {
+
+    static final List<String> KEY_FIELDS = List.of("key", "max");
+    static final List<String> RATE_FIELDS = List.of("perSecond", "burst");
+
+    private static final String KEY_EXAMPLE = "{\"key\":\"customer-42\",\"max\":2}";
+    private static final String RATE_EXAMPLE = "{\"perSecond\":10,\"burst\":20}";
+
+    private LimitSetParser() {}
+
+    /** A key's limit in {@code pool} as this body sets it (max null: removed), by {@code setBy} at {@code at}. */
+    static LimitSet key(String pool, byte[] body, String setBy, Instant at) {
+        JsonNode root = object(body, KEY_EXAMPLE, "key and max");
+        LimitSet limit = read("body", () -> {
+            closed(root, "", KEY_FIELDS, "a concurrency key's limit");
+            return LimitSet.newBuilder()
+                    .setPool(pool)
+                    .setKind(LimitKind.CONCURRENCY_KEY)
+                    .setName(read("key", () -> key(root.get("key"))))
+                    .setMax(read("max", () -> max(root)))
+                    .setSetBy(setBy)
+                    .setSetAt(at)
+                    .build();
+        });
+        return checked(limit, "key");
+    }
+
+    /** Rate limit {@code name} of {@code pool} as this body defines it, by {@code setBy} at {@code at}. */
+    static LimitSet rate(String pool, String name, byte[] body, String setBy, Instant at) {
+        JsonNode root = object(body, RATE_EXAMPLE, "perSecond and, if you like, burst");
+        LimitSet limit = read("body", () -> {
+            closed(root, "", RATE_FIELDS, "a rate limit");
+            return LimitSet.newBuilder()
+                    .setPool(pool)
+                    .setKind(LimitKind.RATE_LIMIT)
+                    .setName(name)
+                    .setPerSecond(read("perSecond", () -> perSecond(root.get("perSecond"))))
+                    .setBurst(read("burst", () -> burst(root.get("burst"))))
+                    .setSetBy(setBy)
+                    .setSetAt(at)
+                    .build();
+        });
+        return checked(limit, "name");
+    }
+
+    /** The removal of rate limit {@code name} of {@code pool}, by {@code setBy} at {@code at}. */
+    static LimitSet removeRate(String pool, String name, String setBy, Instant at) {
+        return checked(LimitSet.newBuilder()
+                .setPool(pool)
+                .setKind(LimitKind.RATE_LIMIT)
+                .setName(name)
+                .setSetBy(setBy)
+                .setSetAt(at)
+                .build(), "name");
+    }
+
+    private static JsonNode object(byte[] body, String example, String holds) {
+        JsonNode root = JsonBody.read(body == null ? new byte[0] : body, example);
+        if (root == null || !root.isObject()) {
+            throw ApiException.invalid("body", "the body must be a JSON object with " + holds + ", e.g. " + example);
+        }
+        return root;
+    }
+
+    /** Applies {@link LimitRules#check}; the event's {@code name} is reported as the request's {@code nameField}. */
+    private static LimitSet checked(LimitSet limit, String nameField) {
+        Optional<Violation> broken = read("body", () -> LimitRules.check(limit));
+        if (broken.isPresent()) {
+            Violation v = broken.get();
+            if (v.field().equals("name") && !nameField.equals("name")) {
+                String message = v.message().startsWith("name") ? nameField + v.message().substring(4) : v.message();
+                throw ApiException.invalid(nameField, message);
+            }
+            throw ApiException.invalid(v.field(), v.message());
+        }
+        return limit;
+    }
+
+    private static String key(JsonNode node) {
+        if (node == null || node.isNull()) {
+            throw ApiException.invalid("key", "key is required: the concurrency key to limit, e.g. " + KEY_EXAMPLE);
+        }
+        if (!node.isTextual()) {
+            throw ApiException.invalid("key", "key must be a string, not " + BodyFields.type(node) + ", e.g. "
+                    + KEY_EXAMPLE);
+        }
+        return node.asText();
+    }
+
+    /** The key's limit: a whole number from 1 to {@link LimitRules#MAX_COUNT}, or an explicit null that removes it. */
+    private static Integer max(JsonNode root) {
+        JsonNode node = root.get("max");
+        String allowed = "a key's limit in the pool is 1 to " + LimitRules.MAX_COUNT
+                + " attempts at once, or null to remove it";
+        if (node == null) {
+            throw ApiException.invalid("max", "max is required: " + allowed + ", e.g. " + KEY_EXAMPLE);
+        }
+        if (node.isNull()) {
+            return null;
+        }
+        if (!node.isIntegralNumber() || !node.canConvertToInt()) {
+            throw ApiException.invalid("max", "max must be a whole number; " + allowed);
+        }
+        int max = node.intValue();
+        if (max < 1 || max > LimitRules.MAX_COUNT) {
+            throw ApiException.invalid("max", "max is " + max + "; " + allowed);
+        }
+        return max;
+    }
+
+    private static Double perSecond(JsonNode node) {
+        String allowed = "units refilled per second, above 0 and at most " + (long) LimitRules.MAX_PER_SECOND
+                + " (0.5 is one unit every two seconds)";
+        if (node == null || node.isNull()) {
+            throw ApiException.invalid("perSecond", "perSecond is required: " + allowed + ", e.g. " + RATE_EXAMPLE
+                    + "; DELETE the rate limit to remove it");
+        }
+        if (!node.isNumber()) {
+            throw ApiException.invalid("perSecond", "perSecond must be a number, not " + BodyFields.type(node)
+                    + "; " + allowed);
+        }
+        return node.decimalValue().doubleValue(); // beyond a double's range: infinite, which the rules refuse
+    }
+
+    private static Integer burst(JsonNode node) {
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (!node.isIntegralNumber() || !node.canConvertToInt()) {
+            throw ApiException.invalid("burst", "burst must be a whole number of units, 1 to " + LimitRules.MAX_COUNT
+                    + " (leave it out for perSecond rounded up)");
+        }
+        return node.intValue();
+    }
+}
