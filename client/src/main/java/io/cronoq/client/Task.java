@@ -1,10 +1,13 @@
 package io.cronoq.client;
 
+import io.cronoq.events.ConcurrencyKey;
 import io.cronoq.events.Preference;
 import io.cronoq.events.Priority;
+import io.cronoq.events.RateLimitUse;
 import io.cronoq.events.ResourceRequest;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.schemas.rules.InvalidInputException;
+import io.cronoq.schemas.rules.LimitRules;
 import io.cronoq.schemas.rules.PackageRequirement;
 import io.cronoq.schemas.rules.Quantities;
 import io.cronoq.schemas.rules.Rules;
@@ -91,6 +94,23 @@ public final class Task {
      */
     public Optional<String> tenant() {
         return Optional.ofNullable(event.getTenant());
+    }
+
+    /**
+     * The concurrency keys the task holds while it runs, in the order given: a copy. A key's
+     * {@code max} is null when the task gave none (the pool's limit for the key, else 1).
+     */
+    public List<ConcurrencyKey> concurrency() {
+        List<ConcurrencyKey> copy = new ArrayList<>();
+        event.getConcurrency().forEach(k -> copy.add(new ConcurrencyKey(k.getKey(), k.getMax())));
+        return Collections.unmodifiableList(copy);
+    }
+
+    /** The rate limits the task takes units of when it is assigned, in the order given: a copy. */
+    public List<RateLimitUse> rateLimits() {
+        List<RateLimitUse> copy = new ArrayList<>();
+        event.getRateLimits().forEach(u -> copy.add(new RateLimitUse(u.getName(), u.getUnits())));
+        return Collections.unmodifiableList(copy);
     }
 
     /**
@@ -190,6 +210,49 @@ public final class Task {
             Objects.requireNonNull(tenant, "tenant");
             throwIfPresent(Rules.tenant(tenant));
             return with(d -> d.tenant = tenant);
+        }
+
+        /**
+         * A concurrency key the task holds while its attempt is assigned or runs, with its own limit:
+         * at most {@code max} attempts holding {@code key} run at once in the pool (the smallest limit
+         * wins when the pool's admin set a lower one, or a running holder declared one). A task held
+         * back by its key waits without holding up other tasks. E.g. {@code concurrency("customer-42", 2)}.
+         */
+        public Builder concurrency(String key, int max) {
+            return withKey(new ConcurrencyKey(key, max));
+        }
+
+        /**
+         * A concurrency key without a limit of the task's own: the limit the pool's admin set for the
+         * key ({@code cronoq limits key}), else 1 (one at a time).
+         */
+        public Builder concurrency(String key) {
+            return withKey(new ConcurrencyKey(key, null));
+        }
+
+        /**
+         * Takes {@code units} (1 or more) of the pool's rate limit {@code name} when the task is
+         * assigned: it waits until the limit's bucket holds them. A rate limit no admin defined
+         * ({@code cronoq limits rate}) keeps the task waiting until it is defined.
+         */
+        public Builder rateLimit(String name, int units) {
+            List<RateLimitUse> uses = new ArrayList<>(draft.rateLimits);
+            uses.add(new RateLimitUse(name, units));
+            throwIfPresent(LimitRules.rateLimits(uses));
+            return with(d -> d.rateLimits = uses);
+        }
+
+        /** Takes one unit of the pool's rate limit {@code name} when the task is assigned (see {@link #rateLimit(String, int)}). */
+        public Builder rateLimit(String name) {
+            return rateLimit(name, 1);
+        }
+
+        /** Adds {@code key} after the keys given so far, refused (naming its index) by the rules of the whole list. */
+        private Builder withKey(ConcurrencyKey key) {
+            List<ConcurrencyKey> keys = new ArrayList<>(draft.concurrency);
+            keys.add(key);
+            throwIfPresent(LimitRules.concurrency(keys));
+            return with(d -> d.concurrency = keys);
         }
 
         /** The priority class; {@link Priority#NORMAL} if not given. */
@@ -343,6 +406,10 @@ public final class Task {
         Integer gpu;
         List<String> packages = new ArrayList<>();
         List<Preference> preferences = new ArrayList<>();
+        /** Never changed in place: a step replaces the list, so copies may share it. */
+        List<ConcurrencyKey> concurrency = List.of();
+        /** Never changed in place: a step replaces the list, so copies may share it. */
+        List<RateLimitUse> rateLimits = List.of();
 
         Draft copy() {
             Draft d = new Draft();
@@ -365,6 +432,8 @@ public final class Task {
             d.gpu = gpu;
             d.packages = new ArrayList<>(packages);
             d.preferences = new ArrayList<>(preferences);
+            d.concurrency = concurrency;
+            d.rateLimits = rateLimits;
             return d;
         }
 
@@ -378,11 +447,15 @@ public final class Task {
             for (Preference p : preferences) {
                 prefs.add(new Preference(new LinkedHashMap<>(p.getLabels()), p.getWeight()));
             }
+            List<ConcurrencyKey> keys = new ArrayList<>();
+            concurrency.forEach(k -> keys.add(new ConcurrencyKey(k.getKey(), k.getMax())));
+            List<RateLimitUse> rates = new ArrayList<>();
+            rateLimits.forEach(u -> rates.add(new RateLimitUse(u.getName(), u.getUnits())));
             // The constructor, not the Avro builder: it needs no default resolution at run time.
             return new TaskSubmitted(taskId, pool, new LinkedHashMap<>(labels), resources,
                     ByteBuffer.wrap(payload.clone()), priority, deadline, notBefore, startAt,
                     startTolerance == null ? null : startTolerance.toMillis(), timeout == null ? null : timeout.toMillis(),
-                    retry == null ? null : retry.toEvent(), prefs, submitter, submittedAt, tenant, java.util.List.of(), java.util.List.of());
+                    retry == null ? null : retry.toEvent(), prefs, submitter, submittedAt, tenant, keys, rates);
         }
     }
 }

@@ -3,8 +3,10 @@ package io.cronoq.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cronoq.events.ConcurrencyKey;
 import io.cronoq.events.Preference;
 import io.cronoq.events.Priority;
+import io.cronoq.events.RateLimitUse;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.schemas.rules.InvalidInputException;
 import java.nio.charset.StandardCharsets;
@@ -94,6 +96,55 @@ class TaskBuilderTest {
     }
 
     @Test
+    void concurrencyKeysAndRateLimitsReachTheSubmissionInTheOrderGiven() {
+        Task task = valid().concurrency("customer-42", 2).concurrency("tenant:acme").rateLimit("openai", 3)
+                .rateLimit("vendor.x").build(CLOCK);
+
+        TaskSubmitted e = task.toEvent();
+        assertThat(e.getConcurrency()).containsExactly(new ConcurrencyKey("customer-42", 2),
+                new ConcurrencyKey("tenant:acme", null));
+        assertThat(e.getRateLimits()).containsExactly(new RateLimitUse("openai", 3), new RateLimitUse("vendor.x", 1));
+        assertThat(task.concurrency()).isEqualTo(e.getConcurrency());
+        assertThat(task.rateLimits()).isEqualTo(e.getRateLimits());
+        assertThat(valid().build(CLOCK).toEvent().getConcurrency()).as("none by default").isEmpty();
+        assertThat(valid().build(CLOCK).toEvent().getRateLimits()).isEmpty();
+    }
+
+    @Test
+    void aTemplatesKeysAndRateLimitsStayAsTheyWereAndATaskCannotBeChangedThroughThem() {
+        Task.Builder keyed = valid().concurrency("customer-1");
+        Task both = keyed.concurrency("customer-2", 5).rateLimit("openai").build(CLOCK);
+        Task one = keyed.build(CLOCK);
+
+        assertThat(one.concurrency()).extracting(ConcurrencyKey::getKey).containsExactly("customer-1");
+        assertThat(one.rateLimits()).isEmpty();
+        assertThat(both.concurrency()).extracting(ConcurrencyKey::getKey).containsExactly("customer-1", "customer-2");
+
+        both.toEvent().getConcurrency().get(0).setMax(99);
+        both.concurrency().get(0).setMax(99);
+        both.rateLimits().get(0).setUnits(99);
+        assertThat(both.toEvent().getConcurrency().get(0).getMax()).isNull();
+        assertThat(both.toEvent().getRateLimits().get(0).getUnits()).isEqualTo(1);
+        assertThatThrownBy(() -> both.concurrency().add(new ConcurrencyKey("x", 1)))
+                .isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void aTaskNamesAtMostSixteenKeysAndSixteenRateLimits() {
+        Task.Builder builder = valid();
+        for (int i = 0; i < 16; i++) {
+            builder = builder.concurrency("key-" + i).rateLimit("rate-" + i);
+        }
+        Task.Builder full = builder;
+
+        assertThat(full.build(CLOCK).concurrency()).hasSize(16);
+        assertThatThrownBy(() -> full.concurrency("key-16")).isInstanceOfSatisfying(InvalidInputException.class,
+                e -> assertThat(e.getMessage()).isEqualTo("concurrency: 17 concurrency keys; a task names at most 16"));
+        assertThatThrownBy(() -> full.rateLimit("rate-16")).isInstanceOfSatisfying(InvalidInputException.class,
+                e -> assertThat(e.field()).isEqualTo("rateLimits"));
+    }
+
+    @Test
     void theIdIsDrawnOnceWhenTheTaskIsBuiltSoResendingTheTaskKeepsIt() {
         Task.Builder builder = valid();
         Task first = builder.build();
@@ -116,6 +167,23 @@ class TaskBuilderTest {
                 bad("a tenant with a space", () -> valid().tenant("ml team"), "tenant"),
                 bad("an empty tenant", () -> valid().tenant(""), "tenant"),
                 bad("a tenant with a colon", () -> valid().tenant("ml:team"), "tenant"),
+                bad("a concurrency key with a space", () -> valid().concurrency("customer 42"), "concurrency[0].key"),
+                bad("an empty concurrency key", () -> valid().concurrency("", 2), "concurrency[0].key"),
+                bad("no concurrency key", () -> valid().concurrency(null), "concurrency[0].key"),
+                bad("a concurrency key of 201 characters", () -> valid().concurrency("k".repeat(201)),
+                        "concurrency[0].key"),
+                bad("a concurrency key given twice", () -> valid().concurrency("c-1").concurrency("c-1", 3),
+                        "concurrency[1].key"),
+                bad("a concurrency max of 0", () -> valid().concurrency("c-1").concurrency("c-2", 0), "concurrency[1].max"),
+                bad("a concurrency max above a million", () -> valid().concurrency("c-1", 1_000_001),
+                        "concurrency[0].max"),
+                bad("a rate limit name with a slash", () -> valid().rateLimit("open/ai"), "rateLimits[0].name"),
+                bad("an empty rate limit name", () -> valid().rateLimit(""), "rateLimits[0].name"),
+                bad("a rate limit given twice", () -> valid().rateLimit("openai").rateLimit("openai", 2),
+                        "rateLimits[1].name"),
+                bad("no units of a rate limit", () -> valid().rateLimit("openai", 0), "rateLimits[0].units"),
+                bad("negative units of a rate limit", () -> valid().rateLimit("x").rateLimit("openai", -3),
+                        "rateLimits[1].units"),
                 bad("a cpu unit", () -> valid().cpu("2 cores"), "resources.cpu"),
                 bad("memory in GB", () -> valid().memory("8GB"), "resources.memory"),
                 bad("memory in milli-bytes", () -> valid().memory("512m"), "resources.memory"),

@@ -14,8 +14,8 @@ import java.util.Map;
 /**
  * Reads a cronoq TOML config file into flat dotted keys: {@code [cronoq] commit.interval.ms = 20} and
  * {@code cronoq.commit.interval.ms = 20} are the same setting. Arrays of tables (such as
- * {@code [[auth.tokens]]}, {@code [[sharing.tenants]]}) are not flattened; {@link #tables} reads them as a
- * list of entries.
+ * {@code [[auth.tokens]]}, {@code [[sharing.tenants]]}, {@code [[limits.rates]]}) are not flattened;
+ * {@link #tables} reads them as a list of entries.
  */
 final class ConfigFile {
 

@@ -29,8 +29,9 @@ final class DevCommand implements Callable<Integer> {
 
     @Option(names = "--config", paramLabel = "FILE",
             description = "A cronoq TOML config file, as `cronoq scheduler --config` reads it: its settings (under dev's own "
-                    + "Kafka, state directory and port), its [[auth.tokens]] and its [[sharing.tenants]] and "
-                    + "[[sharing.pools]], to try tokens and sharing locally.")
+                    + "Kafka, state directory and port), its [[auth.tokens]], its [[sharing.tenants]] and "
+                    + "[[sharing.pools]], and its [[limits.keys]] and [[limits.rates]], to try tokens, sharing and "
+                    + "limits locally.")
     Path configFile;
 
     @Option(names = "--no-demo", description = "Start no demo workers.")

@@ -1,6 +1,5 @@
 package io.cronoq.ops;
 
-import io.cronoq.events.SharingPolicySet;
 import io.cronoq.gateway.GatewayServer;
 import io.cronoq.kafka.LocalKafka;
 import io.cronoq.scheduler.app.SchedulerApp;
@@ -25,7 +24,7 @@ final class DevPlatform implements AutoCloseable {
 
     /**
      * What to start: the gateway listens on {@code bind}; {@code configFile} (or null) adds a config
-     * file's settings, {@code [[auth.tokens]]} and sharing policy, as {@code cronoq scheduler --config}
+     * file's settings, {@code [[auth.tokens]]}, sharing policy and limits, as {@code cronoq scheduler --config}
      * reads them.
      */
     record Options(Path dataDir, int kafkaPort, int controllerPort, int httpPort, boolean demo, String bind,
@@ -73,7 +72,7 @@ final class DevPlatform implements AutoCloseable {
     private void startAll(Options options) {
         Instant begin = Instant.now();
         // Checked before anything starts: a malformed entry is a usage error naming it.
-        List<SharingPolicySet> sharing = sharing(options, begin);
+        ConfigChanges changes = ConfigChanges.read(options.configFile(), begin);
         step("Starting Kafka (single-node KRaft) with its data in " + options.dataDir().resolve("kafka"));
         kafka = LocalKafka.start(options.dataDir().resolve("kafka"), options.kafkaPort(), options.controllerPort());
         started.add(kafka);
@@ -85,10 +84,12 @@ final class DevPlatform implements AutoCloseable {
         awaitRunning(scheduler.streams(), Duration.ofSeconds(60));
         ready("Scheduler is running");
 
-        if (!sharing.isEmpty()) {
-            step("Sending the sharing policy of " + options.configFile() + " to the scheduler");
-            SharingPublisher.publish(scheduler, sharing);
-            ready("Sharing policy sent (" + SharingPublisher.summary(sharing) + "); the journal keeps it");
+        if (!changes.isEmpty()) {
+            step("Sending the " + changes.what() + " of " + options.configFile() + " to the scheduler");
+            ConfigPublisher.publish(scheduler, changes);
+            String what = changes.what();
+            ready(Character.toUpperCase(what.charAt(0)) + what.substring(1) + " sent (" + changes.summary()
+                    + "); the journal keeps it");
         }
 
         step("Starting the gateway on " + options.bind() + ":" + options.httpPort()
@@ -125,11 +126,6 @@ final class DevPlatform implements AutoCloseable {
     static Credentials credentials(Options options) {
         return options.configFile() == null ? Credentials.none()
                 : Credentials.fromEntries(ConfigFile.tables(options.configFile(), "auth.tokens"), System::getenv);
-    }
-
-    /** The config file's {@code [[sharing.tenants]]} and {@code [[sharing.pools]]}; none without one. */
-    static List<SharingPolicySet> sharing(Options options, Instant at) {
-        return options.configFile() == null ? List.of() : SharingConfig.read(options.configFile(), at);
     }
 
     private static void awaitRunning(KafkaStreams streams, Duration timeout) {

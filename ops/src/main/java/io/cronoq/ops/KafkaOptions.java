@@ -1,12 +1,10 @@
 package io.cronoq.ops;
 
-import io.cronoq.events.SharingPolicySet;
 import io.cronoq.scheduler.auth.Credentials;
 import io.cronoq.scheduler.config.SchedulerConfig;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Option;
 
@@ -47,13 +45,14 @@ public final class KafkaOptions {
     }
 
     /**
-     * The sharing policy of the config file's {@code [[sharing.tenants]]} and {@code [[sharing.pools]]},
+     * What the config file sets at start: the sharing policy of its {@code [[sharing.tenants]]} and
+     * {@code [[sharing.pools]]}, and the limits of its {@code [[limits.keys]]} and {@code [[limits.rates]]},
      * checked and stamped {@code at}; none without a config file or entries.
      *
      * @throws IllegalArgumentException naming the malformed entry and key
      */
-    public List<SharingPolicySet> sharing(Instant at) {
-        return configFile == null ? List.of() : SharingConfig.read(configFile, at);
+    ConfigChanges changes(Instant at) {
+        return ConfigChanges.read(configFile, at);
     }
 
     /** The scheduler configuration these options describe. */

@@ -1,12 +1,10 @@
 package io.cronoq.ops;
 
-import io.cronoq.events.SharingPolicySet;
 import io.cronoq.gateway.GatewayServer;
 import io.cronoq.scheduler.app.SchedulerApp;
 import io.cronoq.scheduler.config.SchedulerConfig;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -30,7 +28,19 @@ import picocli.CommandLine.Option;
             "  [[sharing.pools]]",
             "  pool = \"gpu\"",
             "  preemption = true         # default true",
-            "  preemption_grace = \"30s\" # default 30s"})
+            "  preemption_grace = \"30s\" # default 30s",
+            "",
+            "It may also limit concurrency keys and define rate limits, sent the same way (set by 'config file'):",
+            "  [[limits.keys]]",
+            "  pool = \"gpu\"",
+            "  key = \"customer-42\"",
+            "  max = 2                   # attempts holding the key at once, 1 to 1000000",
+            "",
+            "  [[limits.rates]]",
+            "  pool = \"gpu\"",
+            "  name = \"openai\"",
+            "  perSecond = 10            # units refilled per second, above 0",
+            "  burst = 20                # units held at most (default: perSecond rounded up)"})
 final class SchedulerCommand implements Callable<Integer> {
 
     @Mixin
@@ -66,16 +76,16 @@ final class SchedulerCommand implements Callable<Integer> {
         KafkaOptions.override(settings, SchedulerConfig.INSTANCE_ID, instanceId);
         SchedulerConfig config = SchedulerConfig.of(settings);
         // Checked before anything starts: a malformed entry is a usage error naming it.
-        List<SharingPolicySet> sharing = kafka.sharing(Instant.now());
+        ConfigChanges changes = kafka.changes(Instant.now());
         SchedulerApp app = SchedulerApp.start(config, kafka.credentials());
         try {
-            SharingPublisher.publish(app, sharing);
+            ConfigPublisher.publish(app, changes);
         } catch (RuntimeException e) {
             app.close();
             throw e;
         }
-        if (!sharing.isEmpty()) {
-            System.out.println("cronoq scheduler: the config file's sharing policy (" + SharingPublisher.summary(sharing)
+        if (!changes.isEmpty()) {
+            System.out.println("cronoq scheduler: the config file's " + changes.what() + " (" + changes.summary()
                     + ") sent to " + app.topics().submissions().name() + "; the journal keeps it");
         }
         GatewayServer gateway = GatewayServer.start(app, httpPort);

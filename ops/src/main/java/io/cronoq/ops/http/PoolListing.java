@@ -28,9 +28,18 @@ abstract class PoolListing implements Callable<Integer> {
     /** Prints the answer for people (one table, or a table per pool). */
     abstract void show(JsonNode answer, PrintWriter out);
 
+    /**
+     * The query string of the call: {@code pool} when given, and what a listing adds.
+     *
+     * @throws IllegalArgumentException naming a flag whose value is wrong
+     */
+    Query query() {
+        return new Query().add("pool", pool);
+    }
+
     @Override
     public final Integer call() {
-        JsonNode answer = gateway.client().get(path + new Query().add("pool", pool));
+        JsonNode answer = gateway.client().get(path + query());
         if (!gateway.printedJson(answer)) {
             show(answer, gateway.out());
         }

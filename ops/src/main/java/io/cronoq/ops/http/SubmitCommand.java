@@ -1,8 +1,12 @@
 package io.cronoq.ops.http;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.cronoq.schemas.rules.Durations;
+import io.cronoq.events.ConcurrencyKey;
+import io.cronoq.events.RateLimitUse;
 import io.cronoq.events.RetryPolicy;
+import io.cronoq.ops.limits.LimitFlags;
+import io.cronoq.schemas.rules.Durations;
 import io.cronoq.schemas.rules.Rules;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -25,9 +29,12 @@ import picocli.CommandLine.Option;
 @Command(name = "submit", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Submit a task; prints its id.",
         footer = {"", "TIME is " + TimeFlags.TIME_FORMS + " (by this machine's clock).",
-                "DURATION is " + Durations.FORMS + ".", "",
-                "Example:", "  cronoq submit --pool inference --tenant research --label gpu=a100 --payload-file in.json \\",
-                "      --start-at +30m --start-tolerance 2m --timeout 1h --max-attempts 5 --backoff 30s"})
+                "DURATION is " + Durations.FORMS + ".",
+                "KEY[:MAX] is " + LimitFlags.KEY_FORM + ".",
+                "NAME[:UNITS] is " + LimitFlags.RATE_FORM + ".", "",
+                "Examples:", "  cronoq submit --pool inference --tenant research --label gpu=a100 --payload-file in.json \\",
+                "      --start-at +30m --start-tolerance 2m --timeout 1h --max-attempts 5 --backoff 30s",
+                "  cronoq submit --pool inference --concurrency customer-42:2 --rate-limit openai --payload 'hi'"})
 public final class SubmitCommand implements Callable<Integer> {
 
     /** The first wait before a retry when the task says none: {@code RetryPolicy}'s default. */
@@ -50,6 +57,16 @@ public final class SubmitCommand implements Callable<Integer> {
             description = "The team the task runs for, whose fair share and quotas it counts against "
                     + "(default: the token's tenant, else default).")
     String tenant;
+
+    @Option(names = "--concurrency", paramLabel = "KEY[:MAX]",
+            description = "A concurrency key the task holds while it runs: at most MAX attempts holding KEY run at once "
+                    + "in the pool (no MAX: the key's limit in the pool, else 1; the smallest limit applies). Repeatable.")
+    List<String> concurrency;
+
+    @Option(names = "--rate-limit", paramLabel = "NAME[:UNITS]",
+            description = "Take UNITS (default 1) of the pool's rate limit NAME when the task is assigned; it waits "
+                    + "until the limit has them (or until an admin defines it). Repeatable.")
+    List<String> rateLimits;
 
     @Option(names = "--payload", paramLabel = "TEXT", description = "The payload, as UTF-8 text.")
     String payload;
@@ -138,6 +155,7 @@ public final class SubmitCommand implements Callable<Integer> {
             });
             body.put("tenant", tenant);
         }
+        putLimits(body);
         if (payload != null) {
             body.put("payload", payload);
         }
@@ -163,6 +181,25 @@ public final class SubmitCommand implements Callable<Integer> {
         putTimes(body);
         putRetry(body);
         return body;
+    }
+
+    /** {@code concurrency: [{key, max}]} and {@code rateLimits: [{name, units}]}, checked as the scheduler checks them. */
+    private void putLimits(ObjectNode body) {
+        if (concurrency != null) {
+            ArrayNode keys = body.putArray("concurrency");
+            for (ConcurrencyKey k : LimitFlags.keys("--concurrency", concurrency)) {
+                ObjectNode key = keys.addObject().put("key", k.getKey());
+                if (k.getMax() != null) {
+                    key.put("max", k.getMax());
+                }
+            }
+        }
+        if (rateLimits != null) {
+            ArrayNode uses = body.putArray("rateLimits");
+            for (RateLimitUse u : LimitFlags.rates("--rate-limit", rateLimits)) {
+                uses.addObject().put("name", u.getName()).put("units", u.getUnits());
+            }
+        }
     }
 
     private void putTimes(ObjectNode body) {

@@ -1,6 +1,5 @@
 package io.cronoq.ops;
 
-import io.cronoq.events.SharingPolicySet;
 import io.cronoq.events.SubmissionEvent;
 import io.cronoq.scheduler.app.SchedulerApp;
 import io.cronoq.schemas.KafkaClients;
@@ -17,50 +16,43 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
- * Sends a scheduler's configured sharing policy ({@link SharingConfig}) to its submissions topic,
- * keyed by pool like any admin change, once the scheduler has created its topics: the scheduler
- * then journals each change and decides under it, so the policy in force is in the journal.
+ * Sends what a scheduler's config file sets ({@link ConfigChanges}: sharing policy, limits) to its
+ * submissions topic, keyed by pool like any admin change, once the scheduler has created its topics:
+ * the scheduler then journals each change and decides under it, so what is in force is in the journal.
  */
-final class SharingPublisher {
+final class ConfigPublisher {
 
     private static final Duration SEND_TIMEOUT = Duration.ofSeconds(30);
 
-    private SharingPublisher() {}
+    private ConfigPublisher() {}
 
     /**
-     * Sends every change, durably (acks=all, idempotent), and returns once all are acknowledged.
+     * Sends every change in order, durably (acks=all, idempotent), and returns once all are acknowledged.
      *
      * @throws IllegalStateException when Kafka does not acknowledge them in time
      */
-    static void publish(SchedulerApp scheduler, List<SharingPolicySet> policies) {
-        if (policies.isEmpty()) {
+    static void publish(SchedulerApp scheduler, ConfigChanges changes) {
+        if (changes.isEmpty()) {
             return;
         }
         Topic<String, SubmissionEvent> submissions = scheduler.topics().submissions();
         try (KafkaProducer<String, SubmissionEvent> producer = new KafkaProducer<>(
                 KafkaClients.durableProducer(scheduler.config().kafkaClientSettings(),
-                        KafkaClients.uniqueId("cronoq-config-sharing")),
+                        KafkaClients.uniqueId("cronoq-config-changes")),
                 submissions.keySerde().serializer(), submissions.valueSerde().serializer())) {
             List<Future<RecordMetadata>> sent = new ArrayList<>();
-            for (SharingPolicySet policy : policies) {
-                sent.add(producer.send(new ProducerRecord<>(submissions.name(), policy.getPool(),
-                        new SubmissionEvent(policy))));
+            for (ConfigChanges.Change change : changes.changes()) {
+                sent.add(producer.send(new ProducerRecord<>(submissions.name(), change.pool(), change.event())));
             }
             for (Future<RecordMetadata> ack : sent) {
                 ack.get(SEND_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             }
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("could not send the config file's sharing policy to "
+            throw new IllegalStateException("could not send the config file's " + changes.what() + " to "
                     + submissions.name() + ": " + (e.getCause() != null ? e.getCause() : e), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while sending the config file's sharing policy", e);
+            throw new IllegalStateException("interrupted while sending the config file's " + changes.what(), e);
         }
-    }
-
-    /** {@code 2 tenant(s) and 1 pool(s)}: what the policy sets, for the start's progress line. */
-    static String summary(List<SharingPolicySet> policies) {
-        long tenants = policies.stream().filter(p -> p.getTenant() != null).count();
-        return tenants + " tenant setting(s) and " + (policies.size() - tenants) + " pool setting(s)";
     }
 }
