@@ -24,12 +24,19 @@ import java.util.PriorityQueue;
  */
 public final class Leases {
 
-    /** One lease: attempt {@code attempt} of {@code taskId} must be over by {@code endsAt} (epoch ms). */
-    public record Lease(long endsAt, String taskId, int attempt) {}
+    /**
+     * One lease: attempt {@code attempt} of {@code taskId} must be over by {@code endsAt} (epoch ms);
+     * {@code sequence} is the task's order of submission in its pool.
+     */
+    public record Lease(long endsAt, long sequence, String taskId, int attempt) {}
 
-    /** The order leases come up in: by end, then task id and attempt, so equal ends come up alike everywhere. */
-    private static final Comparator<Lease> ORDER = Comparator.comparingLong(Lease::endsAt)
-            .thenComparing(Lease::taskId).thenComparingInt(Lease::attempt);
+    /**
+     * The order leases come up in: by end, then the task's order of submission (kept in its record,
+     * so a scheduler loaded again orders equal ends alike; and a later task's lease, set last, goes
+     * to the end of the heap at once).
+     */
+    private static final Comparator<Lease> ORDER = (a, b) -> a.endsAt != b.endsAt ? Long.compare(a.endsAt, b.endsAt)
+            : a.sequence != b.sequence ? Long.compare(a.sequence, b.sequence) : Integer.compare(a.attempt, b.attempt);
     /** Stale leases the heap may hold beyond twice the live ones before it is rebuilt. */
     private static final int SLACK = 1_024;
 
@@ -51,12 +58,8 @@ public final class Leases {
             Instant startAt = task.getTask().getStartAt();
             from = startAt != null && startAt.isAfter(a.getAssignedAt()) ? startAt : a.getAssignedAt();
         }
-        set(task.getTask().getTaskId(), a.getAttempt(), from.toEpochMilli() + timeout);
-    }
-
-    /** Sets (or moves) the lease of the task's current attempt. */
-    public void set(String taskId, int attempt, long endsAt) {
-        Lease lease = new Lease(endsAt, taskId, attempt);
+        String taskId = task.getTask().getTaskId();
+        Lease lease = new Lease(from.toEpochMilli() + timeout, task.getSequence(), taskId, a.getAttempt());
         byTask.put(taskId, lease); // a lease it had before is now stale in the heap
         byEnd.add(lease);
         if (byEnd.size() > 2 * byTask.size() + SLACK) {
