@@ -90,6 +90,10 @@ final class ClassIndex {
     }
 
     void add(WaitClass c, Place place, String taskId) {
+        if (c.count == 0 && c.limits != null && classes.get(c.key()) != c) {
+            classes.put(c.key(), c); // a line of limits that emptied a moment ago (a task moving ahead in it)
+            c.need.addLine(c);
+        }
         queue.add(new WaitingQueue.Entry(c.key(), place, taskId));
         if (c.count == 0 || place.before(c.headPlace)) {
             boolean open = c.count > 0 && c.need.close(c); // reopened in its new place
@@ -166,6 +170,9 @@ final class ClassIndex {
         } else if (c.count > 0 && count == 0) {
             if (c.limits != null) {
                 limits.lineEmptied(c);
+                // A line of limits is seldom used again (keys come and go): it goes at once, not at a sweep.
+                classes.remove(c.key());
+                c.need.removeLine(c);
             }
             waitingClasses.remove(c);
             c.tenant.waiting.remove(c);

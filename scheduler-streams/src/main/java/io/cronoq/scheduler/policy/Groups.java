@@ -63,14 +63,18 @@ final class Groups {
         if (c == null) {
             if (classes.sweepDue()) {
                 for (WaitClass gone : classes.sweep()) {
-                    Need n = gone.need;
-                    if (n.removeLine(gone)) {
-                        needs.remove(n.key());
+                    gone.need.removeLine(gone);
+                }
+                // Requirement classes left without a line (their last line swept, or a line of limits gone).
+                needs.values().removeIf(n -> {
+                    if (!n.hasLines()) {
                         for (Profile p : n.profiles) {
                             p.needs.remove(n);
                         }
+                        return true;
                     }
-                }
+                    return false;
+                });
             }
             String requirementKey = LineKeys.requirementKey(key);
             Need n = needs.get(requirementKey);

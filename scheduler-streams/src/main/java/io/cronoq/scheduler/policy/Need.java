@@ -125,6 +125,11 @@ final class Need {
         lines[i] = c;
     }
 
+    /** Whether it has a line (waiting tasks or not) that the class index still knows. */
+    boolean hasLines() {
+        return lineCount > 0;
+    }
+
     /** A line forgotten (empty for long); whether the class has no line left. */
     boolean removeLine(WaitClass c) {
         if (c.limits != null) {

@@ -39,7 +39,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Long random runs of tasks holding concurrency keys (with differing limits, some set by an admin)
  * and taking units of rate limits (one defined only midway), on workers that come and go, with
- * successes, failures and retries, lease expiries and cancellations. Time moves on by up to a
+ * successes, failures and retries, lease expiries, deadlines coming near, and cancellations. Time moves on by up to a
  * quarter second per step, and every step ends with a tick, as the scheduler's rate ticks do.
  * After every step: no key is held by more attempts than the smallest limit among its holders; no
  * task waits while its limits admit it and an ACTIVE worker that could run it has a free slot (so
@@ -76,13 +76,16 @@ class LimitsPropertyTest {
             run.track(run.scheduler.tick(run.now));
             run.checkKeys("step " + step);
             run.checkNoneWaitsThatCouldRun("step " + step);
+            if (step % 50 == 0) {
+                run.checkLinesAddUp("step " + step);
+            }
         }
 
         run.checkRateWindows();
         run.checkFoldIsStores();
         assertThat(run.assignments).as("assignments").isGreaterThan(STEPS / 3);
         assertThat(run.reasons.toString()).contains("concurrency key", "rate limit", "is not defined",
-                "(a running task holding it allows");
+                "(a running task holding it allows", "moved ahead");
         assertThat(run.handoffs).as("slots handed on with their key").isPositive();
     }
 
@@ -177,6 +180,10 @@ class LimitsPropertyTest {
             task.setTimeoutMs(random.nextInt(8) == 0 ? 2_000L : null);
             if (random.nextInt(4) == 0) {
                 task.setRetry(new RetryPolicy(3, random.nextBoolean() ? 0L : 1_000L, 5_000L, 2.0));
+            }
+            if (random.nextInt(8) == 0) {
+                // Its deadline comes near during the run: it moves ahead in its line (a line of its own, often).
+                task.setDeadline(now.plusSeconds(600 + random.nextInt(300)));
             }
             int keys = random.nextInt(3);
             List<String> names = new ArrayList<>(List.of(KEYS));
@@ -277,6 +284,21 @@ class LimitsPropertyTest {
                 }
             }
             return true;
+        }
+
+        /** The lines the policy knows hold exactly the tasks of the waiting store, each head first in its line. */
+        void checkLinesAddUp(String context) {
+            long inClasses = 0;
+            for (ClassSnapshot c : scheduler.classes()) {
+                inClasses += c.waiting();
+                TaskRecord head = store.task(c.headTaskId());
+                require(head != null && head.getState() == TaskState.WAITING, "class %s has head %s; %s", c.classKey(),
+                        c.headTaskId(), context);
+            }
+            long queued = store.waiting().entries().size();
+            require(inClasses == queued && scheduler.snapshot().waiting() == queued,
+                    "classes hold %d, the snapshot %d, the queue %d; %s", inClasses, scheduler.snapshot().waiting(), queued,
+                    context);
         }
 
         void checkRateWindows() {

@@ -4,7 +4,6 @@ import io.cronoq.events.AttemptRecord;
 import io.cronoq.events.TaskRecord;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,19 +27,23 @@ public final class Leases {
      * One lease: attempt {@code attempt} of {@code taskId} must be over by {@code endsAt} (epoch ms);
      * {@code sequence} is the task's order of submission in its pool.
      */
-    public record Lease(long endsAt, long sequence, String taskId, int attempt) {}
+    public record Lease(long endsAt, long sequence, String taskId, int attempt) implements Comparable<Lease> {
 
-    /**
-     * The order leases come up in: by end, then the task's order of submission (kept in its record,
-     * so a scheduler loaded again orders equal ends alike; and a later task's lease, set last, goes
-     * to the end of the heap at once).
-     */
-    private static final Comparator<Lease> ORDER = (a, b) -> a.endsAt != b.endsAt ? Long.compare(a.endsAt, b.endsAt)
-            : a.sequence != b.sequence ? Long.compare(a.sequence, b.sequence) : Integer.compare(a.attempt, b.attempt);
+        /**
+         * The order leases come up in: by end, then the task's order of submission (kept in its record,
+         * so a scheduler loaded again orders equal ends alike; and a later task's lease, set last, goes
+         * to the end of the heap at once).
+         */
+        @Override
+        public int compareTo(Lease b) {
+            return endsAt != b.endsAt ? Long.compare(endsAt, b.endsAt)
+                    : sequence != b.sequence ? Long.compare(sequence, b.sequence) : Integer.compare(attempt, b.attempt);
+        }
+    }
     /** Stale leases the heap may hold beyond twice the live ones before it is rebuilt. */
     private static final int SLACK = 1_024;
 
-    private PriorityQueue<Lease> byEnd = new PriorityQueue<>(ORDER);
+    private PriorityQueue<Lease> byEnd = new PriorityQueue<>();
     private final Map<String, Lease> byTask = new HashMap<>();
 
     /**
@@ -59,12 +62,16 @@ public final class Leases {
             from = startAt != null && startAt.isAfter(a.getAssignedAt()) ? startAt : a.getAssignedAt();
         }
         String taskId = task.getTask().getTaskId();
-        Lease lease = new Lease(from.toEpochMilli() + timeout, task.getSequence(), taskId, a.getAttempt());
+        long endsAt = from.toEpochMilli() + timeout;
+        Lease held = byTask.get(taskId);
+        if (held != null && held.endsAt() == endsAt && held.attempt() == a.getAttempt()) {
+            return; // started at the time it was assigned: the lease stays where it is
+        }
+        Lease lease = new Lease(endsAt, task.getSequence(), taskId, a.getAttempt());
         byTask.put(taskId, lease); // a lease it had before is now stale in the heap
         byEnd.add(lease);
         if (byEnd.size() > 2 * byTask.size() + SLACK) {
-            byEnd = new PriorityQueue<>(Math.max(16, byTask.size()), ORDER);
-            byEnd.addAll(byTask.values());
+            byEnd = new PriorityQueue<>(byTask.values()); // heapified in one pass
         }
     }
 
