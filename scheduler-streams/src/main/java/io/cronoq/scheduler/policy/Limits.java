@@ -446,6 +446,9 @@ final class Limits {
 
     /** Looks again at whether each line is blocked, after one of its limits changed. */
     private void recheck(LinkedHashSet<WaitClass> lines) {
+        if (lines.isEmpty()) {
+            return; // the common case of a key nobody waits for: no iterator
+        }
         for (WaitClass c : lines) {
             Object before = c.blockedBy;
             Object after = blocker(c);

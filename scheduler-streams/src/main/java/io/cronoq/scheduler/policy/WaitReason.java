@@ -101,7 +101,10 @@ record WaitReason(String text, boolean busy) {
 
     /** The reason of one task that is {@code place}th in its class's line. */
     String forPlace(long place) {
-        return busy ? text + "; " + Units.ordinal(place) + " in line" : text;
+        if (!busy) {
+            return text;
+        }
+        return place == 1 ? text + "; 1st in line" : text + "; " + Units.ordinal(place) + " in line";
     }
 
     /** The reason of a task put back in line at its original place, somewhere among {@code waiting}. */
