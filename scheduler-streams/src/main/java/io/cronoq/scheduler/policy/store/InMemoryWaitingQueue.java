@@ -7,61 +7,95 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A {@link WaitingQueue} in memory: one {@code TreeMap} per requirement class, keyed by place. For
+ * A {@link WaitingQueue} in memory: per line, its one entry, or a {@code TreeMap} by place once it
+ * holds more (a line of its own is common: a task naming a concurrency key often waits alone). For
  * tests, benchmarks, replay and simulation; the topology keeps the same entries in RocksDB.
  */
 public final class InMemoryWaitingQueue implements WaitingQueue {
 
-    private final Map<String, TreeMap<Place, Entry>> lines = new HashMap<>();
+    /** Line key → its only {@link Entry}, or a {@code TreeMap<Place, Entry>} of two or more. */
+    private final Map<String, Object> lines = new HashMap<>();
 
     @Override
+    @SuppressWarnings("unchecked")
     public void add(Entry entry) {
-        lines.computeIfAbsent(entry.classKey(), k -> new TreeMap<>()).put(entry.place(), entry);
+        Object line = lines.get(entry.classKey());
+        if (line == null) {
+            lines.put(entry.classKey(), entry);
+        } else if (line instanceof Entry only) {
+            if (only.place().equals(entry.place())) {
+                lines.put(entry.classKey(), entry);
+                return;
+            }
+            TreeMap<Place, Entry> many = new TreeMap<>();
+            many.put(only.place(), only);
+            many.put(entry.place(), entry);
+            lines.put(entry.classKey(), many);
+        } else {
+            ((TreeMap<Place, Entry>) line).put(entry.place(), entry);
+        }
     }
 
     @Override
+    @SuppressWarnings("unchecked")
     public void remove(String classKey, Place place) {
-        TreeMap<Place, Entry> line = lines.get(classKey);
-        if (line != null) {
-            line.remove(place);
-            if (line.isEmpty()) {
+        Object line = lines.get(classKey);
+        if (line instanceof Entry only) {
+            if (only.place().equals(place)) {
                 lines.remove(classKey); // a line that empties goes: keys of lines come and go (limits)
+            }
+        } else if (line != null) {
+            TreeMap<Place, Entry> many = (TreeMap<Place, Entry>) line;
+            many.remove(place);
+            if (many.size() == 1) {
+                lines.put(classKey, many.firstEntry().getValue());
             }
         }
     }
 
     @Override
+    @SuppressWarnings("unchecked")
     public Entry first(String classKey) {
-        TreeMap<Place, Entry> line = lines.get(classKey);
-        return line == null || line.isEmpty() ? null : line.firstEntry().getValue();
+        Object line = lines.get(classKey);
+        if (line == null || line instanceof Entry) {
+            return (Entry) line;
+        }
+        TreeMap<Place, Entry> many = (TreeMap<Place, Entry>) line;
+        return many.isEmpty() ? null : many.firstEntry().getValue();
     }
 
     @Override
     public Map<String, Long> counts() {
         Map<String, Long> counts = new HashMap<>();
-        lines.forEach((key, line) -> {
-            if (!line.isEmpty()) {
-                counts.put(key, (long) line.size());
-            }
-        });
+        lines.forEach((key, line) -> counts.put(key, (long) size(line)));
         return counts;
     }
 
     /** Waiting tasks in all classes. */
     public long size() {
         long size = 0;
-        for (TreeMap<Place, Entry> line : lines.values()) {
-            size += line.size();
+        for (Object line : lines.values()) {
+            size += size(line);
         }
         return size;
     }
 
     /** Every entry, class by class, each class in order (for inspection and tests). */
+    @SuppressWarnings("unchecked")
     public List<Entry> entries() {
         List<Entry> all = new ArrayList<>();
-        for (TreeMap<Place, Entry> line : lines.values()) {
-            all.addAll(line.values());
+        for (Object line : lines.values()) {
+            if (line instanceof Entry only) {
+                all.add(only);
+            } else {
+                all.addAll(((TreeMap<Place, Entry>) line).values());
+            }
         }
         return all;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static int size(Object line) {
+        return line instanceof Entry ? 1 : ((TreeMap<Place, Entry>) line).size();
     }
 }
