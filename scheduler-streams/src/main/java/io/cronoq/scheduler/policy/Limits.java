@@ -256,6 +256,11 @@ final class Limits {
         }
     }
 
+    /** Whether some line's blocker changed since the last {@link #takeChanged}. */
+    boolean anyChanged() {
+        return !changed.isEmpty();
+    }
+
     /** The lines whose blocker changed since the last call, for placement to tell their heads. */
     List<WaitClass> takeChanged() {
         if (changed.isEmpty()) {

@@ -88,7 +88,8 @@ final class Placement {
         m.limits.refill(); // a bucket refilled since the last tick reopens its lines now
         needs.clear();
         settles++;
-        for (Profile p : freed) {
+        for (int i = 0; i < freed.size(); i++) {
+            Profile p = freed.get(i);
             if (!p.removed) {
                 for (Need n : p.needs) {
                     if (!n.waiting.isEmpty() && n.settle != settles) {
@@ -101,18 +102,21 @@ final class Placement {
         freed.clear();
         lines.clear();
         lines.addAll(joined);
-        for (Tenant t : m.tenants.takeReleased()) {
-            lines.addAll(t.waiting);
+        if (m.tenants.anyReleased()) {
+            for (Tenant t : m.tenants.takeReleased()) {
+                lines.addAll(t.waiting);
+            }
         }
         m.limits.drainOpened(lines); // their limits admit their head again
-        for (Handoff h : handoffs) {
-            handOver(h, at, out);
+        for (int i = 0; i < handoffs.size(); i++) {
+            handOver(handoffs.get(i), at, out);
         }
         handoffs.clear();
         while (true) {
             choice.clear();
             free.clear();
-            for (Need n : needs) {
+            for (int i = 0; i < needs.size(); i++) {
+                Need n = needs.get(i);
                 if (!n.freeProfiles.isEmpty()) { // else none of its lines can take a slot
                     free.add(n);
                 }
@@ -121,11 +125,18 @@ final class Placement {
                 break; // no freed slot is left, and no single line to look at
             }
             // Urgent heads, tenants below a guarantee, and single lines (joined, or released by a max)...
-            for (Need n : free) {
-                for (WaitClass c : n.urgent) {
-                    if (c.servable()) {
-                        consider(c);
+            boolean guarantees = !m.tenants.guaranteedTenants().isEmpty();
+            for (int i = 0; i < free.size(); i++) {
+                Need n = free.get(i);
+                if (!n.urgent.isEmpty()) {
+                    for (WaitClass c : n.urgent) {
+                        if (c.servable()) {
+                            consider(c);
+                        }
                     }
+                }
+                if (!guarantees) {
+                    continue;
                 }
                 for (Tenant t : m.tenants.guaranteedTenants()) {
                     WaitClass c = t.belowGuarantee ? n.waitingLineOf(t) : null;
@@ -134,7 +145,8 @@ final class Placement {
                     }
                 }
             }
-            for (WaitClass c : lines) {
+            for (int i = 0; i < lines.size(); i++) {
+                WaitClass c = lines.get(i);
                 if (c.servable()) {
                     consider(c);
                 }
@@ -147,7 +159,8 @@ final class Placement {
                     break;
                 }
                 boolean any = false;
-                for (Need n : free) {
+                for (int i = 0; i < free.size(); i++) {
+                    Need n = free.get(i);
                     WaitClass c = n.waitingLineOf(t);
                     if (c != null && (!t.bounded || c.servable())) {
                         consider(c);
@@ -174,7 +187,7 @@ final class Placement {
             }
         }
         // The lines a max still holds are told so (only bounded tenants' lines can be).
-        for (Tenant t : m.tenants.boundedTenants()) {
+        for (Tenant t : m.tenants.boundedTenants().isEmpty() ? List.<Tenant>of() : m.tenants.boundedTenants()) {
             for (Need n : needs) {
                 WaitClass c = n.waitingLineOf(t);
                 if (c != null) {
@@ -182,8 +195,8 @@ final class Placement {
                 }
             }
         }
-        for (WaitClass c : lines) {
-            tellHeldByMax(c, out);
+        for (int i = 0; i < lines.size(); i++) {
+            tellHeldByMax(lines.get(i), out);
         }
         needs.clear();
         lines.clear();
@@ -196,6 +209,9 @@ final class Placement {
      * A line held back and admitted again within one input is told nothing.
      */
     private void tellLimits(List<Decision> out) {
+        if (!m.limits.anyChanged()) {
+            return;
+        }
         for (WaitClass c : m.limits.takeChanged()) {
             // A key's figures are told when they change (the text is compared); a rate's only with another blocker.
             if (c.count == 0 || c.told == c.blockedBy && !(c.blockedBy instanceof Limits.Key)) {

@@ -147,7 +147,8 @@ final class Tenants {
 
     private void count(Tenant t, int gpus, LabelSet workerLabels, int sign) {
         boolean isRanked = !t.waiting.isEmpty();
-        if (isRanked) {
+        boolean alone = isRanked && ranked.size() == 1; // a set of one stays in order whatever its key
+        if (isRanked && !alone) {
             ranked.remove(t); // by the key it has now, before the key changes
         }
         t.slots += sign;
@@ -157,8 +158,15 @@ final class Tenants {
         }
         if (isRanked) {
             t.shareKey = share(t);
-            ranked.add(t);
+            if (!alone) {
+                ranked.add(t);
+            }
         }
+    }
+
+    /** Whether a tenant bound by a max freed a slot since the last {@link #takeReleased}. */
+    boolean anyReleased() {
+        return !released.isEmpty();
     }
 
     /** The tenants bound by a max that freed a slot since the last call. */
