@@ -6,6 +6,7 @@ import io.cronoq.scheduler.policy.match.Requirement;
 import io.cronoq.scheduler.policy.store.LineKeys;
 import io.cronoq.events.AttemptRef;
 import io.cronoq.events.TaskSubmitted;
+import io.cronoq.schemas.rules.SharingRules;
 import io.cronoq.events.WorkerState;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -54,11 +55,14 @@ final class Groups {
      * {@link LineKeys}), created and linked to the profiles that can serve it if new.
      */
     WaitClass classFor(String key) {
-        return classFor(key, null);
+        return classFor(key, null, null);
     }
 
-    /** {@link #classFor(String)}, with the limits its key names when the caller has them ({@code null}: read from the key). */
-    WaitClass classFor(String key, TaskSubmitted task) {
+    /**
+     * {@link #classFor(String)}, with the requirement key and the task whose line it is when the
+     * caller has them ({@code null}: read from the key), so a new line reads nothing back.
+     */
+    WaitClass classFor(String key, String requirementKey, TaskSubmitted task) {
         WaitClass c = classes.get(key);
         if (c == null) {
             if (classes.sweepDue()) {
@@ -76,7 +80,9 @@ final class Groups {
                     return false;
                 });
             }
-            String requirementKey = LineKeys.requirementKey(key);
+            if (requirementKey == null) {
+                requirementKey = LineKeys.requirementKey(key);
+            }
             Need n = needs.get(requirementKey);
             if (n == null) {
                 n = new Need(Requirement.parse(requirementKey));
@@ -92,7 +98,8 @@ final class Groups {
                 }
             }
             LineLimits limits = task != null ? LineLimits.of(task.getConcurrency(), task.getRateLimits()) : LineLimits.of(key);
-            c = classes.create(n, tenants.get(LineKeys.tenantOf(key)), key, limits);
+            String tenant = task != null ? SharingRules.tenantOf(task.getTenant()) : LineKeys.tenantOf(key);
+            c = classes.create(n, tenants.get(tenant), key, limits);
             n.addLine(c);
         }
         return c;

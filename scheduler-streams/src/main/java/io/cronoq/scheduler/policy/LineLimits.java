@@ -23,6 +23,11 @@ final class LineLimits {
     /** While the line has waiting tasks: the pool's rate limit of each of {@link #rateNames}. */
     final Limits.Rate[] rates;
 
+    private static final String[] NO_NAMES = {};
+    private static final int[] NO_COUNTS = {};
+    private static final Limits.Key[] NO_KEYS = {};
+    private static final Limits.Rate[] NO_RATES = {};
+
     private LineLimits(List<ConcurrencyKey> keyList, List<RateLimitUse> rateList) {
         if (keyList.size() > 1) {
             keyList = new java.util.ArrayList<>(keyList);
@@ -33,18 +38,18 @@ final class LineLimits {
             rateList.sort((x, y) -> x.getName().compareTo(y.getName()));
         }
         int k = keyList.size();
-        keyNames = new String[k];
-        declared = new int[k];
-        keys = new Limits.Key[k];
+        keyNames = k == 0 ? NO_NAMES : new String[k];
+        declared = k == 0 ? NO_COUNTS : new int[k];
+        keys = k == 0 ? NO_KEYS : new Limits.Key[k];
         for (int i = 0; i < k; i++) {
             keyNames[i] = keyList.get(i).getKey();
             Integer max = keyList.get(i).getMax();
             declared[i] = max == null ? 0 : max;
         }
         int r = rateList.size();
-        rateNames = new String[r];
-        units = new int[r];
-        rates = new Limits.Rate[r];
+        rateNames = r == 0 ? NO_NAMES : new String[r];
+        units = r == 0 ? NO_COUNTS : new int[r];
+        rates = r == 0 ? NO_RATES : new Limits.Rate[r];
         for (int i = 0; i < r; i++) {
             rateNames[i] = rateList.get(i).getName();
             units[i] = rateList.get(i).getUnits();

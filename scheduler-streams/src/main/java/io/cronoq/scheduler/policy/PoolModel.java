@@ -89,7 +89,9 @@ final class PoolModel {
     /** The class whose line a task waits in: its requirement's, in its tenant's lines, with its limits. */
     WaitClass classOf(TaskRecord task) {
         TaskSubmitted s = task.getTask();
-        return groups.classFor(LineKeys.of(Requirement.keyOf(s), s.getTenant(), s.getConcurrency(), s.getRateLimits()), s);
+        String requirementKey = Requirement.keyOf(s);
+        return groups.classFor(LineKeys.of(requirementKey, s.getTenant(), s.getConcurrency(), s.getRateLimits()),
+                requirementKey, s);
     }
 
     /** The leases of the running attempts, read from their tasks (one read per busy slot) on first use. */

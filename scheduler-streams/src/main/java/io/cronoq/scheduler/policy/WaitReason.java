@@ -23,10 +23,43 @@ import java.util.TreeSet;
  * slots: while a class waits, its matching slots are all busy), so it changes only when a worker
  * registers, drains or leaves, and is computed per class, not per task.
  *
- * @param text the reason of the class
- * @param busy whether workers match and all their slots are busy (then a task's place in line matters)
+ * <p>{@code text}: the reason of the class; {@code busy}: whether workers match and all their slots
+ * are busy (then a task's place in line matters). Equal when both are.
  */
-record WaitReason(String text, boolean busy) {
+final class WaitReason {
+
+    private final String text;
+    private final boolean busy;
+    /** {@link #forPlace}(1), made when first told: every head, and every task alone in its line, is told it. */
+    private String first;
+
+    WaitReason(String text, boolean busy) {
+        this.text = text;
+        this.busy = busy;
+    }
+
+    String text() {
+        return text;
+    }
+
+    boolean busy() {
+        return busy;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof WaitReason r && r.busy == busy && r.text.equals(text);
+    }
+
+    @Override
+    public int hashCode() {
+        return text.hashCode() * 31 + Boolean.hashCode(busy);
+    }
+
+    @Override
+    public String toString() {
+        return text;
+    }
 
     /** Installed versions listed at most when a package requirement is not met. */
     private static final int VERSIONS_SHOWN = 3;
@@ -104,7 +137,13 @@ record WaitReason(String text, boolean busy) {
         if (!busy) {
             return text;
         }
-        return place == 1 ? text + "; 1st in line" : text + "; " + Units.ordinal(place) + " in line";
+        if (place == 1) {
+            if (first == null) {
+                first = text + "; 1st in line";
+            }
+            return first;
+        }
+        return text + "; " + Units.ordinal(place) + " in line";
     }
 
     /** The reason of a task put back in line at its original place, somewhere among {@code waiting}. */

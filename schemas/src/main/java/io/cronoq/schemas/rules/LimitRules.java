@@ -43,8 +43,15 @@ public final class LimitRules {
         }
         Set<String> seen = keys.size() == 1 ? null : new HashSet<>();
         for (int i = 0; i < keys.size(); i++) {
-            String field = "concurrency[" + i + "]";
             ConcurrencyKey k = keys.get(i);
+            if (isKey(k.getKey()) && (seen == null || !seen.contains(k.getKey()))
+                    && (k.getMax() == null || k.getMax() >= 1 && k.getMax() <= MAX_COUNT)) {
+                if (seen != null) {
+                    seen.add(k.getKey());
+                }
+                continue; // valid: no words made
+            }
+            String field = "concurrency[" + i + "]";
             if (!isKey(k.getKey())) {
                 return Optional.of(new Violation(field + ".key", describe(field + ".key", k.getKey()) + "; " + KEY_ALLOWED));
             }
@@ -71,8 +78,15 @@ public final class LimitRules {
         }
         Set<String> seen = uses.size() == 1 ? null : new HashSet<>();
         for (int i = 0; i < uses.size(); i++) {
-            String field = "rateLimits[" + i + "]";
             RateLimitUse u = uses.get(i);
+            if (Rules.isLabelValue(u.getName()) && (seen == null || !seen.contains(u.getName()))
+                    && u.getUnits() >= 1 && u.getUnits() <= MAX_COUNT) {
+                if (seen != null) {
+                    seen.add(u.getName());
+                }
+                continue; // valid: no words made
+            }
+            String field = "rateLimits[" + i + "]";
             if (!Rules.isLabelValue(u.getName())) {
                 return Optional.of(new Violation(field + ".name", describe(field + ".name", u.getName()) + "; "
                         + RATE_NAME_ALLOWED));
