@@ -88,6 +88,7 @@ final class Need {
         }
         if (open[i].add(c)) {
             openCount++;
+            c.open = true;
         }
     }
 
@@ -96,15 +97,13 @@ final class Need {
      * to move: it is then opened again, in its new place); whether it was open.
      */
     boolean close(WaitClass c) {
-        if (c.limits == null) {
-            return false;
+        if (!c.open) {
+            return false; // no lookup: a line is mostly closed when asked
         }
-        int i = c.tenant.index;
-        if (i < open.length && open[i] != null && open[i].remove(c)) {
-            openCount--;
-            return true;
-        }
-        return false;
+        open[c.tenant.index].remove(c);
+        openCount--;
+        c.open = false;
+        return true;
     }
 
     private static final Comparator<WaitClass> BY_HEAD = (a, b) -> a.headPlace.compareTo(b.headPlace);

@@ -32,6 +32,8 @@ final class WaitClass {
     Object blockedBy;
     /** The blocker its head was last told of ({@code null}: none, it was told the slots' side). */
     Object told;
+    /** Whether it is among its need's open lines ({@link Need#open}). */
+    boolean open;
 
     /** The line with this key ({@link LineKeys}: the need's requirement, the tenant, the limits the key names). */
     WaitClass(Need need, Tenant tenant, String key, LineLimits limits) {
