@@ -20,14 +20,12 @@ import io.cronoq.events.WorkerRecord;
 import io.cronoq.events.WorkerRegistered;
 import io.cronoq.events.WorkerRemoved;
 import io.cronoq.events.WorkerState;
-import io.cronoq.scheduler.replay.JournalFold;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.avro.specific.SpecificRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -121,14 +119,7 @@ class LeaveGraceTopologyTest {
     }
 
     private void assertFoldIsStores() {
-        JournalFold fold = new JournalFold();
-        fold.applyAll(journal);
-        for (JournalFold.Worker w : fold.workers()) {
-            WorkerRecord stored = scheduler.worker(w.pool(), w.workerId());
-            assertThat(w.state()).as(w.workerId()).isEqualTo(stored.getState());
-            assertThat(w.running()).as(w.workerId()).hasSameSizeAs(stored.getRunning());
-        }
-        assertThat(fold.task(POOL, "t1").state()).isEqualTo(scheduler.task("t1").getState());
+        JournalEntries.assertFoldIsStores(journal, scheduler, POOL);
     }
 
     private void advanceTo(Instant instant) {

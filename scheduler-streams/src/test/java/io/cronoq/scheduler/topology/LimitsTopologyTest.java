@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.AttemptFailed;
-import io.cronoq.events.AttemptSucceeded;
 import io.cronoq.events.ConcurrencyKey;
 import io.cronoq.events.InputRejected;
 import io.cronoq.events.JournalEntry;
@@ -17,17 +16,13 @@ import io.cronoq.events.RateLimitUse;
 import io.cronoq.events.RetryPolicy;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.TaskWaiting;
-import io.cronoq.events.WorkerRecord;
 import io.cronoq.events.WorkerRegistered;
-import io.cronoq.scheduler.replay.JournalFold;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.streams.KeyValue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -171,30 +166,11 @@ class LimitsTopologyTest {
     private List<JournalEntry> read() {
         List<JournalEntry> entries = scheduler.journal();
         journal.addAll(entries);
-        for (KeyValue<String, SpecificRecord> kv : scheduler.assignments()) {
-            if (kv.value instanceof AttemptAssigned a) {
-                running.add(a);
-            }
-        }
-        for (AttemptSucceeded s : all(entries, AttemptSucceeded.class)) {
-            running.removeIf(a -> a.getTaskId().equals(s.getTaskId()) && a.getAttempt() == s.getAttempt());
-        }
+        JournalEntries.follow(running, scheduler.assignments(), entries);
         return entries;
     }
 
     private void assertFoldIsStores() {
-        JournalFold fold = new JournalFold();
-        fold.applyAll(journal);
-        for (JournalFold.Worker w : fold.workers()) {
-            WorkerRecord stored = scheduler.worker(w.pool(), w.workerId());
-            assertThat(w.state()).as(w.workerId()).isEqualTo(stored.getState());
-            assertThat(w.running()).as(w.workerId()).hasSameSizeAs(stored.getRunning());
-        }
-        for (JournalFold.Task t : fold.tasks().values()) {
-            var stored = scheduler.task(POOL, t.taskId());
-            assertThat(t.state()).as(t.taskId()).isEqualTo(stored.getState());
-            assertThat(t.attempts()).extracting(JournalFold.Attempt::outcome).as(t.taskId())
-                    .containsExactlyElementsOf(stored.getAttempts().stream().map(a -> a.getOutcome()).toList());
-        }
+        JournalEntries.assertFoldIsStores(journal, scheduler, POOL);
     }
 }

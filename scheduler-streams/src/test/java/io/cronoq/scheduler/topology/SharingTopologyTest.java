@@ -17,9 +17,7 @@ import io.cronoq.events.TaskFinished;
 import io.cronoq.events.TaskState;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.TenantQuota;
-import io.cronoq.events.WorkerRecord;
 import io.cronoq.events.WorkerRegistered;
-import io.cronoq.scheduler.replay.JournalFold;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,8 +25,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.streams.KeyValue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -219,33 +215,11 @@ class SharingTopologyTest {
     private List<JournalEntry> read() {
         List<JournalEntry> entries = scheduler.journal();
         journal.addAll(entries);
-        for (KeyValue<String, SpecificRecord> kv : scheduler.assignments()) {
-            if (kv.value instanceof AttemptAssigned a) {
-                running.add(a);
-            } else if (kv.value instanceof AttemptRevoked r) {
-                assertThat(kv.key).as("the worker is told on its own key").isEqualTo(r.getWorkerId());
-                running.removeIf(a -> a.getTaskId().equals(r.getTaskId()) && a.getAttempt() == r.getAttempt());
-            }
-        }
-        for (AttemptSucceeded s : all(entries, AttemptSucceeded.class)) {
-            running.removeIf(a -> a.getTaskId().equals(s.getTaskId()) && a.getAttempt() == s.getAttempt());
-        }
+        JournalEntries.follow(running, scheduler.assignments(), entries);
         return entries;
     }
 
     private void assertFoldIsStores() {
-        JournalFold fold = new JournalFold();
-        fold.applyAll(journal);
-        for (JournalFold.Worker w : fold.workers()) {
-            WorkerRecord stored = scheduler.worker(w.pool(), w.workerId());
-            assertThat(w.state()).as(w.workerId()).isEqualTo(stored.getState());
-            assertThat(w.running()).as(w.workerId()).hasSameSizeAs(stored.getRunning());
-        }
-        for (JournalFold.Task t : fold.tasks().values()) {
-            var stored = scheduler.task(POOL, t.taskId());
-            assertThat(t.state()).as(t.taskId()).isEqualTo(stored.getState());
-            assertThat(t.attempts()).extracting(JournalFold.Attempt::outcome).as(t.taskId())
-                    .containsExactlyElementsOf(stored.getAttempts().stream().map(a -> a.getOutcome()).toList());
-        }
+        JournalEntries.assertFoldIsStores(journal, scheduler, POOL);
     }
 }
