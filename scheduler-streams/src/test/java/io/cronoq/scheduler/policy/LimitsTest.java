@@ -290,6 +290,22 @@ class LimitsTest {
     }
 
     @Test
+    void aDrainingWorkersAttemptKeepsItsKeyUntilItEnds() {
+        apply(worker("w1", 2));
+        apply(keyed(task("d1"), "mutex", 1));
+        apply(In.drain("w1"));
+        apply(worker("w2", 2));
+        apply(keyed(task("d2"), "mutex", 1));
+        assertThat(runningIds()).as("d1 still runs on the draining w1 and holds the key").containsExactly("d1");
+        assertThat(reasonOf("d2")).isEqualTo("concurrency key mutex: 1/1 running");
+
+        finish("d1");
+
+        assertThat(runningIds()).containsExactly("d2");
+        assertThat(attemptOf("d2").getWorkerId()).isEqualTo("w2");
+    }
+
+    @Test
     void aNewSchedulerOverTheSameStoreContinues() {
         apply(worker("w1", 4));
         apply(rateLimit("openai", 1.0, 1, T0));
