@@ -61,9 +61,11 @@ class RecordedJournalTest {
             List<JournalEntry> entries = Journal.entries(serde.deserialize(TOPIC, values.get(i)));
             String then = printed.get(i);
 
-            // Fields added since read as their defaults: a record's 'more' (empty), a submission's 'tenant' (null).
+            // Fields added since read as their defaults: a record's 'more' (empty), a submission's 'tenant'
+            // (null), 'concurrency' and 'rateLimits' (empty).
             assertThat(entries).hasSize(1);
-            assertThat(entries.get(0).toString().replace(", \"tenant\": null}", "}"))
+            assertThat(entries.get(0).toString()
+                    .replace(", \"tenant\": null, \"concurrency\": [], \"rateLimits\": []}", "}"))
                     .isEqualTo(then.substring(0, then.length() - 1) + ", \"more\": []}");
         }
     }
