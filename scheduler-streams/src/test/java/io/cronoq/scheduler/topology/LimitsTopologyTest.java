@@ -80,6 +80,29 @@ class LimitsTopologyTest {
     }
 
     @Test
+    void theSmallestLimitAppliesAndAnAdminsRaisedLimitStartsTheHeldBackTaskAtOnce() {
+        scheduler.send(keyLimit("db", 1));
+        scheduler.send(register("w1", 4));
+        submit("wide", List.of(new ConcurrencyKey("db", 3)), List.of());
+        submit("plain", List.of(new ConcurrencyKey("db", null)), List.of());
+        submit("free", List.of(), List.of());
+        read();
+        assertThat(runningIds()).as("the admin's 1 caps the task's 3").containsExactly("free", "wide");
+        assertThat(scheduler.task("plain").getWaitingReason()).isEqualTo("concurrency key db: 1/1 running");
+
+        scheduler.send(keyLimit("db", 2));
+        List<JournalEntry> raised = read();
+        assertThat(JournalEntries.types(raised)).startsWith("LimitSet", "AttemptAssigned");
+        assertThat(only(raised, AttemptAssigned.class).getTaskId()).isEqualTo("plain");
+
+        submit("narrow", List.of(new ConcurrencyKey("db", 1)), List.of());
+        read();
+        assertThat(scheduler.task("narrow").getWaitingReason())
+                .as("its own max of 1 is below the 2 running").isEqualTo("concurrency key db: 2/1 running");
+        assertFoldIsStores();
+    }
+
+    @Test
     void aBucketRefillsOnTheRateTickBetweenTicks() {
         scheduler.send(rateLimit("openai", 10.0, 1));
         scheduler.send(register("w1", 4));
