@@ -5,10 +5,8 @@ import io.cronoq.scheduler.policy.match.Preferences;
 import io.cronoq.scheduler.policy.match.Requirement;
 import io.cronoq.events.Preference;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.TreeSet;
 
 /**
  * One requirement class: what the waiting tasks with exactly the same {@link Requirement} (labels
@@ -37,8 +35,7 @@ final class Need {
      * admit their head now, at their tenant's index, each set ordered by head place (maintained by
      * {@link Limits} and {@link ClassIndex}): a tenant may have many, one per set of limits.
      */
-    @SuppressWarnings("unchecked")
-    private TreeSet<WaitClass>[] open = new TreeSet[0];
+    private OpenLines[] open = new OpenLines[0];
     /** How many lines {@link #open} holds in all: none, and a tenant's line is its unlimited one alone. */
     private int openCount;
     /** Its lines whose head is urgent (a fixed start, a near deadline): served before any share is weighed. */
@@ -69,7 +66,7 @@ final class Need {
         if (openCount == 0) {
             return c;
         }
-        TreeSet<WaitClass> limited = t.index < open.length ? open[t.index] : null;
+        OpenLines limited = t.index < open.length ? open[t.index] : null;
         if (limited == null || limited.isEmpty()) {
             return c;
         }
@@ -84,9 +81,10 @@ final class Need {
             open = java.util.Arrays.copyOf(open, Math.max(i + 1, open.length * 2));
         }
         if (open[i] == null) {
-            open[i] = new TreeSet<>(BY_HEAD);
+            open[i] = new OpenLines();
         }
-        if (open[i].add(c)) {
+        if (!c.open) {
+            open[i].add(c);
             openCount++;
             c.open = true;
         }
@@ -105,8 +103,6 @@ final class Need {
         c.open = false;
         return true;
     }
-
-    private static final Comparator<WaitClass> BY_HEAD = (a, b) -> a.headPlace.compareTo(b.headPlace);
 
     /** A tenant's new line of this class. */
     void addLine(WaitClass c) {

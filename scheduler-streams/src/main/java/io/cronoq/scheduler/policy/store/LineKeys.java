@@ -109,6 +109,10 @@ public final class LineKeys {
 
     /** {@code k<max>:<key>} per key, then {@code r<units>:<name>} per rate limit, each kind sorted by name. */
     private static String limits(List<ConcurrencyKey> keys, List<RateLimitUse> rates) {
+        if (keys.size() == 1 && rates.isEmpty()) { // the common case, made in one go
+            ConcurrencyKey k = keys.get(0);
+            return k.getMax() == null ? "k:" + k.getKey() : "k" + k.getMax() + ':' + k.getKey();
+        }
         StringBuilder b = new StringBuilder();
         List<ConcurrencyKey> sortedKeys = keys;
         if (keys.size() > 1) {
