@@ -5,14 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cronoq.events.LimitKind;
 import io.cronoq.events.LimitSet;
-import io.cronoq.kafka.LocalKafka;
 import io.cronoq.scheduler.config.SchedulerConfig;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -180,26 +176,13 @@ class LimitsConfigTest {
                 name = "openai"
                 perSecond = -1
                 """);
-        StringWriter err = new StringWriter();
-        CommandLine cli = Cronoq.commandLine();
-        cli.setErr(new PrintWriter(err, true));
-
-        int code = cli.execute("scheduler", "--config", file.toString(), "--bootstrap", "127.0.0.1:1");
-
-        assertThat(code).isEqualTo(2);
-        assertThat(err.toString()).contains("limits.rates[0].perSecond is -1.0");
+        ConfigRefusals.schedulerExits2(file, "limits.rates[0].perSecond is -1.0");
     }
 
     @Test
     void devWithAMalformedLimitFailsBeforeKafkaStarts() throws IOException {
         Path file = write("[[limits.keys]]\npool = \"gpu\"\nkey = \"k\"\nmax = \"two\"\n");
-        DevPlatform.Options options = new DevPlatform.Options(dir.resolve("data"), LocalKafka.freePort(),
-                LocalKafka.freePort(), LocalKafka.freePort(), false, "127.0.0.1", file);
-
-        assertThatThrownBy(() -> DevPlatform.start(options, new PrintStream(new ByteArrayOutputStream(), true,
-                StandardCharsets.UTF_8))).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("limits.keys[0].max is two; give a whole number, e.g. max = 2");
-        assertThat(dir.resolve("data")).doesNotExist();
+        ConfigRefusals.devFailsBeforeKafkaStarts(dir, file, "limits.keys[0].max is two; give a whole number, e.g. max = 2");
     }
 
     @Test

@@ -5,14 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cronoq.events.SharingPolicySet;
 import io.cronoq.events.TenantQuota;
-import io.cronoq.kafka.LocalKafka;
 import io.cronoq.scheduler.config.SchedulerConfig;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -22,7 +16,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import picocli.CommandLine;
 
 /** The config file's {@code [[sharing.tenants]]} and {@code [[sharing.pools]]}: what they set, and what is refused. */
 class SharingConfigTest {
@@ -169,25 +162,12 @@ class SharingConfigTest {
                 tenant = "research"
                 weight = -1
                 """);
-        StringWriter err = new StringWriter();
-        CommandLine cli = Cronoq.commandLine();
-        cli.setErr(new PrintWriter(err, true));
-
-        int code = cli.execute("scheduler", "--config", file.toString(), "--bootstrap", "127.0.0.1:1");
-
-        assertThat(code).isEqualTo(2);
-        assertThat(err.toString()).contains("[[sharing.tenants]] entry 0: weight is -1.0");
+        ConfigRefusals.schedulerExits2(file, "[[sharing.tenants]] entry 0: weight is -1.0");
     }
 
     @Test
     void devWithAMalformedSharingEntryFailsBeforeKafkaStarts() throws IOException {
         Path file = write("[[sharing.pools]]\npool = \"gpu\"\npreemption = \"off\"\n");
-        DevPlatform.Options options = new DevPlatform.Options(dir.resolve("data"), LocalKafka.freePort(),
-                LocalKafka.freePort(), LocalKafka.freePort(), false, "127.0.0.1", file);
-
-        assertThatThrownBy(() -> DevPlatform.start(options, new PrintStream(new ByteArrayOutputStream(), true,
-                StandardCharsets.UTF_8))).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("[[sharing.pools]] entry 0: preemption must be true or false");
-        assertThat(dir.resolve("data")).doesNotExist();
+        ConfigRefusals.devFailsBeforeKafkaStarts(dir, file, "[[sharing.pools]] entry 0: preemption must be true or false");
     }
 }
