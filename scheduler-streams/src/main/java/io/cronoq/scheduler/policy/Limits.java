@@ -44,116 +44,21 @@ import java.util.TreeMap;
  */
 final class Limits {
 
-    /** A concurrency key of the pool that some line names, some attempt holds, or an admin limited. */
-    static final class Key {
-        final String name;
-        /** The limit an admin set; 0: none. */
-        int admin;
-        /** Attempts holding it (assigned or running). */
-        int held;
-        /** The max each holding attempt's task declared (0: none), with how many hold it so: usually one or two. */
-        private int[] maxes = new int[1];
-        private int[] holding = new int[1];
-        private int kinds;
-        /** Lines with waiting tasks that name it. */
-        final LinkedHashSet<WaitClass> lines = new LinkedHashSet<>();
 
-        Key(String name) {
-            this.name = name;
-        }
-
-        /** The limit a task that declared {@code max} (0: none) meets now; see the class comment. */
-        int limitFor(int max) {
-            int limit = max > 0 ? Math.min(max, admin > 0 ? admin : Integer.MAX_VALUE) : byDefault();
-            return held > 0 ? Math.min(limit, smallestHeld()) : limit;
-        }
-
-        /** The smallest limit among the attempts holding it, or {@link Integer#MAX_VALUE} when none does. */
-        int smallestHeld() {
-            int smallest = Integer.MAX_VALUE;
-            for (int i = 0; i < kinds; i++) {
-                int max = maxes[i];
-                smallest = Math.min(smallest, max == 0 ? byDefault() : admin > 0 ? Math.min(max, admin) : max);
-            }
-            return smallest;
-        }
-
-        private int byDefault() {
-            return admin > 0 ? admin : 1;
-        }
-
-        private void count(int max, int delta) {
-            for (int i = 0; i < kinds; i++) {
-                if (maxes[i] == max) {
-                    holding[i] += delta;
-                    if (holding[i] == 0) {
-                        kinds--;
-                        maxes[i] = maxes[kinds];
-                        holding[i] = holding[kinds];
-                    }
-                    return;
-                }
-            }
-            if (delta > 0) {
-                if (kinds == maxes.length) {
-                    maxes = java.util.Arrays.copyOf(maxes, kinds * 2);
-                    holding = java.util.Arrays.copyOf(holding, kinds * 2);
-                }
-                maxes[kinds] = max;
-                holding[kinds++] = delta;
-            }
-        }
-    }
-
-    /** A rate limit of the pool: defined by an admin ({@link #bucket}), or only named by waiting tasks. */
-    static final class Rate {
-        final String name;
-        /** Its bucket, or {@code null} while no admin defined it. */
-        RateBucket bucket;
-        /** Lines with waiting tasks that name it. */
-        final LinkedHashSet<WaitClass> lines = new LinkedHashSet<>();
-        /** When the first line it holds back may be admitted (a tick looks then); {@link Long#MAX_VALUE}: never by itself. */
-        long due = Long.MAX_VALUE;
-
-        Rate(String name) {
-            this.name = name;
-        }
-
-        /** Units in the bucket at {@code now}: what it held at its last change plus the refill since, at most its burst. */
-        double available(long now) {
-            RateBucket b = bucket;
-            long since = Math.max(0, now - b.getAt().toEpochMilli());
-            return Math.min(b.getBurst(), b.getUnits() + b.getPerSecond() * since / 1000.0);
-        }
-
-        /** When the bucket holds {@code units}, or {@link Long#MAX_VALUE} when it never will (undefined, or above its burst). */
-        long dueFor(int units) {
-            RateBucket b = bucket;
-            if (b == null || units > b.getBurst()) {
-                return Long.MAX_VALUE;
-            }
-            long at = b.getAt().toEpochMilli();
-            long due = at + Math.max(0, (long) Math.ceil((units - b.getUnits()) * 1000.0 / b.getPerSecond()));
-            for (int i = 0; i < 1000 && available(due) < units; i++) {
-                due++; // rounding: the first millisecond at which the bucket really holds them
-            }
-            return due;
-        }
-    }
 
     private final String pool;
     private final PoolStore store;
     private final LimitsRecord record;
-    private final Map<String, Key> keys = new HashMap<>();
-    private final Map<String, Rate> rates = new TreeMap<>();
+    private final Map<String, LimitKey> keys = new HashMap<>();
+    private final Map<String, RateLimit> rates = new TreeMap<>();
     /** The decision clock: the latest time the policy was told, in milliseconds. */
     private long now = Long.MIN_VALUE;
     /** Lines opened since placement last looked ({@link #takeOpened}). */
     private final List<WaitClass> opened = new ArrayList<>();
     /** Lines whose blocker changed since their head was last told ({@link #takeChanged}). */
     private final LinkedHashSet<WaitClass> changed = new LinkedHashSet<>();
-    /** Defined rate limits that hold lines back: a tick looks at them when their {@link Rate#due} comes. */
-    private final LinkedHashSet<Rate> waitedOn = new LinkedHashSet<>();
+    /** Defined rate limits that hold lines back: a tick looks at them when their {@link RateLimit#due} comes. */
+    private final LinkedHashSet<RateLimit> waitedOn = new LinkedHashSet<>();
 
     Limits(String pool, PoolStore store) {
         this.pool = pool;
@@ -175,19 +80,19 @@ final class Limits {
     // ---- lines ---------------------------------------------------------------------------------
 
     /**
-     * What holds a line's head back now (a {@link Key} at its limit, a {@link Rate} short of units or
+     * What holds a line's head back now (a {@link LimitKey} at its limit, a {@link RateLimit} short of units or
      * undefined), or {@code null} when its limits admit it. Costs the number of limits it names.
      */
     Object blocker(WaitClass c) {
         LineLimits l = c.limits;
         for (int i = 0; i < l.keyNames.length; i++) {
-            Key k = l.keys[i] != null ? l.keys[i] : keys.get(l.keyNames[i]);
+            LimitKey k = l.keys[i] != null ? l.keys[i] : keys.get(l.keyNames[i]);
             if (k != null && k.held >= k.limitFor(l.declared[i])) {
                 return k;
             }
         }
         for (int i = 0; i < l.rateNames.length; i++) {
-            Rate r = l.rates[i] != null ? l.rates[i] : rate(l.rateNames[i]);
+            RateLimit r = l.rates[i] != null ? l.rates[i] : rate(l.rateNames[i]);
             if (r.bucket == null || r.available(now) < l.units[i]) {
                 return r;
             }
@@ -210,7 +115,7 @@ final class Limits {
         c.told = c.blockedBy; // whoever put the task in line tells it why it waits, and looks at its line
         if (c.blockedBy == null) {
             c.need.open(c);
-        } else if (c.blockedBy instanceof Rate r) {
+        } else if (c.blockedBy instanceof RateLimit r) {
             waitOn(r, c);
         }
     }
@@ -235,7 +140,7 @@ final class Limits {
 
     /** The lines with waiting tasks that hold the key (none when no line names it). */
     Iterable<WaitClass> linesHolding(String key) {
-        Key k = keys.get(key);
+        LimitKey k = keys.get(key);
         return k == null ? List.of() : k.lines;
     }
 
@@ -278,7 +183,7 @@ final class Limits {
         List<ConcurrencyKey> held = ref.getConcurrency();
         for (int i = 0; i < held.size(); i++) {
             ConcurrencyKey ck = held.get(i);
-            Key k = key(ck.getKey());
+            LimitKey k = key(ck.getKey());
             k.held++;
             k.count(ck.getMax() == null ? 0 : ck.getMax(), +1);
             recheck(k.lines);
@@ -290,7 +195,7 @@ final class Limits {
         List<ConcurrencyKey> held = ref.getConcurrency();
         for (int i = 0; i < held.size(); i++) {
             ConcurrencyKey ck = held.get(i);
-            Key k = keys.get(ck.getKey());
+            LimitKey k = keys.get(ck.getKey());
             if (k == null || k.held == 0) {
                 continue; // cannot happen: every hold is freed once
             }
@@ -304,7 +209,7 @@ final class Limits {
     void consume(List<RateLimitUse> uses) {
         for (int i = 0; i < uses.size(); i++) {
             RateLimitUse use = uses.get(i);
-            Rate r = rates.get(use.getName());
+            RateLimit r = rates.get(use.getName());
             RateBucket b = r.bucket;
             b.setUnits(r.available(now) - use.getUnits());
             b.setAt(Instant.ofEpochMilli(Math.max(now, b.getAt().toEpochMilli())));
@@ -320,7 +225,7 @@ final class Limits {
         if (waitedOn.isEmpty()) {
             return;
         }
-        for (Rate r : new ArrayList<>(waitedOn)) {
+        for (RateLimit r : new ArrayList<>(waitedOn)) {
             if (r.due <= now) {
                 waitedOn.remove(r);
                 r.due = Long.MAX_VALUE;
@@ -332,7 +237,7 @@ final class Limits {
     /** When a tick may reopen a line held back by a rate limit, or {@link Long#MAX_VALUE}. */
     long nextMillis() {
         long next = Long.MAX_VALUE;
-        for (Rate r : waitedOn) {
+        for (RateLimit r : waitedOn) {
             next = Math.min(next, r.due);
         }
         return next;
@@ -343,7 +248,7 @@ final class Limits {
     /** Sets or removes one limit as an admin asked (the input is valid); the lines it names are looked at again. */
     void set(LimitSet e) {
         if (e.getKind() == LimitKind.CONCURRENCY_KEY) {
-            Key k = key(e.getName());
+            LimitKey k = key(e.getName());
             k.admin = e.getMax() == null ? 0 : e.getMax();
             if (k.admin > 0) {
                 record.getKeys().put(k.name, k.admin);
@@ -353,7 +258,7 @@ final class Limits {
             recheck(k.lines);
             retell(k.lines);
         } else {
-            Rate r = rate(e.getName());
+            RateLimit r = rate(e.getName());
             if (e.getPerSecond() == null) {
                 r.bucket = null;
                 record.getRates().remove(r.name);
@@ -382,7 +287,7 @@ final class Limits {
      * burst is below what the task takes.
      */
     String reason(WaitClass c, Object b) {
-        if (b instanceof Key k) {
+        if (b instanceof LimitKey k) {
             int own = k.limitFor(0);
             int max = c.limits.declaredFor(k);
             int limit = k.limitFor(max);
@@ -390,7 +295,7 @@ final class Limits {
             int its = max > 0 ? Math.min(max, k.admin > 0 ? k.admin : Integer.MAX_VALUE) : own;
             return limit < its && k.held > 0 ? text + " (a running task holding it allows " + limit + ")" : text;
         }
-        Rate r = (Rate) b;
+        RateLimit r = (RateLimit) b;
         int units = c.limits.unitsOf(r);
         if (r.bucket == null) {
             return "rate limit " + r.name + " is not defined in pool " + pool + ": the task waits until an admin defines it";
@@ -420,7 +325,7 @@ final class Limits {
     LimitsSnapshot snapshot(Instant at) {
         long time = at == null ? now : Math.max(now, at.toEpochMilli());
         List<LimitsSnapshot.KeyUse> keyUses = new ArrayList<>(keys.size());
-        for (Key k : keys.values()) {
+        for (LimitKey k : keys.values()) {
             if (unused(k)) {
                 continue; // kept for reuse only
             }
@@ -429,7 +334,7 @@ final class Limits {
         }
         keyUses.sort(LimitsSnapshot.KeyUse.ORDER);
         List<LimitsSnapshot.RateUse> rateUses = new ArrayList<>(rates.size());
-        for (Rate r : rates.values()) {
+        for (RateLimit r : rates.values()) {
             RateBucket b = r.bucket;
             rateUses.add(new LimitsSnapshot.RateUse(r.name, b != null, b == null ? 0 : b.getPerSecond(),
                     b == null ? 0 : b.getBurst(), b == null ? 0 : r.available(time), heldBack(r.lines, r)));
@@ -457,7 +362,7 @@ final class Limits {
         for (WaitClass c : lines) {
             Object before = c.blockedBy;
             Object after = blocker(c);
-            if (after instanceof Rate r) {
+            if (after instanceof RateLimit r) {
                 waitOn(r, c);
             }
             if (after == before) {
@@ -488,7 +393,7 @@ final class Limits {
     /** What {@link WaitClass#told} is set to when its head must be told again whatever holds it back. */
     private static final Object RETELL = new Object();
 
-    private void waitOn(Rate r, WaitClass c) {
+    private void waitOn(RateLimit r, WaitClass c) {
         long due = r.dueFor(c.limits.unitsOf(r));
         if (due != Long.MAX_VALUE) {
             r.due = Math.min(r.due, due);
@@ -496,14 +401,14 @@ final class Limits {
         }
     }
 
-    private Key key(String name) {
-        Key k = keys.get(name);
+    private LimitKey key(String name) {
+        LimitKey k = keys.get(name);
         if (k == null) {
             if (keys.size() >= sweepAt) {
                 keys.values().removeIf(Limits::unused);
                 sweepAt = Math.max(KEEP_KEYS, 2 * keys.size());
             }
-            k = new Key(name);
+            k = new LimitKey(name);
             keys.put(name, k);
         }
         return k;
@@ -514,20 +419,20 @@ final class Limits {
     /** When {@link #keys} reaches this size, the unused keys are forgotten (so the heap does not grow with every key ever named). */
     private int sweepAt = KEEP_KEYS;
 
-    private static boolean unused(Key k) {
+    private static boolean unused(LimitKey k) {
         return k.held == 0 && k.admin == 0 && k.lines.isEmpty();
     }
 
-    private Rate rate(String name) {
-        Rate r = rates.get(name);
+    private RateLimit rate(String name) {
+        RateLimit r = rates.get(name);
         if (r == null) {
-            r = new Rate(name);
+            r = new RateLimit(name);
             rates.put(name, r);
         }
         return r;
     }
 
-    private void forgetIfUnused(Rate r) {
+    private void forgetIfUnused(RateLimit r) {
         if (r.bucket == null && r.lines.isEmpty()) {
             rates.remove(r.name);
             waitedOn.remove(r);

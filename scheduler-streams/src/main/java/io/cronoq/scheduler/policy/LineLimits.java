@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * The limits every task of one line names alike (its key says them, {@link LineKeys}): concurrency
  * keys with the max each task declared, and rate limits with the units each task takes. While the
- * line has waiting tasks it holds the pool's {@link Limits.Key} and {@link Limits.Rate} for each
+ * line has waiting tasks it holds the pool's {@link LimitKey} and {@link RateLimit} for each
  * ({@link Limits#lineJoined}); the tasks of a line are held back, or admitted, together.
  */
 final class LineLimits {
@@ -19,14 +19,14 @@ final class LineLimits {
     final String[] rateNames;
     final int[] units;
     /** While the line has waiting tasks: the pool's key of each of {@link #keyNames}. */
-    final Limits.Key[] keys;
+    final LimitKey[] keys;
     /** While the line has waiting tasks: the pool's rate limit of each of {@link #rateNames}. */
-    final Limits.Rate[] rates;
+    final RateLimit[] rates;
 
     private static final String[] NO_NAMES = {};
     private static final int[] NO_COUNTS = {};
-    private static final Limits.Key[] NO_KEYS = {};
-    private static final Limits.Rate[] NO_RATES = {};
+    private static final LimitKey[] NO_KEYS = {};
+    private static final RateLimit[] NO_RATES = {};
 
     private LineLimits(List<ConcurrencyKey> keyList, List<RateLimitUse> rateList) {
         if (keyList.size() > 1) {
@@ -40,7 +40,7 @@ final class LineLimits {
         int k = keyList.size();
         keyNames = k == 0 ? NO_NAMES : new String[k];
         declared = k == 0 ? NO_COUNTS : new int[k];
-        keys = k == 0 ? NO_KEYS : new Limits.Key[k];
+        keys = k == 0 ? NO_KEYS : new LimitKey[k];
         for (int i = 0; i < k; i++) {
             keyNames[i] = keyList.get(i).getKey();
             Integer max = keyList.get(i).getMax();
@@ -49,7 +49,7 @@ final class LineLimits {
         int r = rateList.size();
         rateNames = r == 0 ? NO_NAMES : new String[r];
         units = r == 0 ? NO_COUNTS : new int[r];
-        rates = r == 0 ? NO_RATES : new Limits.Rate[r];
+        rates = r == 0 ? NO_RATES : new RateLimit[r];
         for (int i = 0; i < r; i++) {
             rateNames[i] = rateList.get(i).getName();
             units[i] = rateList.get(i).getUnits();
@@ -67,7 +67,7 @@ final class LineLimits {
     }
 
     /** The units of the named rate limit its tasks take. */
-    int unitsOf(Limits.Rate rate) {
+    int unitsOf(RateLimit rate) {
         for (int i = 0; i < rateNames.length; i++) {
             if (rateNames[i].equals(rate.name)) {
                 return units[i];
@@ -77,7 +77,7 @@ final class LineLimits {
     }
 
     /** The max its tasks declared for the key (0: none). */
-    int declaredFor(Limits.Key key) {
+    int declaredFor(LimitKey key) {
         for (int i = 0; i < keyNames.length; i++) {
             if (keyNames[i].equals(key.name)) {
                 return declared[i];

@@ -214,7 +214,7 @@ final class Placement {
         }
         for (WaitClass c : m.limits.takeChanged()) {
             // A key's figures are told when they change (the text is compared); a rate's only with another blocker.
-            if (c.count == 0 || c.told == c.blockedBy && !(c.blockedBy instanceof Limits.Key)) {
+            if (c.count == 0 || c.told == c.blockedBy && !(c.blockedBy instanceof LimitKey)) {
                 continue;
             }
             c.told = c.blockedBy;

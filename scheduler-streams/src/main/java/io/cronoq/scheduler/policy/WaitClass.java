@@ -28,7 +28,7 @@ final class WaitClass {
     long count;
     Place headPlace;
     String headTaskId;
-    /** While it has waiting tasks: the {@link Limits.Key} or {@link Limits.Rate} that holds its head back, or {@code null}. */
+    /** While it has waiting tasks: the {@link LimitKey} or {@link RateLimit} that holds its head back, or {@code null}. */
     Object blockedBy;
     /** The blocker its head was last told of ({@code null}: none, it was told the slots' side). */
     Object told;
