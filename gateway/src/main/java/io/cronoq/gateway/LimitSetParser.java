@@ -110,7 +110,7 @@ final class LimitSetParser {
         return node.asText();
     }
 
-    /** The key's limit: a whole number from 1 to {@link LimitRules#MAX_COUNT}, or an explicit null that removes it. */
+    /** The key's limit: a whole number (its range is {@link LimitRules#check}'s), or an explicit null that removes it. */
     private static Integer max(JsonNode root) {
         JsonNode node = root.get("max");
         String allowed = "a key's limit in the pool is 1 to " + LimitRules.MAX_COUNT
@@ -124,11 +124,7 @@ final class LimitSetParser {
         if (!node.isIntegralNumber() || !node.canConvertToInt()) {
             throw ApiException.invalid("max", "max must be a whole number; " + allowed);
         }
-        int max = node.intValue();
-        if (max < 1 || max > LimitRules.MAX_COUNT) {
-            throw ApiException.invalid("max", "max is " + max + "; " + allowed);
-        }
-        return max;
+        return node.intValue();
     }
 
     private static Double perSecond(JsonNode node) {

@@ -44,24 +44,17 @@ public final class LimitRules {
         Set<String> seen = keys.size() == 1 ? null : new HashSet<>();
         for (int i = 0; i < keys.size(); i++) {
             ConcurrencyKey k = keys.get(i);
-            if (isKey(k.getKey()) && (seen == null || !seen.contains(k.getKey()))
-                    && (k.getMax() == null || k.getMax() >= 1 && k.getMax() <= MAX_COUNT)) {
-                if (seen != null) {
-                    seen.add(k.getKey());
-                }
-                continue; // valid: no words made
-            }
-            String field = "concurrency[" + i + "]";
+            // The field's name is made only for a refusal: a valid task costs no words.
             if (!isKey(k.getKey())) {
-                return Optional.of(new Violation(field + ".key", describe(field + ".key", k.getKey()) + "; " + KEY_ALLOWED));
+                String field = "concurrency[" + i + "].key";
+                return Optional.of(new Violation(field, describe(field, k.getKey()) + "; " + KEY_ALLOWED));
             }
             if (seen != null && !seen.add(k.getKey())) {
-                return Optional.of(new Violation(field + ".key", field + " names the key '" + k.getKey()
-                        + "' again; name each key once"));
+                return Optional.of(new Violation("concurrency[" + i + "].key", "concurrency[" + i + "] names the key '"
+                        + k.getKey() + "' again; name each key once"));
             }
-            Optional<Violation> v = max(field + ".max", k.getMax());
-            if (v.isPresent()) {
-                return v;
+            if (!inRange(k.getMax())) {
+                return max("concurrency[" + i + "].max", k.getMax(), "leave it out for the key's limit in the pool, else 1");
             }
         }
         return Optional.empty();
@@ -79,25 +72,18 @@ public final class LimitRules {
         Set<String> seen = uses.size() == 1 ? null : new HashSet<>();
         for (int i = 0; i < uses.size(); i++) {
             RateLimitUse u = uses.get(i);
-            if (Rules.isLabelValue(u.getName()) && (seen == null || !seen.contains(u.getName()))
-                    && u.getUnits() >= 1 && u.getUnits() <= MAX_COUNT) {
-                if (seen != null) {
-                    seen.add(u.getName());
-                }
-                continue; // valid: no words made
-            }
-            String field = "rateLimits[" + i + "]";
+            // The field's name is made only for a refusal: a valid task costs no words.
             if (!Rules.isLabelValue(u.getName())) {
-                return Optional.of(new Violation(field + ".name", describe(field + ".name", u.getName()) + "; "
-                        + RATE_NAME_ALLOWED));
+                String field = "rateLimits[" + i + "].name";
+                return Optional.of(new Violation(field, describe(field, u.getName()) + "; " + RATE_NAME_ALLOWED));
             }
             if (seen != null && !seen.add(u.getName())) {
-                return Optional.of(new Violation(field + ".name", field + " names the rate limit '" + u.getName()
-                        + "' again; name each rate limit once, with all its units"));
+                return Optional.of(new Violation("rateLimits[" + i + "].name", "rateLimits[" + i
+                        + "] names the rate limit '" + u.getName() + "' again; name each rate limit once, with all its units"));
             }
             if (u.getUnits() < 1 || u.getUnits() > MAX_COUNT) {
-                return Optional.of(new Violation(field + ".units", field + ".units is " + u.getUnits()
-                        + "; a task takes 1 to " + MAX_COUNT + " units of a rate limit"));
+                return Optional.of(new Violation("rateLimits[" + i + "].units", "rateLimits[" + i + "].units is "
+                        + u.getUnits() + "; a task takes 1 to " + MAX_COUNT + " units of a rate limit"));
             }
         }
         return Optional.empty();
@@ -121,7 +107,7 @@ public final class LimitRules {
                 return Optional.of(new Violation(e.getPerSecond() != null ? "perSecond" : "burst",
                         "perSecond and burst belong to a rate limit; a concurrency key has only a max"));
             }
-            return max("max", e.getMax());
+            return inRange(e.getMax()) ? Optional.empty() : max("max", e.getMax(), "or null to remove it");
         }
         if (!Rules.isLabelValue(e.getName())) {
             return Optional.of(new Violation("name", describe("name", e.getName()) + "; " + RATE_NAME_ALLOWED));
@@ -176,12 +162,15 @@ public final class LimitRules {
         return true;
     }
 
-    private static Optional<Violation> max(String field, Integer max) {
-        if (max == null || max >= 1 && max <= MAX_COUNT) {
-            return Optional.empty();
-        }
+    /** Whether a key's max is absent or 1 to {@link #MAX_COUNT}. */
+    private static boolean inRange(Integer max) {
+        return max == null || max >= 1 && max <= MAX_COUNT;
+    }
+
+    /** A max out of range; {@code absent} says what leaving it out means where it was given (a task, an admin's change). */
+    private static Optional<Violation> max(String field, Integer max, String absent) {
         return Optional.of(new Violation(field, field + " is " + max + "; a key's limit is 1 to " + MAX_COUNT
-                + " attempts at once (leave it out for the key's limit in the pool, else 1)"));
+                + " attempts at once (" + absent + ")"));
     }
 
     private static String describe(String what, String value) {

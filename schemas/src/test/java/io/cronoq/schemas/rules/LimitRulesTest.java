@@ -68,6 +68,10 @@ class LimitRulesTest {
     void anAdminsChangeIsRefusedNamingTheField() {
         assertThat(field(LimitRules.check(set(LimitKind.CONCURRENCY_KEY, "", 1, null, null)))).isEqualTo("name");
         assertThat(field(LimitRules.check(set(LimitKind.CONCURRENCY_KEY, "k", 0, null, null)))).isEqualTo("max");
+        assertThat(LimitRules.check(set(LimitKind.CONCURRENCY_KEY, "k", 0, null, null)).orElseThrow().message())
+                .as("an admin's null removes the limit").endsWith("(or null to remove it)");
+        assertThat(LimitRules.concurrency(List.of(new ConcurrencyKey("k", 0))).orElseThrow().message())
+                .as("a task's absent max takes the pool's").endsWith("(leave it out for the key's limit in the pool, else 1)");
         assertThat(field(LimitRules.check(set(LimitKind.CONCURRENCY_KEY, "k", 1, 2.0, null)))).isEqualTo("perSecond");
         assertThat(field(LimitRules.check(set(LimitKind.RATE_LIMIT, "open ai", null, 1.0, null)))).isEqualTo("name");
         assertThat(field(LimitRules.check(set(LimitKind.RATE_LIMIT, "openai", 3, 1.0, null)))).isEqualTo("max");
