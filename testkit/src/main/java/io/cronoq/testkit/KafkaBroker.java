@@ -66,11 +66,12 @@ public final class KafkaBroker implements BeforeAllCallback, BeforeEachCallback 
     }
 
     private void attach(ExtensionContext context) {
-        if (running == null) {
-            // The root store is shared by every test class of the run and closes the broker at its end.
-            running = context.getRoot().getStore(NAMESPACE)
-                    .getOrComputeIfAbsent(STORE_KEY, key -> Running.start(), Running.class);
-        }
+        // The root store is shared by every test class of the run and closes the broker at its end. It is asked
+        // each time, not once per handle: a rerun of failed tests in the same JVM (Surefire's
+        // rerunFailingTestsCount) is a new run whose root store has no broker yet, while this static handle
+        // still points at the one the first run stopped.
+        running = context.getRoot().getStore(NAMESPACE)
+                .getOrComputeIfAbsent(STORE_KEY, key -> Running.start(), Running.class);
     }
 
     /** The {@code bootstrap.servers} of the broker. */
