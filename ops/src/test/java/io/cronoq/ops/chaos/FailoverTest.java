@@ -33,6 +33,7 @@ import org.apache.kafka.clients.admin.ListTransactionsOptions;
 import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -53,6 +54,8 @@ import org.slf4j.LoggerFactory;
  * <p>The figures are printed as {@code failover: ...} lines. The bounds asserted are generous (a shared
  * machine is noisy); the figures measured are what to read.
  */
+// Alone: it bounds how long scheduling pauses at a failover, a time other classes running beside it would stretch.
+@Isolated
 @Tag("integration")
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class FailoverTest {

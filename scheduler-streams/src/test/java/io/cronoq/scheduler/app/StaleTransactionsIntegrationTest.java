@@ -19,6 +19,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -27,6 +28,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * aborted once it outlives the timeout, well before the brokers' own sweep would; one of another application
  * whose id merely starts alike, and a short one, are left alone.
  */
+// Alone: it bounds when the abandoned transaction is aborted, a time other classes running beside it would stretch.
+@Isolated
 @Tag("integration")
 class StaleTransactionsIntegrationTest {
 
