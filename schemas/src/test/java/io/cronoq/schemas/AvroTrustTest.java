@@ -21,7 +21,10 @@ import org.apache.avro.util.ClassSecurityValidator.ClassSecurityPredicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
+// Alone: it swaps the JVM-wide Avro class validator that every other decoding test relies on.
+@Isolated
 class AvroTrustTest {
 
     private ClassSecurityPredicate saved;

@@ -31,12 +31,15 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The assignments reader on Kafka's in-memory consumer: it compares each record's key bytes with the ids of its
  * workers and decodes only their records, so another worker's record — even one that would not decode — is skipped
  * silently, while a record of its own worker that does not decode is logged and skipped as before.
  */
+// Alone: it reads what the agent logs, which other classes running beside it would add to.
+@Isolated
 @Timeout(30)
 class AssignmentReaderTest {
 

@@ -14,11 +14,14 @@ import io.cronoq.events.WorkerHeartbeat;
 import io.cronoq.events.WorkerRegistered;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Fixed starts on the worker, without a broker: an attempt assigned with a {@code startAt} holds its slot and starts
  * at that time by the worker's clock, not before; a revoke, fence or stop while it waits means it never starts.
  */
+// Alone: it checks that nothing starts during quiet spells of wall-clock time.
+@Isolated
 @Timeout(30)
 class FixedStartTest extends FixedStartFixture {
 

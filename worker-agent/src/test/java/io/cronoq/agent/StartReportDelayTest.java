@@ -32,12 +32,15 @@ import org.apache.avro.specific.SpecificRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The start report delay, without a broker: an attempt that ends within it is reported once, by its outcome; one
  * that runs on reports its start when the delay ends, stamped with the time it started, then its outcome; an
  * attempt aborted within it never reports a start.
  */
+// Alone: it compares when events are published with when the handler started, on the wall clock.
+@Isolated
 @Timeout(30)
 class StartReportDelayTest {
 

@@ -14,11 +14,14 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Fixed starts through the process agent's handler, without a broker: the child process is started at the
  * attempt's start time by the worker's clock, not before, and sees that time in {@code CRONOQ_START_AT}.
  */
+// Alone: it checks that nothing starts during a quiet spell of wall-clock time.
+@Isolated
 @Timeout(30)
 class ProcessFixedStartTest extends FixedStartFixture {
 

@@ -29,6 +29,8 @@ import java.util.Random;
 import org.apache.avro.specific.SpecificRecord;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Long random runs of several backlogged tenants with weights 1 to 4 sharing one pool, attempts
@@ -36,6 +38,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * points of its weight's part; a tenant below its guarantee that waits takes the next freed slot;
  * no slot idles while a task its tenant's max allows waits; and the journal folds to the stores.
  */
+// Its variants are independent runs: they go side by side.
+@Execution(ExecutionMode.CONCURRENT)
 class FairSharePropertyTest {
 
     private static final int STEPS = 12_000;

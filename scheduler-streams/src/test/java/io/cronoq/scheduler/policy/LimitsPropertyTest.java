@@ -35,6 +35,8 @@ import java.util.Random;
 import org.apache.avro.specific.SpecificRecord;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Long random runs of tasks holding concurrency keys (with differing limits, some set by an admin)
@@ -46,6 +48,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * none waits behind a task holding a full key). Over the whole run no rate limit hands out more
  * than its burst plus its refill over any window, and the journal folds to the stores.
  */
+// Its variants are independent runs: they go side by side.
+@Execution(ExecutionMode.CONCURRENT)
 class LimitsPropertyTest {
 
     private static final int STEPS = 4_000;

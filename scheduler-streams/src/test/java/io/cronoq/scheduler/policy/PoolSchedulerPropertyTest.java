@@ -30,6 +30,8 @@ import java.util.Set;
 import org.apache.avro.specific.SpecificRecord;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Random interleavings of every input, checking after each step what must always hold: no worker
@@ -40,6 +42,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * per-class view that add up. The tasks an answer names are checked at every step, all tasks every
  * {@value #SWEEP} steps and at the end.
  */
+// Its variants are independent runs: they go side by side.
+@Execution(ExecutionMode.CONCURRENT)
 class PoolSchedulerPropertyTest {
 
     private static final int STEPS = 3_000;

@@ -24,8 +24,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /** One child per attempt: success, failure, timeout, cancellation and the memory ceiling, each killing only its own tree. */
+// Alone: it bounds how soon a killed tree is gone, on the wall clock.
+@Isolated
 @Timeout(60)
 class ChildProcessRunnerTest {
 
