@@ -32,21 +32,18 @@ public final class CpuSampler implements AutoCloseable {
 
     /** A share of the JVM's CPU, by the threads that spend it. */
     public enum Part {
-        STREAM_THREADS("stream threads"),
-        STREAM_PRODUCERS("their producers' network threads"),
-        BROKER("broker request and network threads"),
-        WORKERS("the workers' threads (simulated or agents)"),
-        JIT("JIT compiler threads"),
-        GC("GC threads");
+        STREAM_THREADS, STREAM_PRODUCERS, BROKER, WORKERS, JIT, GC;
 
-        private final String label;
-
-        Part(String label) {
-            this.label = label;
-        }
-
+        /** How reports name the part. */
         public String label() {
-            return label;
+            return switch (this) {
+                case STREAM_THREADS -> "stream threads";
+                case STREAM_PRODUCERS -> "their producers' network threads";
+                case BROKER -> "broker request and network threads";
+                case WORKERS -> "the workers' threads (simulated or agents)";
+                case JIT -> "JIT compiler threads";
+                case GC -> "GC threads";
+            };
         }
 
         /** The part of a Java thread by its name, or null. */

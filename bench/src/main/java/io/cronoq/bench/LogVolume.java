@@ -26,7 +26,7 @@ public final class LogVolume {
 
     /** Entries per topic, for every topic whose name starts with {@code prefix}, keyed by the rest of the name. */
     public static Map<String, Long> of(String bootstrap, String prefix) {
-        try (Admin admin = BenchClients.admin(bootstrap)) {
+        return asking(bootstrap, "could not measure the topics under " + prefix, admin -> {
             List<String> names = admin.listTopics().names().get().stream().filter(n -> n.startsWith(prefix)).toList();
             Map<String, TopicDescription> described = admin.describeTopics(names).allTopicNames().get();
             List<TopicPartition> partitions = described.values().stream()
@@ -43,12 +43,7 @@ public final class LogVolume {
             }
             volume.values().removeIf(v -> v == 0);
             return volume;
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("could not measure the topics under " + prefix + ": " + e.getCause(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
+        });
     }
 
     /**
@@ -57,7 +52,7 @@ public final class LogVolume {
      * their headers and transaction markers included, indexes not.
      */
     public static Map<String, Long> bytesOf(String bootstrap, String prefix) {
-        try (Admin admin = BenchClients.admin(bootstrap)) {
+        return asking(bootstrap, "could not read the log sizes under " + prefix, admin -> {
             List<Integer> brokers = admin.describeCluster().nodes().get().stream().map(Node::id).toList();
             Map<TopicPartition, Long> largest = new HashMap<>();
             var described = admin.describeLogDirs(brokers).allDescriptions().get();
@@ -74,8 +69,20 @@ public final class LogVolume {
             largest.forEach((p, size) -> bytes.merge(p.topic().substring(prefix.length()), size, Long::sum));
             bytes.values().removeIf(v -> v == 0);
             return bytes;
+        });
+    }
+
+    /** What the brokers answer to questions an admin client asks them. */
+    private interface Question<T> {
+        T ask(Admin admin) throws ExecutionException, InterruptedException;
+    }
+
+    /** The answer to {@code question}, asked of the brokers at {@code bootstrap}; a failure says what {@code failed}. */
+    private static <T> T asking(String bootstrap, String failed, Question<T> question) {
+        try (Admin admin = BenchClients.admin(bootstrap)) {
+            return question.ask(admin);
         } catch (ExecutionException e) {
-            throw new IllegalStateException("could not read the log sizes under " + prefix + ": " + e.getCause(), e);
+            throw new IllegalStateException(failed + ": " + e.getCause(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
