@@ -70,34 +70,30 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
     /** Memory with {@code waiting} tasks waiting: heap used after a full GC, resident set size (-1 if unknown). */
     public record Memory(long waiting, long heapUsedAfterGc, long rss) {}
 
-    /** Log entries written per task in the drain, all topics together, or null. */
-    public Double logEntriesPerTask() {
-        return total(logEntries.get(DRAIN_PER_TASK));
+    /**
+     * One measure of what a drain wrote (log entries or bytes), all topics together: per task of the scheduler's
+     * drain and per record of the baseline's, each null when not measured.
+     */
+    public record Written(Double perTask, Double perBaselineRecord) {
+
+        /** Per task over per baseline record, or null. */
+        public Double ratio() {
+            return ratioOf(perTask, perBaselineRecord);
+        }
     }
 
-    /** Log entries written per baseline record in its drain, or null. */
-    public Double logEntriesPerBaselineRecord() {
-        return total(logEntries.get(BASELINE_PER_RECORD));
+    /** The log entries written, markers included. */
+    public Written logEntriesWritten() {
+        return written(logEntries);
     }
 
-    /** Log entries per task over log entries per baseline record, or null. */
-    public Double logEntriesRatio() {
-        return ratioOf(logEntriesPerTask(), logEntriesPerBaselineRecord());
+    /** The bytes written: the topics' log sizes. */
+    public Written bytesWritten() {
+        return written(logBytes);
     }
 
-    /** Bytes written per task in the drain, all topics together, or null. */
-    public Double bytesPerTask() {
-        return total(logBytes.get(DRAIN_PER_TASK));
-    }
-
-    /** Bytes written per baseline record in its drain, or null. */
-    public Double bytesPerBaselineRecord() {
-        return total(logBytes.get(BASELINE_PER_RECORD));
-    }
-
-    /** Bytes per task over bytes per baseline record, or null. */
-    public Double bytesRatio() {
-        return ratioOf(bytesPerTask(), bytesPerBaselineRecord());
+    private static Written written(Map<String, Map<String, Double>> byDrain) {
+        return new Written(total(byDrain.get(DRAIN_PER_TASK)), total(byDrain.get(BASELINE_PER_RECORD)));
     }
 
     /** The drain's tasks/s as a share of what the slots allow ({@link BenchSettings#slotCapPerSecond()}), or null. */
@@ -178,12 +174,14 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
         json.put("lifecycle_ratio", lifecycleRatio());
         json.put("placement_ratio", placementRatio());
         json.put("cpu_per_task_ratio", cpuRatio());
-        json.put("bytes_per_task", bytesPerTask());
-        json.put("bytes_per_baseline_record", bytesPerBaselineRecord());
-        json.put("bytes_ratio", bytesRatio());
-        json.put("log_entries_per_task", logEntriesPerTask());
-        json.put("log_entries_per_baseline_record", logEntriesPerBaselineRecord());
-        json.put("log_entries_ratio", logEntriesRatio());
+        Written bytes = bytesWritten();
+        json.put("bytes_per_task", bytes.perTask());
+        json.put("bytes_per_baseline_record", bytes.perBaselineRecord());
+        json.put("bytes_ratio", bytes.ratio());
+        Written entries = logEntriesWritten();
+        json.put("log_entries_per_task", entries.perTask());
+        json.put("log_entries_per_baseline_record", entries.perBaselineRecord());
+        json.put("log_entries_ratio", entries.ratio());
         json.put("p50_ratio", p50Ratio());
         json.put("p99_ratio", p99Ratio());
         json.put("backlog_p99_ratio", backlogP99Ratio());
@@ -273,8 +271,8 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
                     cpuParts(out, drain.cpuMsPerTaskByPart(), null);
                 }
             }
-            perTask(out, "log entries written", logEntriesPerTask(), logEntriesPerBaselineRecord(), "%.1f");
-            perTask(out, "bytes written", bytesPerTask(), bytesPerBaselineRecord(), "%,.0f");
+            perTask(out, "log entries written", logEntriesWritten(), "%.1f");
+            perTask(out, "bytes written", bytesWritten(), "%,.0f");
             if (baselineDrain != null) {
                 target(out, "lifecycle >= 0.30 x baseline", lifecycleRatio(), LIFECYCLE_TARGET, true);
             }
@@ -348,7 +346,9 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
     }
 
     /** A figure per task next to the same per baseline record, and their ratio. */
-    private static void perTask(PrintWriter out, String what, Double task, Double record, String format) {
+    private static void perTask(PrintWriter out, String what, Written written, String format) {
+        Double task = written.perTask();
+        Double record = written.perBaselineRecord();
         if (task == null) {
             return;
         }
