@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.StringJoiner;
 
 /**
  * Reads a cronoq TOML config file into flat dotted keys: {@code [cronoq] commit.interval.ms = 20} and
@@ -34,10 +35,7 @@ final class ConfigFile {
      * {@code [[auth.tokens]]}), each as its keys to strings, numbers, booleans and lists; empty when absent.
      */
     static List<Map<String, Object>> tables(Path file, String path) {
-        JsonNode node = tree(file);
-        for (String part : path.split("\\.")) {
-            node = node.path(part);
-        }
+        JsonNode node = node(file, path);
         if (node.isMissingNode()) {
             return List.of();
         }
@@ -56,23 +54,35 @@ final class ConfigFile {
     }
 
     /**
-     * The key names of the table at the dotted {@code path} (e.g. {@code sharing} for {@code [sharing]}
-     * and {@code [[sharing.tenants]]}), in file order; empty when absent.
+     * The entries of each array of tables of the table {@code section} (e.g. {@code [[limits.keys]]} and
+     * {@code [[limits.rates]]} for {@code limits}), in the order {@code arrays} names them; a key of the
+     * section that is none of them is refused, naming the ones it may hold.
      */
-    static List<String> keys(Path file, String path) {
+    static List<List<Map<String, Object>>> section(Path file, String section, List<String> arrays) {
+        JsonNode node = node(file, section);
+        if (!node.isMissingNode() && !node.isObject()) {
+            throw new IllegalArgumentException("--config " + file + ": " + section + " must be a table");
+        }
+        node.fieldNames().forEachRemaining(key -> {
+            if (!arrays.contains(key)) {
+                StringJoiner known = new StringJoiner(" and ");
+                arrays.forEach(array -> known.add("[[" + section + "." + array + "]]"));
+                throw new IllegalArgumentException("--config " + file + ": [" + section + "] has an unknown key '" + key
+                        + "'; known: " + known);
+            }
+        });
+        List<List<Map<String, Object>>> entries = new ArrayList<>();
+        arrays.forEach(array -> entries.add(tables(file, section + "." + array)));
+        return entries;
+    }
+
+    /** The node at the dotted {@code path} of the file, missing when absent. */
+    private static JsonNode node(Path file, String path) {
         JsonNode node = tree(file);
         for (String part : path.split("\\.")) {
             node = node.path(part);
         }
-        if (node.isMissingNode()) {
-            return List.of();
-        }
-        if (!node.isObject()) {
-            throw new IllegalArgumentException("--config " + file + ": " + path + " must be a table");
-        }
-        List<String> keys = new ArrayList<>();
-        node.fieldNames().forEachRemaining(keys::add);
-        return keys;
+        return node;
     }
 
     private static JsonNode tree(Path file) {

@@ -37,7 +37,6 @@ import java.util.TreeSet;
  */
 final class LimitsConfig {
 
-    private static final Set<String> SECTION_KEYS = new TreeSet<>(List.of("keys", "rates"));
     private static final Set<String> KEY_KEYS = new TreeSet<>(List.of("pool", "key", "max"));
     private static final Set<String> RATE_KEYS = new TreeSet<>(List.of("pool", "name", "perSecond", "burst"));
 
@@ -50,13 +49,8 @@ final class LimitsConfig {
      * @throws IllegalArgumentException naming the entry and key that is wrong, and what to write
      */
     static List<LimitSet> read(Path file, Instant at) {
-        for (String key : ConfigFile.keys(file, "limits")) {
-            if (!SECTION_KEYS.contains(key)) {
-                throw new IllegalArgumentException("--config " + file + ": [limits] has an unknown key '" + key
-                        + "'; known: [[limits.keys]] and [[limits.rates]]");
-            }
-        }
-        return fromEntries(ConfigFile.tables(file, "limits.keys"), ConfigFile.tables(file, "limits.rates"), at);
+        List<List<Map<String, Object>>> entries = ConfigFile.section(file, "limits", List.of("keys", "rates"));
+        return fromEntries(entries.get(0), entries.get(1), at);
     }
 
     /** The limits of these entries (see {@link #read}). */

@@ -41,7 +41,6 @@ final class SharingConfig {
     /** Who set the policy, as the journal says it. */
     static final String SET_BY = "config file";
 
-    private static final Set<String> SECTION_KEYS = new TreeSet<>(List.of("tenants", "pools"));
     private static final Set<String> TENANT_KEYS = new TreeSet<>(List.of("pool", "tenant", "weight", "quotas"));
     private static final Set<String> QUOTA_KEYS = new TreeSet<>(List.of("labels", "guaranteed", "max"));
     private static final Set<String> POOL_KEYS = new TreeSet<>(List.of("pool", "preemption", "preemption_grace"));
@@ -55,13 +54,8 @@ final class SharingConfig {
      * @throws IllegalArgumentException naming the entry and key that is wrong, and what to write
      */
     static List<SharingPolicySet> read(Path file, Instant at) {
-        for (String key : ConfigFile.keys(file, "sharing")) {
-            if (!SECTION_KEYS.contains(key)) {
-                throw new IllegalArgumentException("--config " + file + ": [sharing] has an unknown key '" + key
-                        + "'; known: [[sharing.tenants]] and [[sharing.pools]]");
-            }
-        }
-        return fromEntries(ConfigFile.tables(file, "sharing.tenants"), ConfigFile.tables(file, "sharing.pools"), at);
+        List<List<Map<String, Object>>> entries = ConfigFile.section(file, "sharing", List.of("tenants", "pools"));
+        return fromEntries(entries.get(0), entries.get(1), at);
     }
 
     /** The policy of these entries (see {@link #read}). */

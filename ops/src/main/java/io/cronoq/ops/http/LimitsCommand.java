@@ -56,31 +56,19 @@ public final class LimitsCommand extends PoolListing {
 
     @Override
     void show(JsonNode answer, PrintWriter out) {
-        List<JsonNode> pools = pools(answer);
-        if (pools.isEmpty()) {
-            out.println(pool == null ? "No pool has concurrency keys or rate limits yet: no task names one and no "
-                    + "admin set one." : "Pool " + pool + " has no concurrency keys or rate limits yet.");
-            out.flush();
-            return;
-        }
-        boolean first = true;
-        for (JsonNode p : pools) {
-            if (!first) {
-                out.println();
-            }
-            first = false;
-            out.println(header(p));
+        showEach(pools(answer), pool == null ? "No pool has concurrency keys or rate limits yet: no task names one and "
+                + "no admin set one." : "Pool " + pool + " has no concurrency keys or rate limits yet.", out, (p, o) -> {
+            o.println(header(p));
             if (!p.path("rates").isEmpty()) {
-                rates(p.path("rates")).print(out);
+                rates(p.path("rates")).print(o);
             }
             if (!p.path("keys").isEmpty()) {
                 if (!p.path("rates").isEmpty()) {
-                    out.println();
+                    o.println();
                 }
-                keys(p.path("keys")).print(out);
+                keys(p.path("keys")).print(o);
             }
-        }
-        out.flush();
+        });
     }
 
     /** The pools of the answer: its {@code pools} list, or the answer itself when it is one pool or a list. */

@@ -1,15 +1,13 @@
 package io.cronoq.ops.http;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cronoq.events.LimitKind;
 import io.cronoq.events.LimitSet;
 import io.cronoq.ops.limits.LimitFlags;
 import io.cronoq.schemas.rules.LimitRules;
-import java.time.Clock;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -25,13 +23,7 @@ import picocli.CommandLine.Option;
         footer = {"", "Examples:",
             "  cronoq limits key --pool gpu --key customer-42 --max 2",
             "  cronoq limits key --pool gpu --key customer-42 --remove"})
-final class LimitsKeyCommand implements Callable<Integer> {
-
-    @Mixin
-    GatewayOptions gateway;
-
-    @Option(names = "--pool", required = true, paramLabel = "POOL", description = "The pool.")
-    String pool;
+final class LimitsKeyCommand extends PoolChangeCommand {
 
     @Option(names = "--key", required = true, paramLabel = "KEY", description = "The concurrency key, e.g. customer-42.")
     String key;
@@ -42,18 +34,17 @@ final class LimitsKeyCommand implements Callable<Integer> {
     @Option(names = "--remove", description = "Remove the key's limit in the pool.")
     boolean remove;
 
-    /** Stamps the event the flags are checked as; a seam for tests. */
-    Clock clock = Clock.systemUTC();
+    @Override
+    JsonNode send(GatewayClient client, ObjectNode body) {
+        return client.put(poolPath("/limits/keys"), body);
+    }
 
     @Override
-    public Integer call() {
-        ObjectNode body = body();
-        var answer = gateway.client().put("/v1/pools/" + Query.encode(pool) + "/limits/keys", body);
-        gateway.print(answer, "key " + key + " of pool " + pool + ": " + (remove
+    String done() {
+        return "key " + key + " of pool " + pool + ": " + (remove
                 ? "limit removed (tasks naming it with no max of their own run one at a time)"
                 : "limit " + max) + " (sent; `cronoq limits --pool " + pool + "` shows it once the scheduler has "
-                + "taken it in)");
-        return 0;
+                + "taken it in)";
     }
 
     /**
@@ -61,6 +52,7 @@ final class LimitsKeyCommand implements Callable<Integer> {
      *
      * @throws IllegalArgumentException naming the flag whose value is wrong and what to give instead
      */
+    @Override
     ObjectNode body() {
         if (max == null && !remove) {
             throw new IllegalArgumentException("nothing to set for key " + key + ": give --max N (1 to "

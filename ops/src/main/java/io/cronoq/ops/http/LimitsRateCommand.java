@@ -6,11 +6,8 @@ import io.cronoq.events.LimitKind;
 import io.cronoq.events.LimitSet;
 import io.cronoq.ops.limits.LimitFlags;
 import io.cronoq.schemas.rules.LimitRules;
-import java.time.Clock;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -27,13 +24,7 @@ import picocli.CommandLine.Option;
             "  cronoq limits rate --pool gpu --name openai --per-second 10 --burst 20",
             "  cronoq limits rate --pool gpu --name slow-api --per-second 0.5      # one every two seconds, burst 1",
             "  cronoq limits rate --pool gpu --name openai --remove"})
-final class LimitsRateCommand implements Callable<Integer> {
-
-    @Mixin
-    GatewayOptions gateway;
-
-    @Option(names = "--pool", required = true, paramLabel = "POOL", description = "The pool.")
-    String pool;
+final class LimitsRateCommand extends PoolChangeCommand {
 
     @Option(names = "--name", required = true, paramLabel = "NAME", description = "The rate limit's name, e.g. openai.")
     String name;
@@ -50,17 +41,16 @@ final class LimitsRateCommand implements Callable<Integer> {
     @Option(names = "--remove", description = "Remove the rate limit: tasks naming it wait until it is defined again.")
     boolean remove;
 
-    /** Stamps the event the flags are checked as; a seam for tests. */
-    Clock clock = Clock.systemUTC();
+    @Override
+    JsonNode send(GatewayClient client, ObjectNode body) {
+        String path = poolPath("/limits/rates/" + Query.encode(name));
+        return remove ? client.delete(path) : client.put(path, body);
+    }
 
     @Override
-    public Integer call() {
-        String path = "/v1/pools/" + Query.encode(pool) + "/limits/rates/" + Query.encode(name);
-        ObjectNode body = body();
-        JsonNode answer = remove ? gateway.client().delete(path) : gateway.client().put(path, body);
-        gateway.print(answer, "rate limit " + name + " of pool " + pool + ": " + describe() + " (sent; `cronoq limits "
-                + "--pool " + pool + "` shows it once the scheduler has taken it in)");
-        return 0;
+    String done() {
+        return "rate limit " + name + " of pool " + pool + ": " + describe() + " (sent; `cronoq limits --pool " + pool
+                + "` shows it once the scheduler has taken it in)";
     }
 
     /**
@@ -69,6 +59,7 @@ final class LimitsRateCommand implements Callable<Integer> {
      *
      * @throws IllegalArgumentException naming the flag whose value is wrong and what to give instead
      */
+    @Override
     ObjectNode body() {
         if (remove && (perSecond != null || burst != null)) {
             throw new IllegalArgumentException("--remove and --" + (perSecond != null ? "per-second" : "burst")

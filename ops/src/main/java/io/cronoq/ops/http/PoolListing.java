@@ -3,6 +3,8 @@ package io.cronoq.ops.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -21,12 +23,43 @@ abstract class PoolListing implements Callable<Integer> {
     /** The gateway path listed, e.g. {@code /v1/workers}. */
     private final String path;
 
+    /** How the answer is shown for people as one table, or null when {@link #show} is overridden. */
+    private final Function<JsonNode, Table> table;
+
+    /** A listing of {@code path} that overrides {@link #show}. */
     PoolListing(String path) {
+        this(path, null);
+    }
+
+    /** A listing of {@code path} shown as the one table that {@code table} makes of the answer. */
+    PoolListing(String path, Function<JsonNode, Table> table) {
         this.path = path;
+        this.table = table;
     }
 
     /** Prints the answer for people (one table, or a table per pool). */
-    abstract void show(JsonNode answer, PrintWriter out);
+    void show(JsonNode answer, PrintWriter out) {
+        table.apply(answer).print(out);
+    }
+
+    /**
+     * Prints each of {@code pools} with {@code onePool}, a blank line between two, or {@code none} when
+     * there is none.
+     */
+    static void showEach(Iterable<JsonNode> pools, String none, PrintWriter out, BiConsumer<JsonNode, PrintWriter> onePool) {
+        boolean first = true;
+        for (JsonNode p : pools) {
+            if (!first) {
+                out.println();
+            }
+            first = false;
+            onePool.accept(p, out);
+        }
+        if (first) {
+            out.println(none);
+        }
+        out.flush();
+    }
 
     /**
      * The query string of the call: {@code pool} when given, and what a listing adds.

@@ -1,7 +1,6 @@
 package io.cronoq.ops.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.PrintWriter;
 import io.cronoq.schemas.rules.Durations;
 import picocli.CommandLine.Command;
 
@@ -12,12 +11,7 @@ public final class SnapshotCommand extends PoolListing {
 
     /** Lists {@code /v1/snapshot}. */
     public SnapshotCommand() {
-        super("/v1/snapshot");
-    }
-
-    @Override
-    void show(JsonNode answer, PrintWriter out) {
-        table(answer).print(out);
+        super("/v1/snapshot", SnapshotCommand::table);
     }
 
     private static Table table(JsonNode snapshot) {

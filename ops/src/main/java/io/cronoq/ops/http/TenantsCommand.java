@@ -43,23 +43,12 @@ public final class TenantsCommand extends PoolListing {
 
     @Override
     void show(JsonNode answer, PrintWriter out) {
-        JsonNode pools = answer.path("pools");
-        if (pools.isEmpty()) {
-            out.println(pool == null ? "No pool has tenants yet: no task has been submitted and no policy set."
-                    : "Pool " + pool + " has no tenants yet: no task holds or waits there and no policy is set.");
-            out.flush();
-            return;
-        }
-        boolean first = true;
-        for (JsonNode p : pools) {
-            if (!first) {
-                out.println();
-            }
-            first = false;
-            out.println(header(p));
-            table(p).print(out);
-        }
-        out.flush();
+        showEach(answer.path("pools"), pool == null ? "No pool has tenants yet: no task has been submitted and no "
+                + "policy set." : "Pool " + pool + " has no tenants yet: no task holds or waits there and no policy "
+                + "is set.", out, (p, o) -> {
+            o.println(header(p));
+            table(p).print(o);
+        });
     }
 
     /** {@code Pool gpu: 24 slots, 8 GPUs; preemption on (after 30s below a guarantee)}. */

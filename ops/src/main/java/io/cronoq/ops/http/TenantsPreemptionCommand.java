@@ -1,18 +1,16 @@
 package io.cronoq.ops.http;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cronoq.events.SharingPolicySet;
 import io.cronoq.ops.sharing.SharingFlags;
 import io.cronoq.schemas.rules.Durations;
 import io.cronoq.schemas.rules.SharingRules;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -27,13 +25,7 @@ import picocli.CommandLine.Option;
         footer = {"", "DURATION is " + Durations.FORMS + ".", "", "Examples:",
             "  cronoq tenants preemption --pool gpu --off",
             "  cronoq tenants preemption --pool gpu --on --grace 2m"})
-final class TenantsPreemptionCommand implements Callable<Integer> {
-
-    @Mixin
-    GatewayOptions gateway;
-
-    @Option(names = "--pool", required = true, paramLabel = "POOL", description = "The pool.")
-    String pool;
+final class TenantsPreemptionCommand extends PoolChangeCommand {
 
     @Option(names = "--on", description = "Preempt borrowed attempts for a tenant below its guarantee.")
     boolean on;
@@ -45,15 +37,14 @@ final class TenantsPreemptionCommand implements Callable<Integer> {
             description = "How long a tenant below its guarantee waits before an attempt is preempted for it.")
     String grace;
 
-    /** Stamps the event the flags are checked as; a seam for tests. */
-    Clock clock = Clock.systemUTC();
+    @Override
+    JsonNode send(GatewayClient client, ObjectNode body) {
+        return client.put(poolPath("/sharing"), body);
+    }
 
     @Override
-    public Integer call() {
-        ObjectNode body = body();
-        var answer = gateway.client().put("/v1/pools/" + Query.encode(pool) + "/sharing", body);
-        gateway.print(answer, "pool " + pool + ": " + describe() + " (set)");
-        return 0;
+    String done() {
+        return "pool " + pool + ": " + describe() + " (set)";
     }
 
     /**
@@ -61,6 +52,7 @@ final class TenantsPreemptionCommand implements Callable<Integer> {
      *
      * @throws IllegalArgumentException naming the flag whose value is wrong and what to give instead
      */
+    @Override
     ObjectNode body() {
         if (on && off) {
             throw new IllegalArgumentException("--on and --off: give one or the other");

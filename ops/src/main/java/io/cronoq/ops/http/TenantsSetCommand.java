@@ -1,19 +1,17 @@
 package io.cronoq.ops.http;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cronoq.events.SharingPolicySet;
 import io.cronoq.events.TenantQuota;
 import io.cronoq.ops.sharing.SharingFlags;
 import io.cronoq.schemas.rules.SharingRules;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -34,13 +32,7 @@ import picocli.CommandLine.Option;
             "      --quota gpu=a100:guaranteed=4:max=16 --quota pool:guaranteed=2",
             "  cronoq tenants set --pool gpu --tenant interns --quota pool:max=4",
             "  cronoq tenants set --pool gpu --tenant research --no-quotas"})
-final class TenantsSetCommand implements Callable<Integer> {
-
-    @Mixin
-    GatewayOptions gateway;
-
-    @Option(names = "--pool", required = true, paramLabel = "POOL", description = "The pool.")
-    String pool;
+final class TenantsSetCommand extends PoolChangeCommand {
 
     @Option(names = "--tenant", required = true, paramLabel = "TENANT", description = "The tenant (team).")
     String tenant;
@@ -56,16 +48,15 @@ final class TenantsSetCommand implements Callable<Integer> {
     @Option(names = "--no-quotas", description = "Remove every quota of the tenant in the pool.")
     boolean noQuotas;
 
-    /** Stamps the event the flags are checked as; a seam for tests. */
-    Clock clock = Clock.systemUTC();
+    @Override
+    JsonNode send(GatewayClient client, ObjectNode body) {
+        return client.put(poolPath("/tenants/" + Query.encode(tenant)), body);
+    }
 
     @Override
-    public Integer call() {
-        ObjectNode body = body();
-        var answer = gateway.client().put("/v1/pools/" + Query.encode(pool) + "/tenants/" + Query.encode(tenant), body);
-        gateway.print(answer, "tenant " + tenant + " of pool " + pool + ": " + describe() + " (set; `cronoq tenants "
-                + "--pool " + pool + "` shows it once the scheduler has taken it in)");
-        return 0;
+    String done() {
+        return "tenant " + tenant + " of pool " + pool + ": " + describe() + " (set; `cronoq tenants --pool " + pool
+                + "` shows it once the scheduler has taken it in)";
     }
 
     /**
@@ -73,6 +64,7 @@ final class TenantsSetCommand implements Callable<Integer> {
      *
      * @throws IllegalArgumentException naming the flag whose value is wrong and what to give instead
      */
+    @Override
     ObjectNode body() {
         if (weight == null && quotas == null && !noQuotas) {
             throw new IllegalArgumentException("nothing to set for tenant " + tenant + ": give --weight W, --quota "

@@ -1,7 +1,6 @@
 package io.cronoq.ops.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 
 /** {@code cronoq workers}: the registered workers with their labels, slots, load and state. */
@@ -10,12 +9,7 @@ public final class WorkersCommand extends PoolListing {
 
     /** Lists {@code /v1/workers}. */
     public WorkersCommand() {
-        super("/v1/workers");
-    }
-
-    @Override
-    void show(JsonNode answer, PrintWriter out) {
-        table(answer).print(out);
+        super("/v1/workers", WorkersCommand::table);
     }
 
     private static Table table(JsonNode answer) {

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import picocli.CommandLine.ITypeConverter;
 
 /**
  * A what-if change to the fleet: workers added to a pool from the start, and groups whose
@@ -103,18 +102,12 @@ record FleetChange(List<AddWorkers> added, List<RemoveGroup> removed) {
     }
 
     /** Picocli converter of {@code --add-workers}: a bad value is a usage error naming the flag. */
-    static final class AddWorkersConverter implements ITypeConverter<AddWorkers> {
-        @Override
-        public AddWorkers convert(String value) {
-            return Converters.parsed(value, AddWorkers::parse);
-        }
+    static final class AddWorkersConverter extends Converters.Parsing<AddWorkers> {
+        AddWorkersConverter() { super(AddWorkers::parse); }
     }
 
     /** Picocli converter of {@code --remove-group}: a bad value is a usage error naming the flag. */
-    static final class RemoveGroupConverter implements ITypeConverter<RemoveGroup> {
-        @Override
-        public RemoveGroup convert(String value) {
-            return Converters.parsed(value, RemoveGroup::parse);
-        }
+    static final class RemoveGroupConverter extends Converters.Parsing<RemoveGroup> {
+        RemoveGroupConverter() { super(RemoveGroup::parse); }
     }
 }

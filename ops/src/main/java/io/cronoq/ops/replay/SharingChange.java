@@ -200,19 +200,13 @@ record SharingChange(Map<String, Double> weights, Map<String, List<TenantQuota>>
     }
 
     /** Picocli converter of {@code --weight}: a bad value is a usage error naming the flag. */
-    static final class WeightConverter implements ITypeConverter<Weight> {
-        @Override
-        public Weight convert(String value) {
-            return Converters.parsed(value, Weight::parse);
-        }
+    static final class WeightConverter extends Converters.Parsing<Weight> {
+        WeightConverter() { super(Weight::parse); }
     }
 
     /** Picocli converter of {@code --quota}: a bad value is a usage error naming the flag. */
-    static final class QuotaConverter implements ITypeConverter<Quota> {
-        @Override
-        public Quota convert(String value) {
-            return Converters.parsed(value, Quota::parse);
-        }
+    static final class QuotaConverter extends Converters.Parsing<Quota> {
+        QuotaConverter() { super(Quota::parse); }
     }
 
     /** Picocli converter of {@code --preemption on|off}. */

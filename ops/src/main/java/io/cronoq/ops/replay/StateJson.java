@@ -1,12 +1,10 @@
 package io.cronoq.ops.replay;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 
 /** Prints a {@link StateAt} as one JSON document, for scripts: {@code at}, {@code pools}, {@code groups}, {@code queues}. */
 final class StateJson {
@@ -49,11 +47,7 @@ final class StateJson {
                 task.put("reason", q.reason());
             }
         });
-        try {
-            out.println(JSON.writeValueAsString(root));
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
+        out.println(JsonText.of(JSON, root));
         out.flush();
     }
 

@@ -1,11 +1,9 @@
 package io.cronoq.ops.replay;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -44,11 +42,7 @@ final class TimelineJsonLines {
                 attempt.put("outcome", a.outcome() == null ? null : a.outcome().toString());
             }
             task.put("waitingReason", t.waitingReason());
-            try {
-                out.print(JSON.writeValueAsString(task));
-            } catch (JsonProcessingException e) {
-                throw new UncheckedIOException(e);
-            }
+            out.print(JsonText.of(JSON, task));
             out.print('\n');
         }
         out.flush();

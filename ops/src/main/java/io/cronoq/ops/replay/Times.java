@@ -66,10 +66,7 @@ final class Times {
     }
 
     /** Picocli converter for time flags: a bad value is a usage error naming the flag. */
-    static final class InstantConverter implements ITypeConverter<Instant> {
-        @Override
-        public Instant convert(String value) {
-            return Converters.parsed(value, Times::parse);
-        }
+    static final class InstantConverter extends Converters.Parsing<Instant> {
+        InstantConverter() { super(Times::parse); }
     }
 }

@@ -1,6 +1,5 @@
 package io.cronoq.ops.replay;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -8,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cronoq.events.TenantQuota;
 import io.cronoq.schemas.rules.Durations;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.util.Locale;
 
 /**
@@ -163,11 +161,7 @@ final class WhatIfOutput {
             node.put("waitingAtEndRecorded", t.waitingRecorded());
             node.put("waitingAtEndSimulated", t.waitingSimulated());
         }
-        try {
-            out.println(JSON.writeValueAsString(root));
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
+        out.println(JsonText.of(JSON, root));
         out.flush();
     }
 

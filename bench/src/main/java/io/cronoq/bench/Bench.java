@@ -1,0 +1,360 @@
+package io.cronoq.bench;
+
+import io.cronoq.events.SubmissionEvent;
+import io.cronoq.events.TaskSubmitted;
+import io.cronoq.scheduler.app.SchedulerApp;
+import io.cronoq.scheduler.app.TopicSetup;
+import io.cronoq.scheduler.config.SchedulerConfig;
+import io.cronoq.schemas.SchemaRegistry;
+import io.cronoq.schemas.Topics;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One bench run end to end on a real broker: the drain phase (tasks pre-submitted, then the scheduler
+ * and the workers start), the rate phase (a steady open-loop load on a running scheduler; then, with
+ * {@code --backlog}, the same again with a saturated group's backlog waiting), and the Kafka Streams
+ * baseline of each on the same broker, after the scheduler's so that the baseline, not cronoq, runs
+ * on the warmer JVM. Every phase has its own topics and application id.
+ */
+public final class Bench {
+
+    private static final Logger log = LoggerFactory.getLogger(Bench.class);
+
+    private final BenchSettings settings;
+    private final PrintWriter progress;
+    private final Clock clock = Clock.systemUTC();
+    private final String runId = "bench-" + UUID.randomUUID().toString().substring(0, 6);
+    private final Workload workload;
+    private Path runDir;
+    private String bootstrap;
+    private String where = "";
+    private int recordSize;
+    private final Map<String, Map<String, Double>> threadMetrics = new LinkedHashMap<>();
+    private final Map<String, Map<String, Double>> logEntries = new LinkedHashMap<>();
+    private final Map<String, Map<String, Double>> logBytes = new LinkedHashMap<>();
+    private CpuSampler cpu;
+
+    /** A run of these settings, its progress told on {@code progress}. */
+    public Bench(BenchSettings settings, PrintWriter progress) {
+        this.settings = settings;
+        this.progress = progress;
+        this.workload = new Workload(runId, settings.pools(), settings.groups(), settings.workers(), settings.slots(),
+                settings.partitions());
+    }
+
+    /** Runs every phase the settings ask for and returns the figures. */
+    public BenchReport run() {
+        double[] loadBefore = ProcessMemory.loadAverage();
+        try {
+            runDir = Files.createTempDirectory("cronoq-bench");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a temporary directory: " + e.getMessage(), e);
+        }
+        cpu = CpuSampler.start();
+        try (BenchBroker broker = BenchBroker.start(settings.bootstrap(), runDir)) {
+            bootstrap = broker.bootstrap();
+            step("Kafka at " + bootstrap + (broker.embedded() ? " (embedded, in this JVM)" : ""));
+            BenchReport.Drain drain = null;
+            Baseline.DrainResult baselineDrain = null;
+            BenchReport.Memory afterDrain = null;
+            if (settings.warmupDrain() > 0) {
+                step("JVM warm-up: an unmeasured drain of " + settings.warmupDrain() + " tasks on topics of its own");
+                drainPhase(settings.warmupDrain(), "warmup");
+            }
+            if (settings.drain() > 0) {
+                DrainOutcome outcome = drainPhase(settings.drain(), "drain");
+                drain = outcome.drain();
+                afterDrain = outcome.memory();
+                if (settings.baseline()) {
+                    long records = settings.baselineRecords();
+                    step(String.format(java.util.Locale.ROOT, "Baseline: drain of %,d records", records));
+                    baselineDrain = baseline().drain(records, drainTimeout(records));
+                    String prefix = runId + "-baseline-drain";
+                    logEntries.put(BenchReport.BASELINE_PER_RECORD,
+                            LogVolume.per(LogVolume.of(bootstrap, prefix), records));
+                    logBytes.put(BenchReport.BASELINE_PER_RECORD,
+                            LogVolume.per(LogVolume.bytesOf(bootstrap, prefix), records));
+                    step(String.format(java.util.Locale.ROOT, "Baseline: %,.0f records/s", baselineDrain.perSecond()));
+                }
+            }
+            RateOutcome rate = settings.rate() > 0 ? ratePhase() : null;
+            Baseline.RateResult baselineRate = null;
+            if (rate != null && settings.baseline()) {
+                step("Baseline: " + settings.rate() + " records/s");
+                baselineRate = baseline().rate(settings.rate(), settings.warmupS(), settings.durationS(), rateTimeout());
+            }
+            return new BenchReport(settings, where, recordSize, loadBefore, ProcessMemory.loadAverage(), drain,
+                    baselineDrain, rate == null ? null : rate.empty(), baselineRate,
+                    rate == null ? null : rate.backlog(), rate == null ? afterDrain : rate.memoryEmpty(),
+                    rate == null ? null : rate.memoryBacklog(), threadMetrics, logEntries, logBytes);
+        } finally {
+            if (settings.bootstrap() != null && bootstrap != null) {
+                BenchTopics.deleteAll(bootstrap, runId);
+            }
+            deleteQuietly(runDir);
+            if (cpu != null) {
+                cpu.close();
+            }
+        }
+    }
+
+    private record DrainOutcome(BenchReport.Drain drain, BenchReport.Memory memory) {}
+
+    private record RateOutcome(BenchReport.Rate empty, BenchReport.Memory memoryEmpty, BenchReport.Rate backlog,
+                               BenchReport.Memory memoryBacklog) {}
+
+    /** A drain of {@code n} tasks on the topics of {@code phase}; only the "drain" phase records its metrics. */
+    private DrainOutcome drainPhase(long n, String phase) {
+        boolean measured = phase.equals("drain");
+        String label = measured ? "Drain" : "Warm-up drain";
+        SchedulerConfig config = config(phase);
+        SchemaRegistry registry = SchedulerApp.registry(config);
+        Topics topics = SchedulerApp.topics(config, registry);
+        TopicSetup.ensure(config, topics);
+        try (Fleet workers = fleet(config, topics);
+             KafkaProducer<String, byte[]> producer = BenchClients.producer(bootstrap)) {
+            if (!settings.stored()) {
+                workers.register(workload.registrations(clock.instant()));
+            }
+            step(label + ": pre-submitting " + n + " tasks");
+            AtomicLong failures = new AtomicLong();
+            Pacer.burst(0, n, (i, stamp) -> submit(producer, topics, workload.task(i, stamp, clock.instant()), failures));
+            producer.flush();
+            checkSent(failures);
+            try (JournalWatcher journal = JournalWatcher.start(bootstrap, topics.journal(), registry)) {
+                step(label + ": starting the scheduler (" + settings.workers() + " " + fleetName() + ")");
+                try (SchedulerUnderTest scheduler = startScheduler(config, phase)) {
+                    scheduler.awaitRunning(Duration.ofSeconds(120));
+                    if (settings.stored()) {
+                        awaitTakenIn(config, topics, drainTimeout(n), "the submissions");
+                        step(label + ": " + n + " tasks stored; the workers join");
+                        workers.register(workload.registrations(clock.instant()));
+                    }
+                    // Timed from the moment the scheduler runs, taking in the submissions included; or, for stored
+                    // tasks, from the moment the workers join.
+                    long start = System.nanoTime();
+                    try {
+                        Waits.until(() -> journal.succeeded().count() >= n, drainTimeout(n), n + " tasks to finish");
+                    } catch (Waits.BenchTimeoutException e) {
+                        throw new Waits.BenchTimeoutException(e.getMessage() + " (" + journal.succeeded().count()
+                                + " finished, " + workers.placements().count() + " placed)");
+                    }
+                    Window finished = journal.succeeded();
+                    // RUNNING is polled: a small drain may have begun finishing before it was seen.
+                    start = Math.min(start, finished.firstNanos());
+                    if (workers.placements().count() > 0) {
+                        start = Math.min(start, workers.placements().firstNanos());
+                    }
+                    Double cpuMs = cpu == null || settings.fork() ? null
+                            : cpu.cpuSecondsBetween(start, finished.lastNanos()) * 1000 / finished.count();
+                    Map<String, Double> cpuParts = cpu == null || settings.fork() ? null : CpuSampler.perItemMs(
+                            cpu.cpuSecondsByPartBetween(start, finished.lastNanos()), finished.count());
+                    BenchReport.Drain drain = new BenchReport.Drain(n, workers.placements().perSecondSince(start),
+                            finished.perSecondSince(start), (finished.lastNanos() - start) / 1e9, cpuMs, cpuParts,
+                            finished.perSecondBetween(0, n / 10),
+                            finished.perSecondBetween(n - n / 10, n - 1));
+                    BenchReport.Memory memory = null;
+                    if (measured) {
+                        threadMetrics.put("drain", scheduler.threadMetrics());
+                        String prefix = runId + "-drain";
+                        logEntries.put(BenchReport.DRAIN_PER_TASK, LogVolume.per(LogVolume.of(bootstrap, prefix), n));
+                        logBytes.put(BenchReport.DRAIN_PER_TASK,
+                                LogVolume.per(LogVolume.bytesOf(bootstrap, prefix), n));
+                        memory = scheduler.memory(0);
+                    }
+                    step(String.format(java.util.Locale.ROOT, "%s: %,.0f placements/s, %,.0f tasks/s full lifecycle",
+                            label, drain.placementsPerSecond(), drain.lifecyclePerSecond()));
+                    return new DrainOutcome(drain, memory);
+                }
+            }
+        } finally {
+            registry.close();
+        }
+    }
+
+    private RateOutcome ratePhase() {
+        SchedulerConfig config = config("rate");
+        SchemaRegistry registry = SchedulerApp.registry(config);
+        Topics topics = SchedulerApp.topics(config, registry);
+        TopicSetup.ensure(config, topics);
+        step("Rate: starting the scheduler and " + settings.workers() + " " + fleetName());
+        try (SchedulerUnderTest scheduler = startScheduler(config, "rate");
+             Fleet workers = fleet(config, topics);
+             JournalWatcher journal = JournalWatcher.start(bootstrap, topics.journal(), registry);
+             KafkaProducer<String, byte[]> producer = BenchClients.producer(bootstrap)) {
+            scheduler.awaitRunning(Duration.ofSeconds(120));
+            var registrations = workload.registrations(clock.instant());
+            workers.register(registrations);
+            Waits.until(() -> workers.accepted(registrations.stream().map(r -> r.getWorkerId()).toList()),
+                    Duration.ofSeconds(120), "the " + fleetName() + " to be accepted");
+            AtomicLong sent = new AtomicLong();
+            BenchReport.Rate empty = measureRate("Rate", topics, producer, workers, journal, sent);
+            threadMetrics.put("rate", scheduler.threadMetrics());
+            BenchReport.Memory memoryEmpty = scheduler.memory(0);
+            if (settings.backlog() == 0) {
+                return new RateOutcome(empty, memoryEmpty, null, null);
+            }
+            loadBacklog(config, topics, producer, workers);
+            BenchReport.Memory memoryBacklog = scheduler.memory(settings.backlog());
+            BenchReport.Rate backlog = measureRate("Rate with backlog", topics, producer, workers, journal, sent);
+            threadMetrics.put("backlog rate", scheduler.threadMetrics());
+            return new RateOutcome(empty, memoryEmpty, backlog, memoryBacklog);
+        } finally {
+            registry.close();
+        }
+    }
+
+    private BenchReport.Rate measureRate(String label, Topics topics, KafkaProducer<String, byte[]> producer,
+                                         Fleet workers, JournalWatcher journal, AtomicLong sent) {
+        int rate = settings.rate();
+        long total = (long) rate * (settings.warmupS() + settings.durationS());
+        long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
+        long measureFrom = start + TimeUnit.SECONDS.toNanos(settings.warmupS());
+        workers.measureFrom(measureFrom);
+        journal.reset();
+        step(String.format(java.util.Locale.ROOT, "%s: %,d tasks/s for %d s + %d s warm-up", label, rate,
+                settings.durationS(), settings.warmupS()));
+        AtomicLong failures = new AtomicLong();
+        long first = sent.get();
+        long lag = Pacer.run(first, total, rate, start,
+                (i, stamp) -> submit(producer, topics, workload.task(i, stamp, clock.instant()), failures));
+        sent.addAndGet(total);
+        producer.flush();
+        checkSent(failures);
+        Waits.until(() -> journal.succeeded().count() >= total, rateTimeout(),
+                "the " + total + " tasks sent at " + rate + "/s to finish");
+        Latency.Summary latency = workers.latency().summary();
+        step(String.format(java.util.Locale.ROOT, "%s: p50 %.1f ms, p99 %.1f ms", label, latency.p50(), latency.p99()));
+        return new BenchReport.Rate(rate, latency, workers.placements().perSecond(), journal.succeeded().perSecond(),
+                lag / 1e6);
+    }
+
+    private void loadBacklog(SchedulerConfig config, Topics topics, KafkaProducer<String, byte[]> producer,
+                             Fleet workers) {
+        long n = settings.backlog();
+        String worker = workload.backlogWorkerId();
+        workers.hold(worker);
+        workers.register(List.of(workload.backlogWorker(clock.instant())));
+        Waits.until(() -> workers.accepted(List.of(worker)), Duration.ofSeconds(60), "the backlog's worker to be accepted");
+        step(String.format(java.util.Locale.ROOT, "Backlog: %,d tasks for a saturated group", n));
+        AtomicLong failures = new AtomicLong();
+        Pacer.burst(0, n, (i, stamp) -> submit(producer, topics, workload.backlogTask(i, stamp, clock.instant()), failures));
+        producer.flush();
+        checkSent(failures);
+        awaitTakenIn(config, topics, Duration.ofSeconds(Math.max(300, n / 500)), "the backlog");
+        step("Backlog: taken in");
+    }
+
+    /** Waits until the scheduler of {@code config} has committed every submission on its topic: it holds them all. */
+    private void awaitTakenIn(SchedulerConfig config, Topics topics, Duration timeout, String what) {
+        String appId = config.get(SchedulerConfig.APPLICATION_ID);
+        Waits.until(() -> InputLag.of(bootstrap, appId, topics.submissions().name()) == 0, timeout,
+                "the scheduler to take in " + what);
+    }
+
+    private Baseline baseline() {
+        Properties props = SchedulerApp.streamsProperties(config("baseline"));
+        return new Baseline(bootstrap, props, runId + "-baseline", settings.partitions(), recordSize, workload, runDir,
+                cpu);
+    }
+
+    /** The workers of a phase on the topics of {@code config}: simulated ones, or real agents. */
+    private Fleet fleet(SchedulerConfig config, Topics topics) {
+        if (settings.agents()) {
+            return AgentFleet.start(bootstrap, config.get(SchedulerConfig.TOPIC_PREFIX), settings.runMs());
+        }
+        return SimulatedWorkers.start(bootstrap, topics, settings.runMs(), settings.startReportDelayMs());
+    }
+
+    private String fleetName() {
+        return settings.agents() ? "worker agents" : "simulated workers";
+    }
+
+    private SchedulerUnderTest startScheduler(SchedulerConfig config, String phase) {
+        SchedulerUnderTest scheduler = SchedulerUnderTest.start(config, settings.fork(),
+                runDir.resolve("scheduler-" + phase + ".log"));
+        where = scheduler.where();
+        return scheduler;
+    }
+
+    private SchedulerConfig config(String phase) {
+        Map<String, String> values = new HashMap<>();
+        values.put(SchedulerConfig.BOOTSTRAP_SERVERS.name(), bootstrap);
+        values.put(SchedulerConfig.TOPIC_PREFIX.name(), runId + "-" + phase + ".");
+        values.put(SchedulerConfig.APPLICATION_ID.name(), runId + "-" + phase);
+        values.put(SchedulerConfig.STATE_DIR.name(), runDir.resolve("state-" + phase).toString());
+        values.put(SchedulerConfig.PARTITIONS.name(), String.valueOf(settings.partitions()));
+        values.put(SchedulerConfig.COMMIT_INTERVAL_MS.name(), String.valueOf(settings.commitMs()));
+        if (settings.retentionMs() != null) {
+            values.put(SchedulerConfig.TASK_RETENTION_MS.name(), String.valueOf(settings.retentionMs()));
+        }
+        return SchedulerConfig.of(values);
+    }
+
+    private void submit(KafkaProducer<String, byte[]> producer, Topics topics, TaskSubmitted task, AtomicLong failures) {
+        String topic = topics.submissions().name();
+        byte[] value = topics.submissions().valueSerde().serializer().serialize(topic, new SubmissionEvent(task));
+        if (recordSize == 0) {
+            recordSize = value.length;
+        }
+        producer.send(new ProducerRecord<>(topic, task.getPool(), value), (meta, error) -> {
+            if (error != null && failures.getAndIncrement() == 0) {
+                log.warn("Could not submit a task: {}", error.toString());
+            }
+        });
+    }
+
+    private static void checkSent(AtomicLong failures) {
+        if (failures.get() > 0) {
+            throw new IllegalStateException(failures.get() + " submissions could not be sent; see the log");
+        }
+    }
+
+    /** Long enough for a drain of {@code n} at 100 tasks/s. */
+    private static Duration drainTimeout(long n) {
+        return Duration.ofSeconds(Math.max(180, n / 100));
+    }
+
+    /** Long enough for a rate the scheduler cannot keep up with to drain at 100 tasks/s. */
+    private Duration rateTimeout() {
+        long tasks = (long) settings.rate() * (settings.warmupS() + settings.durationS());
+        return Duration.ofSeconds(Math.max(120 + settings.warmupS() + settings.durationS(), tasks / 100));
+    }
+
+    private void step(String message) {
+        progress.println("… " + message);
+        progress.flush();
+        log.info(message);
+    }
+
+    private static void deleteQuietly(Path dir) {
+        if (dir == null) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | UncheckedIOException e) {
+            log.warn("Could not delete {}: {}", dir, e.toString());
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package io.cronoq.bench;
+
+/**
+ * What one {@code cronoq bench} run does: the fleet (pools, groups, workers, slots; simulated or real
+ * agents), the load (a drain of pre-submitted tasks, a steady rate, a backlog for a saturated group),
+ * the scheduler's settings that the baseline copies, and the baseline's own drain. Validated at
+ * construction, naming the flag at fault.
+ *
+ * @param pools              pools the tasks and workers spread over
+ * @param groups             groups (label sets) per pool
+ * @param workers            workers in all, spread over every group of every pool
+ * @param slots              slots of each worker
+ * @param runMs              how long an attempt runs (0: it succeeds the moment it arrives)
+ * @param drain              tasks pre-submitted before the scheduler starts, then drained (0: no drain phase)
+ * @param warmupDrain        tasks of an unmeasured drain first, on topics of its own, so the measured phases run on a
+ *                           JVM whose JIT has compiled the hot paths (0: none)
+ * @param rate               steady submissions per second, open loop (0: no rate phase)
+ * @param durationS          length of the measured part of the rate phase, in seconds
+ * @param warmupS            unmeasured seconds at the same rate before it
+ * @param backlog            tasks pre-loaded for a saturated group before the rate phase is run again (0: none)
+ * @param commitMs           the scheduler's (and the baseline's) commit interval
+ * @param partitions         partitions of every topic
+ * @param bootstrap          an external Kafka, or {@code null} for an embedded broker in a temporary directory
+ * @param fork               run the scheduler in a child JVM, so its memory is its own
+ * @param baseline           also measure the Kafka Streams baseline
+ * @param baselineRecords    records of the baseline's drain, whatever the scheduler's drain is
+ * @param retentionMs        how long the scheduler keeps a finished task before it forgets it (0: forever, as the
+ *                           scheduler's own setting), or {@code null} for the scheduler's default
+ * @param agents             run the fleet as real worker agents ({@code CronoqWorker}) instead of simulated workers
+ * @param startReportDelayMs how long a simulated worker holds back {@code AttemptStarted} (an attempt that ends
+ *                           within it is reported by its success alone); 0 sends it at once
+ * @param stored     a drain of stored tasks: the workers join once the scheduler has taken in every submission,
+ *                   and the drain is timed from then (as a database scheduler drains rows inserted before)
+ */
+public record BenchSettings(int pools, int groups, int workers, int slots, long runMs, long drain, long warmupDrain,
+                            int rate, int durationS, int warmupS, long backlog, int commitMs, int partitions,
+                            String bootstrap, boolean fork, boolean baseline, long baselineRecords, Long retentionMs,
+                            boolean agents, long startReportDelayMs, boolean stored) {
+
+    /**
+     * What an assignment→completion cycle costs a slot besides the run time, beyond one commit interval:
+     * the worker's answer and the scheduler's reading of it (about 25 ms in all at the default 20 ms commit).
+     */
+    static final long CYCLE_OVERHEAD_MS = 5;
+
+    /** Checks every value; an {@link IllegalArgumentException} names the flag and the fix. */
+    public BenchSettings {
+        atLeast("--pools", pools, 1);
+        atLeast("--groups", groups, 1);
+        atLeast("--slots", slots, 1);
+        atLeast("--run-ms", runMs, 0);
+        atLeast("--drain", drain, 0);
+        atLeast("--warmup-drain", warmupDrain, 0);
+        atLeast("--rate", rate, 0);
+        atLeast("--duration", durationS, 1);
+        atLeast("--warmup", warmupS, 0);
+        atLeast("--backlog", backlog, 0);
+        atLeast("--commit-ms", commitMs, 1);
+        atLeast("--partitions", partitions, 1);
+        atLeast("--baseline-records", baselineRecords, 1);
+        atLeast("--start-report-delay-ms", startReportDelayMs, 0);
+        if (retentionMs != null) {
+            atLeast("--retention-ms", retentionMs, 0);
+        }
+        if (workers < pools * groups) {
+            throw new IllegalArgumentException("--workers is " + workers + "; every group of every pool needs a worker, "
+                    + "so give at least --pools x --groups = " + pools * groups);
+        }
+        if (drain == 0 && rate == 0) {
+            throw new IllegalArgumentException("nothing to measure: give --drain N, --rate N or both");
+        }
+        if (backlog > 0 && rate == 0) {
+            throw new IllegalArgumentException("--backlog compares placement latency at a steady rate with and without "
+                    + "the backlog; give --rate too");
+        }
+    }
+
+    /** Total slots of the fleet. */
+    public long totalSlots() {
+        return (long) workers * slots;
+    }
+
+    /** The estimated time a slot is busy per task: the run time, one commit interval and {@link #CYCLE_OVERHEAD_MS}. */
+    public long cycleMs() {
+        return runMs + commitMs + CYCLE_OVERHEAD_MS;
+    }
+
+    /** The tasks per second the slots allow at {@link #cycleMs()} per task: near it, the fleet limits a drain. */
+    public double slotCapPerSecond() {
+        return totalSlots() * 1000.0 / cycleMs();
+    }
+
+    private static void atLeast(String flag, long value, long min) {
+        if (value < min) {
+            throw new IllegalArgumentException(flag + " is " + value + "; it must be at least " + min);
+        }
+    }
+}

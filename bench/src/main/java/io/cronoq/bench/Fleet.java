@@ -1,0 +1,46 @@
+package io.cronoq.bench;
+
+import io.cronoq.events.WorkerRegistered;
+import java.util.Collection;
+
+/**
+ * The workers of a bench phase, simulated ({@link SimulatedWorkers}) or real agents ({@link AgentFleet}):
+ * they register, answer their assignments, and measure submission→assignment latency and placements
+ * from the stamp in each task's payload.
+ */
+abstract class Fleet implements AutoCloseable {
+
+    private volatile Measurement measurement = new Measurement(Long.MIN_VALUE);
+
+    /** Registers these workers; returns once each registration is on its way (not yet answered). */
+    public abstract void register(Collection<WorkerRegistered> workers);
+
+    /** Whether every one of these workers has been accepted by the scheduler. */
+    public abstract boolean accepted(Collection<String> workerIds);
+
+    /** This worker, once registered, takes its assignments and never finishes them (it keeps its group saturated). */
+    public abstract void hold(String workerId);
+
+    /** From now on measure only tasks stamped at or after {@code fromNanos}, with fresh counters. */
+    public final void measureFrom(long fromNanos) {
+        measurement = new Measurement(fromNanos);
+    }
+
+    /** Submission→assignment latency of the measured tasks. */
+    public final Latency latency() {
+        return measurement.latency();
+    }
+
+    /** Assignments of measured tasks, by arrival. */
+    public final Window placements() {
+        return measurement.placements();
+    }
+
+    /** An assignment of a task stamped {@code stampNanos} reached its worker at {@code atNanos}. */
+    protected final void placed(long stampNanos, long atNanos) {
+        measurement.record(stampNanos, atNanos);
+    }
+
+    @Override
+    public abstract void close();
+}

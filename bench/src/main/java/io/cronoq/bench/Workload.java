@@ -1,0 +1,143 @@
+package io.cronoq.bench;
+
+import io.cronoq.events.TaskSubmitted;
+import io.cronoq.events.WorkerRegistered;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The fleet and its tasks: pools {@code bench-pool-<k>-<n>} (pool {@code k} on partition
+ * {@code k mod partitions}, see {@link PartitionedNames}, the same names in every run), groups labelled
+ * {@code grp=g<j>}, workers {@code <name>-w<i>-<n>} (on assignments partition {@code i mod partitions})
+ * spread round-robin over every group of every pool, and task {@code k} sent to pool {@code k mod P}
+ * and group {@code (k / P) mod G}. A task carries, as its payload, the {@link System#nanoTime()} at
+ * which it was (meant to be) submitted, so the worker that receives its assignment in this JVM
+ * measures submission→assignment latency.
+ */
+public final class Workload {
+
+    /** The stem of every pool name: pool {@code k} is {@code bench-pool-<k>-<n>}. */
+    public static final String POOL_STEM = "bench-pool-";
+    /** The label that forms the groups. */
+    public static final String GROUP_LABEL = "grp";
+    /** The group of the backlog: tasks for it wait behind a worker that never finishes. */
+    public static final String BACKLOG_GROUP = "backlog";
+
+    private final String name;
+    private final int pools;
+    private final int groups;
+    private final int workers;
+    private final int slots;
+    private final String[] poolNames;
+    private final String[] workerIds;
+
+    /**
+     * @param name       a prefix of worker and task names, unique per run (letters, digits, '-')
+     * @param pools      pools
+     * @param groups     groups per pool
+     * @param workers    workers in all (at least pools x groups)
+     * @param slots      slots per worker
+     * @param partitions partitions of the topics the pools and workers key
+     */
+    public Workload(String name, int pools, int groups, int workers, int slots, int partitions) {
+        this.name = name;
+        this.pools = pools;
+        this.groups = groups;
+        this.workers = workers;
+        this.slots = slots;
+        this.poolNames = new String[pools];
+        for (int k = 0; k < pools; k++) {
+            poolNames[k] = PartitionedNames.spread(POOL_STEM, k, partitions);
+        }
+        this.workerIds = new String[workers];
+        for (int i = 0; i < workers; i++) {
+            workerIds[i] = PartitionedNames.spread(name + "-w", i, partitions);
+        }
+    }
+
+    /** Pool {@code index}: on partition {@code index mod partitions} of every topic keyed by pool. */
+    public String pool(int index) {
+        return poolNames[index];
+    }
+
+    /** Worker {@code index}: on partition {@code index mod partitions} of the assignments topic. */
+    public String workerId(int index) {
+        return workerIds[index];
+    }
+
+    /** The pool of task {@code k}. */
+    public String poolOfTask(long k) {
+        return pool((int) (k % pools));
+    }
+
+    /** The labels of group {@code index} (of any pool). */
+    public static Map<String, String> group(int index) {
+        return Map.of(GROUP_LABEL, "g" + index);
+    }
+
+    /** Every worker's registration. */
+    public List<WorkerRegistered> registrations(Instant at) {
+        List<WorkerRegistered> all = new ArrayList<>(workers);
+        for (int i = 0; i < workers; i++) {
+            all.add(WorkerRegistered.newBuilder()
+                    .setWorkerId(workerId(i))
+                    .setPool(pool(i % pools))
+                    .setLabels(group((i / pools) % groups))
+                    .setSlots(slots)
+                    .setRegisteredAt(at)
+                    .build());
+        }
+        return all;
+    }
+
+    /** Task {@code k}, submitted at {@code at}, stamped with {@code stampNanos}. */
+    public TaskSubmitted task(long k, long stampNanos, Instant at) {
+        return TaskSubmitted.newBuilder()
+                .setTaskId(name + "-t" + k)
+                .setPool(poolOfTask(k))
+                .setLabels(group((int) ((k / pools) % groups)))
+                .setPayload(stamp(stampNanos))
+                .setSubmittedAt(at)
+                .build();
+    }
+
+    /** The worker of the backlog's group: one slot, in the first pool, and it never finishes. */
+    public WorkerRegistered backlogWorker(Instant at) {
+        return WorkerRegistered.newBuilder()
+                .setWorkerId(backlogWorkerId())
+                .setPool(pool(0))
+                .setLabels(Map.of(GROUP_LABEL, BACKLOG_GROUP))
+                .setSlots(1)
+                .setRegisteredAt(at)
+                .build();
+    }
+
+    /** The id of the backlog's worker. */
+    public String backlogWorkerId() {
+        return name + "-backlog-w";
+    }
+
+    /** Backlog task {@code k}: for the saturated group of the first pool; it waits. */
+    public TaskSubmitted backlogTask(long k, long stampNanos, Instant at) {
+        return TaskSubmitted.newBuilder()
+                .setTaskId(name + "-b" + k)
+                .setPool(pool(0))
+                .setLabels(Map.of(GROUP_LABEL, BACKLOG_GROUP))
+                .setPayload(stamp(stampNanos))
+                .setSubmittedAt(at)
+                .build();
+    }
+
+    /** The 8-byte payload carrying a submission time. */
+    public static ByteBuffer stamp(long nanos) {
+        return ByteBuffer.allocate(Long.BYTES).putLong(0, nanos);
+    }
+
+    /** The submission time a payload carries, or -1 when it carries none. */
+    public static long stampOf(ByteBuffer payload) {
+        return payload != null && payload.remaining() == Long.BYTES ? payload.getLong(payload.position()) : -1;
+    }
+}

@@ -1,0 +1,107 @@
+package io.cronoq.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The report says what the fleet allows and sets each cost per task beside a baseline record's, in text and in JSON. */
+class BenchReportTest {
+
+    private static BenchSettings settings(int workers, int slots, Long retentionMs, boolean agents) {
+        return new BenchSettings(2, 2, workers, slots, 0, 10_000, 0, 0, 5, 2, 0, 20, 6, null, false, true, 300_000,
+                retentionMs, agents, agents ? 0 : 20, false);
+    }
+
+    private static BenchReport report(BenchSettings settings, double tasksPerSecond) {
+        BenchReport.Drain drain = new BenchReport.Drain(10_000, tasksPerSecond * 1.01, tasksPerSecond,
+                10_000 / tasksPerSecond, 0.35, Map.of("stream threads", 0.11), 4_000, 5_000);
+        Baseline.DrainResult baseline = new Baseline.DrainResult(300_000, 6.0, 50_000, 0.021,
+                Map.of("stream threads", 0.007), Map.of(), 48_000, 51_000);
+        Map<String, Map<String, Double>> entries = new LinkedHashMap<>();
+        entries.put(BenchReport.DRAIN_PER_TASK, Map.of("journal", 6.0, "submissions", 1.0, "assignments", 1.0));
+        entries.put(BenchReport.BASELINE_PER_RECORD, Map.of("-drain-in", 1.0, "-drain-out", 1.0));
+        Map<String, Map<String, Double>> bytes = new LinkedHashMap<>();
+        bytes.put(BenchReport.DRAIN_PER_TASK, Map.of("journal", 600.0, "submissions", 120.0, "assignments", 80.0));
+        bytes.put(BenchReport.BASELINE_PER_RECORD, Map.of("-drain-in", 100.0, "-drain-out", 100.0));
+        return new BenchReport(settings, "the bench JVM", 72, new double[] {1, 1, 1}, new double[] {1, 1, 1}, drain,
+                baseline, null, null, null, null, null, Map.of(), entries, bytes);
+    }
+
+    private static String printed(BenchReport report) {
+        StringWriter text = new StringWriter();
+        report.print(new PrintWriter(text, true));
+        return text.toString();
+    }
+
+    @Test
+    void theHeaderSaysHowManySlotsThereAreAndWhatTheyAllow() {
+        String text = printed(report(settings(64, 32, null, false), 4_500));
+        assertThat(text).contains("64 simulated workers (AttemptStarted held back 20 ms) x 32 slots")
+                .contains("2,048 slots: at about 25 ms per task and slot")
+                .contains("about 81,920 tasks/s")
+                .contains("slots in use")
+                .doesNotContain("the fleet may be the limit")
+                .doesNotContain("forgotten");
+    }
+
+    @Test
+    void aDrainNearWhatTheSlotsAllowIsFlagged() {
+        String text = printed(report(settings(32, 16, null, false), 19_000));
+        assertThat(text).contains("512 slots").contains("about 20,480 tasks/s")
+                .contains("the fleet may be the limit; give more --workers or --slots");
+    }
+
+    @Test
+    void everyCostPerTaskStandsBesideABaselineRecordsAndItsMultiple() {
+        String text = printed(report(settings(64, 32, null, false), 4_500));
+        assertThat(text).contains("0.350 ms per task, 0.021 ms per baseline record (16.7 x)")
+                .contains("log entries written")
+                .contains("8.0 per task, 2.0 per baseline record (4.0 x)")
+                .contains("bytes written")
+                .contains("800 per task, 200 per baseline record (4.0 x)")
+                .contains("a drain of 300,000 records")
+                .contains("48,000 records/s in the first tenth, 51,000 in the last")
+                .contains("Bytes written (drain, per task; the logs' size on disk, one replica), total 800:");
+    }
+
+    @Test
+    void aRetentionShorterThanTheDrainIsSaidToIncludeTheForgetting() {
+        String text = printed(report(settings(64, 32, 500L, false), 4_500));
+        assertThat(text).contains("finished tasks forgotten 500 ms after they finish")
+                .contains("shorter than the drain: it includes forgetting the tasks it finished first");
+        String longer = printed(report(settings(64, 32, 60_000L, false), 4_500));
+        assertThat(longer).contains("longer than the drain: no task was forgotten in it");
+    }
+
+    @Test
+    void agentsAreNamedAsTheFleet() {
+        assertThat(printed(report(settings(64, 32, null, true), 4_500)))
+                .contains("64 worker agents (CronoqWorker, in the bench JVM) x 32 slots");
+    }
+
+    @Test
+    void theJsonLineCarriesTheNewFigures() throws Exception {
+        JsonNode json = new ObjectMapper().readTree(report(settings(64, 32, 500L, false), 4_500).toJson());
+        assertThat(json.get("slots").asLong()).isEqualTo(2_048);
+        assertThat(json.get("slot_cap_tasks_per_second").asDouble()).isEqualTo(81_920.0);
+        assertThat(json.get("slot_cap_share").asDouble()).isCloseTo(4_500 / 81_920.0, within(1e-9));
+        assertThat(json.get("cpu_per_task_ratio").asDouble()).isCloseTo(0.35 / 0.021, within(1e-9));
+        assertThat(json.get("bytes_per_task").asDouble()).isEqualTo(800.0);
+        assertThat(json.get("bytes_per_baseline_record").asDouble()).isEqualTo(200.0);
+        assertThat(json.get("bytes_ratio").asDouble()).isEqualTo(4.0);
+        assertThat(json.get("log_entries_per_task").asDouble()).isEqualTo(8.0);
+        assertThat(json.get("log_entries_ratio").asDouble()).isEqualTo(4.0);
+        assertThat(json.get("bytes_written").get(BenchReport.DRAIN_PER_TASK).get("journal").asDouble()).isEqualTo(600.0);
+        assertThat(json.get("baseline_drain").get("lastTenthPerSecond").asDouble()).isEqualTo(51_000.0);
+        assertThat(json.get("settings").get("retentionMs").asLong()).isEqualTo(500);
+        assertThat(json.get("settings").get("baselineRecords").asLong()).isEqualTo(300_000);
+        assertThat(json.get("fleet").asText()).contains("simulated");
+    }
+}

@@ -1,0 +1,92 @@
+package io.cronoq.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine;
+
+/**
+ * A tiny {@code cronoq bench} end to end on the embedded broker: every phase runs and the JSON line
+ * carries every figure. It checks that the instrument works, never how fast anything is.
+ */
+@Tag("integration")
+@Timeout(value = 4, unit = TimeUnit.MINUTES)
+class BenchRunTest {
+
+    @Test
+    void aSmallRunReportsEveryFigureAndItsRatioToTheBaselineAsOneJsonLine() throws Exception {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = BenchCommand.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+
+        int code = cli.execute("--pools", "2", "--groups", "1", "--workers", "4", "--slots", "4",
+                "--drain", "300", "--warmup-drain", "0", "--rate", "50", "--warmup", "1", "--duration", "2", "--backlog", "500",
+                "--baseline-records", "400", "--retention-ms", "500", "--json");
+
+        assertThat(code).as("exit code; stderr: " + err).isZero();
+        String[] lines = out.toString().strip().split("\n");
+        assertThat(lines).as("one JSON line on stdout").hasSize(1);
+        JsonNode json = new ObjectMapper().readTree(lines[0]);
+        assertThat(json.get("lifecycle_ratio").asDouble()).isPositive();
+        assertThat(json.get("placement_ratio").asDouble()).isPositive();
+        assertThat(json.get("drain").get("tasks").asLong()).isEqualTo(300);
+        assertThat(json.get("drain").get("lifecyclePerSecond").asDouble()).isPositive();
+        assertThat(json.get("drain").get("cpuMsPerTaskByPart").get("stream threads").asDouble()).isPositive();
+        // /proc counts thread CPU in 10 ms ticks: 300 baseline records may take less than one.
+        assertThat(json.get("baseline_drain").get("cpuMsPerRecordByPart").get("stream threads").isNumber()).isTrue();
+        assertThat(json.get("baseline_drain").get("cpuMsPerRecordByPart").get("stream threads").asDouble())
+                .isNotNegative();
+        assertThat(json.get("baseline_drain").get("records").asLong()).as("its own size").isEqualTo(400);
+        assertThat(json.get("settings").get("retentionMs").asLong()).isEqualTo(500);
+        assertThat(json.get("fleet").asText()).contains("held back 20 ms");
+        assertThat(json.get("slots").asLong()).isEqualTo(16);
+        assertThat(json.get("bytes_per_task").asDouble()).isPositive();
+        assertThat(json.get("bytes_per_baseline_record").asDouble()).isPositive();
+        assertThat(json.get("bytes_ratio").asDouble()).isPositive();
+        assertThat(json.get("log_entries_ratio").asDouble()).isPositive();
+        assertThat(json.get("cpu_per_task_ratio").asDouble()).isPositive();
+        assertThat(json.get("rate").get("latency").get("count").asLong()).isEqualTo(100);
+        assertThat(json.get("baseline_rate").get("latency").get("p99").asDouble()).isPositive();
+        assertThat(json.get("p99_ratio").asDouble()).isPositive();
+        assertThat(json.get("backlog_rate").get("latency").get("count").asLong()).isEqualTo(100);
+        assertThat(json.get("memory_backlog").get("waiting").asLong()).isEqualTo(500);
+        assertThat(json.get("memory_backlog").get("heapUsedAfterGc").asLong()).isPositive();
+        assertThat(json.get("record_size_bytes").asInt()).isPositive();
+        assertThat(json.get("log_entries").get("drain, per task")).isNotNull();
+        assertThat(err.toString()).contains("Drain:", "Baseline:", "Backlog: taken in");
+    }
+
+    @Test
+    void realWorkerAgentsCanStandForTheSimulatedOnes() throws Exception {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = BenchCommand.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+
+        int code = cli.execute("--agents", "--pools", "1", "--groups", "1", "--workers", "2", "--slots", "2",
+                "--drain", "100", "--warmup-drain", "0", "--rate", "20", "--warmup", "1", "--duration", "2",
+                "--backlog", "20", "--no-baseline", "--json");
+
+        assertThat(code).as("exit code; stderr: " + err).isZero();
+        JsonNode json = new ObjectMapper().readTree(out.toString().strip());
+        assertThat(json.get("fleet").asText()).contains("agents");
+        assertThat(json.get("drain").get("tasks").asLong()).isEqualTo(100);
+        assertThat(json.get("drain").get("placementsPerSecond").asDouble()).isPositive();
+        assertThat(json.get("drain").get("lifecyclePerSecond").asDouble()).isPositive();
+        assertThat(json.get("drain").get("cpuMsPerTaskByPart").get("the workers' threads (simulated or agents)")
+                .asDouble()).isNotNegative();
+        assertThat(json.get("rate").get("latency").get("count").asLong()).as("measured at the handler's call")
+                .isEqualTo(40);
+        assertThat(json.get("backlog_rate").get("latency").get("count").asLong()).isEqualTo(40);
+    }
+}

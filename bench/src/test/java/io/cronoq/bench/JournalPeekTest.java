@@ -1,0 +1,72 @@
+package io.cronoq.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cronoq.events.AttemptAssigned;
+import io.cronoq.events.AttemptOutcome;
+import io.cronoq.events.AttemptSucceeded;
+import io.cronoq.events.JournalEntry;
+import io.cronoq.events.JournalItem;
+import io.cronoq.events.TaskFinished;
+import io.cronoq.events.TaskState;
+import io.cronoq.events.TaskWaiting;
+import io.cronoq.schemas.AvroSerde;
+import io.cronoq.schemas.InMemorySchemaRegistry;
+import io.cronoq.schemas.events.Journal;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The journal peek counts a record's successful finishes from its bytes, and declines what it cannot be sure of. */
+class JournalPeekTest {
+
+    private final InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
+    private final AvroSerde<JournalEntry> serde = AvroSerde.of(JournalEntry.class, registry);
+
+    @Test
+    void countsTheSucceededFinishesAmongAllEntriesOfARecord() {
+        AttemptSucceeded success = AttemptSucceeded.newBuilder().setTaskId("t1").setPool("pool-a").setAttempt(1)
+                .setWorkerId("w1").setGeneration(1).setAt(Instant.EPOCH).build();
+        AttemptAssigned next = AttemptAssigned.newBuilder().setTaskId("t2").setPool("pool-a").setAttempt(1)
+                .setWorkerId("w1").setGeneration(1).setGroup(java.util.Map.of("gpu", "a100"))
+                .setPayload(java.nio.ByteBuffer.wrap(new byte[] {1, 2}))
+                .setAssignedAt(Instant.EPOCH).build();
+        byte[] oneFinished = serde.serialize("j", record(success, finished("t1", TaskState.SUCCEEDED), next));
+        byte[] twoFinished = serde.serialize("j", record(finished("t3", TaskState.SUCCEEDED), new TaskWaiting("t4", "busy"),
+                finished("t5", TaskState.SUCCEEDED)));
+        byte[] failed = serde.serialize("j", record(finished("t6", TaskState.FAILED)));
+        byte[] waiting = serde.serialize("j", Journal.entry("pool-a", Instant.EPOCH, new TaskWaiting("t2", "busy"), "why"));
+        JournalPeek peek = new JournalPeek(registry.register(serde.subject("j"), serde.schema()));
+
+        assertThat(peek.succeeded(oneFinished)).isEqualTo(1);
+        assertThat(peek.succeeded(twoFinished)).isEqualTo(2);
+        assertThat(peek.succeeded(failed)).isZero();
+        assertThat(peek.succeeded(waiting)).isZero();
+    }
+
+    @Test
+    void anotherSchemaIdOrBadBytesAreUnknownSoTheCallerDecodesInFull() {
+        byte[] entry = serde.serialize("j", Journal.entry("p", Instant.EPOCH, finished("t", TaskState.SUCCEEDED), null));
+        int id = registry.register(serde.subject("j"), serde.schema());
+        byte[] truncated = java.util.Arrays.copyOf(entry, entry.length - 2);
+
+        assertThat(new JournalPeek(id + 1).succeeded(entry)).isEqualTo(JournalPeek.UNKNOWN);
+        assertThat(new JournalPeek(id).succeeded(truncated)).isEqualTo(JournalPeek.UNKNOWN);
+        assertThat(new JournalPeek(id).succeeded(new byte[] {1, 2, 3})).isEqualTo(JournalPeek.UNKNOWN);
+        assertThat(new JournalPeek(id).succeeded(null)).isEqualTo(JournalPeek.UNKNOWN);
+    }
+
+    private static TaskFinished finished(String task, TaskState state) {
+        return new TaskFinished(task, 1, "w1", state == TaskState.SUCCEEDED ? AttemptOutcome.SUCCEEDED
+                : AttemptOutcome.FAILED, state, state == TaskState.FAILED ? "boom" : null);
+    }
+
+    private static JournalEntry record(Object first, Object... more) {
+        List<JournalItem> items = new ArrayList<>();
+        for (Object event : more) {
+            items.add(new JournalItem(event, null));
+        }
+        return new JournalEntry("pool-a", Instant.EPOCH, first, null, items);
+    }
+}
