@@ -22,6 +22,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,6 +35,8 @@ import org.slf4j.LoggerFactory;
  * and the submitter come back by themselves; at the end every acknowledged task finished exactly once, nothing was
  * assigned twice and no slot stays busy. It reports the time from the broker's restart to the next assignment.
  */
+// Alone: it bounds how soon tasks run again once the broker serves, a time other classes running beside it would stretch.
+@Isolated
 @Tag("integration")
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class BrokerRestartTest {
