@@ -3,7 +3,6 @@ package io.cronoq.agent;
 import io.cronoq.agent.CronoqWorker.State;
 import io.cronoq.events.AssignmentEvent;
 import io.cronoq.events.AttemptAssigned;
-import io.cronoq.events.AttemptRef;
 import io.cronoq.events.AttemptRevoked;
 import io.cronoq.events.RegistrationAccepted;
 import io.cronoq.events.RegistrationRejected;
@@ -16,7 +15,6 @@ import io.cronoq.schemas.auth.RegistrationSignature;
 import io.cronoq.events.WorkerResources;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -30,7 +28,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,12 +53,12 @@ import org.slf4j.LoggerFactory;
  * given timers, and is not sent at all when the attempt ends (or is aborted) within it; see {@link AttemptRun}. The
  * attempt counts as running, in the heartbeats too, from the moment it is assigned, as before.
  *
- * <p>Its life is one {@link Lifecycle}, changed only through the transitions listed there.
+ * <p>Its life is one {@link Lifecycle}, changed only through the transitions listed there; the attempts it holds
+ * are one {@link HeldAttempts}, guarded by the same lock.
  */
 final class WorkerCore implements AttemptRun.Host {
 
     private static final Logger log = LoggerFactory.getLogger(WorkerCore.class);
-    private static final int REMEMBERED_FINISHED = 4096;
     /** How long a drained worker waits for the broker to take its last reports before it leaves anyway. */
     private static final int REPORTS_WAIT_SECONDS = 10;
 
@@ -81,15 +78,7 @@ final class WorkerCore implements AttemptRun.Host {
     private long lastRegisteredAt = -1;
     /** Reports (Attempt* events) not yet acknowledged by the broker. */
     private final Set<CompletableFuture<Void>> reportsInFlight = ConcurrentHashMap.newKeySet();
-    private final Map<AttemptId, AttemptRun> running = new LinkedHashMap<>();
-    private final Set<AttemptId> finished = Collections.newSetFromMap(new LinkedHashMap<>() {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<AttemptId, Boolean> eldest) {
-            return size() > REMEMBERED_FINISHED;
-        }
-    });
+    private final HeldAttempts running = new HeldAttempts();
     private final CompletableFuture<State> activation = new CompletableFuture<>();
     private final CompletableFuture<State> termination = new CompletableFuture<>();
     private volatile String endReason;
@@ -171,15 +160,12 @@ final class WorkerCore implements AttemptRun.Host {
             }
             boolean known = !state.awaitingAnswer() && generation > 0;
             boolean registered = state != Lifecycle.CREATED;
-            List<AttemptRun> attempts = new ArrayList<>(running.values());
-            if (!attempts.isEmpty()) {
+            if (!running.isEmpty()) {
                 log.warn("Worker {} stops at once ({}); reporting {} running attempt(s) as failed and retryable",
-                        settings.id(), reason, attempts.size());
+                        settings.id(), reason, running.size());
             }
-            for (AttemptRun a : attempts) {
-                a.abort("the worker stopped: " + reason,
-                        "the worker stopped before the attempt finished (" + reason + ")");
-            }
+            running.abortAll("the worker stopped: " + reason,
+                    "the worker stopped before the attempt finished (" + reason + ")");
             if (registered) {
                 sink.publish(new WorkerLeft(settings.id(), settings.pool(), known ? generation : null,
                         "stopped: " + reason, now()));
@@ -194,9 +180,7 @@ final class WorkerCore implements AttemptRun.Host {
             if (terminal()) {
                 return;
             }
-            for (AttemptRun a : new ArrayList<>(running.values())) {
-                a.abort("the worker halted: " + reason, null);
-            }
+            running.abortAll("the worker halted: " + reason, null);
             terminate(Lifecycle.STOPPED, reason);
         }
     }
@@ -207,13 +191,8 @@ final class WorkerCore implements AttemptRun.Host {
             if (!state.serving() || generation <= 0) {
                 return;
             }
-            List<AttemptRef> refs = new ArrayList<>();
-            for (AttemptRun a : running.values()) {
-                if (a.generation() == generation) {
-                    refs.add(new AttemptRef(a.id().taskId(), a.id().attempt(), null, 0, java.util.List.of()));
-                }
-            }
-            sink.publish(new WorkerHeartbeat(settings.id(), settings.pool(), generation, refs, now()));
+            sink.publish(new WorkerHeartbeat(settings.id(), settings.pool(), generation, running.refs(generation),
+                    now()));
         }
     }
 
@@ -250,7 +229,7 @@ final class WorkerCore implements AttemptRun.Host {
             }
             generation = a.getGeneration();
             group = Collections.unmodifiableMap(new LinkedHashMap<>(a.getGroup()));
-            abortWhere(x -> x.generation() < generation, "generation " + generation + " replaced it",
+            running.abortWhere(x -> x.generation() < generation, "generation " + generation + " replaced it",
                     "was reassigned (stale claim)");
             if (terminal()) {
                 return;
@@ -277,9 +256,7 @@ final class WorkerCore implements AttemptRun.Host {
             RegistrationRejectedException rejection = new RegistrationRejectedException(settings.id(),
                     String.valueOf(r.getCode()), r.getReason());
             log.error("Worker {} stops: {}", settings.id(), rejection.getMessage());
-            for (AttemptRun a : new ArrayList<>(running.values())) {
-                a.abort("registration rejected", null);
-            }
+            running.abortAll("registration rejected", null);
             activation.completeExceptionally(rejection);
             terminate(Lifecycle.REJECTED, rejection.getMessage());
         }
@@ -298,7 +275,7 @@ final class WorkerCore implements AttemptRun.Host {
                 }
                 return;
             }
-            abortWhere(a -> a.generation() <= stale, "generation " + stale + " was fenced: " + f.getReason(),
+            running.abortWhere(a -> a.generation() <= stale, "generation " + stale + " was fenced: " + f.getReason(),
                     "was reassigned (stale claim)");
             if (stale != generation || state.awaitingAnswer() || terminal()) {
                 return; // about an earlier generation, or a registration is already on its way
@@ -343,12 +320,12 @@ final class WorkerCore implements AttemptRun.Host {
                         state.shown(), id);
                 return;
             }
-            if (running.containsKey(id) || finished.contains(id)) {
+            if (running.known(id)) {
                 log.debug("Worker {} skips a repeated assignment of attempt {}", settings.id(), id);
                 return;
             }
             attempt = new AttemptRun(a, settings, handler, clock, timers, this);
-            running.put(id, attempt);
+            running.add(attempt);
         }
         try {
             executor.execute(attempt);
@@ -376,7 +353,7 @@ final class WorkerCore implements AttemptRun.Host {
 
     /** A newer generation of this worker id exists that this process did not register: two workers share an id. */
     private void fencedByAnother(long newer, String evidence) {
-        abortWhere(x -> true, "worker id " + settings.id() + " is now generation " + newer,
+        running.abortWhere(x -> true, "worker id " + settings.id() + " is now generation " + newer,
                 "was reassigned (stale claim)");
         log.error("Worker {} generation {} is fenced: {}, but this process did not register it. Another worker "
                 + "uses the id {}; this one stops taking work (give each worker its own --id)", settings.id(),
@@ -386,21 +363,10 @@ final class WorkerCore implements AttemptRun.Host {
 
     // ==== attempts ================================================================================
 
-    private void abortWhere(Predicate<AttemptRun> which, String reason, String what) {
-        for (AttemptRun a : new ArrayList<>(running.values())) {
-            if (which.test(a)) {
-                log.warn("Attempt {} of task {} {}; aborting the local copy: {}", a.id().attempt(), a.id().taskId(),
-                        what, reason);
-                a.abort(reason, null);
-            }
-        }
-    }
-
     @Override
     public void ended(AttemptRun a, boolean viaAbort) {
         synchronized (lock) {
-            running.remove(a.id(), a);
-            finished.add(a.id());
+            running.ended(a);
             if (!viaAbort) {
                 finishDrainIfIdle();
             }
@@ -485,7 +451,7 @@ final class WorkerCore implements AttemptRun.Host {
 
     List<AttemptId> running() {
         synchronized (lock) {
-            return List.copyOf(running.keySet());
+            return running.ids();
         }
     }
 
