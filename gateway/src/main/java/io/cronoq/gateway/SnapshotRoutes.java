@@ -1,7 +1,6 @@
 package io.cronoq.gateway;
 
 import io.javalin.http.Context;
-import java.util.List;
 
 /** {@code GET /v1/snapshot[?pool=][&keys=][&classes=]}: every pool with its groups, or one pool. */
 record SnapshotRoutes(GatewayContext context) {
@@ -10,12 +9,8 @@ record SnapshotRoutes(GatewayContext context) {
         String pool = Params.pool(ctx);
         ListCaps caps = Params.caps(ctx);
         StateReader reader = context.reader(ctx);
-        if (pool == null) {
-            ctx.json(reader.snapshot(caps));
-            return;
-        }
-        PoolView view = reader.pool(pool, caps).orElseThrow(() -> ApiException.notFound("no pool " + pool
-                + "; a pool exists once a worker registered in it or a task was submitted to it"));
-        ctx.json(new SnapshotView(context.clock().instant().toString(), List.of(view)));
+        PoolRoutes.everyOrOne(ctx, pool, () -> reader.snapshot(caps), () -> reader.pool(pool, caps),
+                views -> new SnapshotView(context.clock().instant().toString(), views),
+                () -> ApiException.notFound("no pool " + pool + PoolRoutes.WHEN_A_POOL_EXISTS));
     }
 }
