@@ -21,13 +21,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.apache.avro.specific.SpecificRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,8 +56,6 @@ import org.slf4j.LoggerFactory;
 final class WorkerCore implements AttemptRun.Host {
 
     private static final Logger log = LoggerFactory.getLogger(WorkerCore.class);
-    /** How long a drained worker waits for the broker to take its last reports before it leaves anyway. */
-    private static final int REPORTS_WAIT_SECONDS = 10;
 
     private final WorkerSettings settings;
     private final TaskHandler handler;
@@ -76,8 +71,7 @@ final class WorkerCore implements AttemptRun.Host {
     private long generation;
     private Map<String, String> group = Map.of();
     private long lastRegisteredAt = -1;
-    /** Reports (Attempt* events) not yet acknowledged by the broker. */
-    private final Set<CompletableFuture<Void>> reportsInFlight = ConcurrentHashMap.newKeySet();
+    private final ReportsInFlight reports = new ReportsInFlight();
     private final HeldAttempts running = new HeldAttempts();
     private final CompletableFuture<State> activation = new CompletableFuture<>();
     private final CompletableFuture<State> termination = new CompletableFuture<>();
@@ -377,7 +371,7 @@ final class WorkerCore implements AttemptRun.Host {
      * A drained worker leaves once its last reports are written, and its {@code WorkerLeft} is stamped
      * after them: the scheduler reads completions and worker events from different topics, in timestamp
      * order, so a leave that overtook the last success would have that attempt lost and run again.
-     * Waits at most {@value #REPORTS_WAIT_SECONDS} s for the broker.
+     * Waits at most {@value ReportsInFlight#WAIT_SECONDS} s for the broker.
      */
     private void finishDrainIfIdle() {
         if (state != Lifecycle.DRAINING || !running.isEmpty()) {
@@ -385,29 +379,25 @@ final class WorkerCore implements AttemptRun.Host {
         }
         become(Lifecycle.LEAVING);
         long leftGeneration = generation;
-        CompletableFuture.allOf(reportsInFlight.toArray(CompletableFuture[]::new))
-                .orTimeout(REPORTS_WAIT_SECONDS, TimeUnit.SECONDS)
-                .whenComplete((ok, error) -> {
-                    synchronized (lock) {
-                        if (terminal()) {
-                            return;
-                        }
-                        // Strictly after every report's timestamp: each was acknowledged before now.
-                        sink.publish(new WorkerLeft(settings.id(), settings.pool(), leftGeneration, "drained",
-                                now().plusMillis(1)));
-                        log.info("Worker {} generation {} drained and left pool {}", settings.id(), leftGeneration,
-                                settings.pool());
-                        terminate(Lifecycle.LEFT, "drained");
-                    }
-                });
+        reports.answered().whenComplete((ok, error) -> {
+            synchronized (lock) {
+                if (terminal()) {
+                    return;
+                }
+                // Strictly after every report's timestamp: each was acknowledged before now.
+                sink.publish(new WorkerLeft(settings.id(), settings.pool(), leftGeneration, "drained",
+                        now().plusMillis(1)));
+                log.info("Worker {} generation {} drained and left pool {}", settings.id(), leftGeneration,
+                        settings.pool());
+                terminate(Lifecycle.LEFT, "drained");
+            }
+        });
     }
 
     /** Publishes a report about an attempt, keeping it in flight until the broker has it. */
     @Override
     public void report(SpecificRecord event) {
-        CompletableFuture<Void> sent = sink.publish(event);
-        reportsInFlight.add(sent);
-        sent.whenComplete((ok, error) -> reportsInFlight.remove(sent));
+        reports.track(sink.publish(event));
     }
 
     private void become(Lifecycle next) {
