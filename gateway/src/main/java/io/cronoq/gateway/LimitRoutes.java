@@ -22,10 +22,8 @@ record LimitRoutes(GatewayContext context) {
     void list(Context ctx) {
         String pool = Params.pool(ctx);
         ListCaps caps = Params.keyCaps(ctx);
-        StateReader reader = context.reader(ctx);
-        PoolRoutes.everyOrOne(ctx, pool, () -> reader.limits(caps), () -> reader.limits(pool, caps),
-                views -> new LimitsView(context.clock().instant().toString(), views),
-                () -> ApiException.notFound("pool", "no pool " + pool + PoolRoutes.WHEN_A_POOL_EXISTS));
+        PoolRoutes.everyOrOne(ctx, context, pool, r -> r.limits(caps), r -> r.limits(pool, caps), LimitsView::new,
+                "pool");
     }
 
     /** {@code PUT /v1/pools/{pool}/limits/keys}: a key's limit in the pool, or its removal; 202 once on the topic. */

@@ -6,8 +6,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 /** What the routes about pools share: reading every pool or one, and answering an admin's write. */
 final class PoolRoutes {
@@ -15,23 +15,24 @@ final class PoolRoutes {
     /** Who sets a pool's sharing or limits through an open gateway, for the journal. */
     static final String OPEN_SETTER = "gateway";
 
-    /** What makes a pool known, for a 404 about one that is not. */
-    static final String WHEN_A_POOL_EXISTS =
-            "; a pool exists once a worker registered in it or a task was submitted to it";
-
     private PoolRoutes() {}
 
     /**
-     * Answers {@code every} when no pool is asked for, else the one pool's view as a list of it alone; a pool no
-     * instance knows is {@code missing}.
+     * Answers, from the reader for this request, {@code every} pool's view when no {@code pool} is asked for, else
+     * that pool's view as a list of it alone stamped with the gateway's time ({@code asList} of the time and the
+     * list); a pool no instance knows is a 404 naming {@code notFoundField} (none when null).
      */
-    static <V> void everyOrOne(Context ctx, String pool, Supplier<?> every, Supplier<Optional<V>> one,
-                               Function<List<V>, ?> asList, Supplier<ApiException> missing) {
+    static <V> void everyOrOne(Context ctx, GatewayContext context, String pool, Function<StateReader, ?> every,
+                               Function<StateReader, Optional<V>> one, BiFunction<String, List<V>, ?> asList,
+                               String notFoundField) {
+        StateReader reader = context.reader(ctx);
         if (pool == null) {
-            ctx.json(every.get());
+            ctx.json(every.apply(reader));
             return;
         }
-        ctx.json(asList.apply(List.of(one.get().orElseThrow(missing))));
+        V view = one.apply(reader).orElseThrow(() -> ApiException.notFound(notFoundField, "no pool " + pool
+                + "; a pool exists once a worker registered in it or a task was submitted to it"));
+        ctx.json(asList.apply(context.clock().instant().toString(), List.of(view)));
     }
 
     /** Who the caller is, for the journal of what it sets: its credential's name, or {@link #OPEN_SETTER}. */

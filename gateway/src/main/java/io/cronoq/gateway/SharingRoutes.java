@@ -17,10 +17,7 @@ record SharingRoutes(GatewayContext context) {
     /** {@code GET /v1/tenants[?pool=]}: every pool's tenants, or one pool's. */
     void list(Context ctx) {
         String pool = Params.pool(ctx);
-        StateReader reader = context.reader(ctx);
-        PoolRoutes.everyOrOne(ctx, pool, reader::tenants, () -> reader.sharing(pool),
-                views -> new TenantsView(context.clock().instant().toString(), views),
-                () -> ApiException.notFound("pool", "no pool " + pool + PoolRoutes.WHEN_A_POOL_EXISTS));
+        PoolRoutes.everyOrOne(ctx, context, pool, StateReader::tenants, r -> r.sharing(pool), TenantsView::new, "pool");
     }
 
     /** {@code PUT /v1/pools/{pool}/tenants/{tenant}}: a tenant's weight and quotas; 202 once on the topic. */

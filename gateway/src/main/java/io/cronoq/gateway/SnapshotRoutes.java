@@ -8,9 +8,8 @@ record SnapshotRoutes(GatewayContext context) {
     void get(Context ctx) {
         String pool = Params.pool(ctx);
         ListCaps caps = Params.caps(ctx);
-        StateReader reader = context.reader(ctx);
-        PoolRoutes.everyOrOne(ctx, pool, () -> reader.snapshot(caps), () -> reader.pool(pool, caps),
-                views -> new SnapshotView(context.clock().instant().toString(), views),
-                () -> ApiException.notFound("no pool " + pool + PoolRoutes.WHEN_A_POOL_EXISTS));
+        // A snapshot's 404 names no field.
+        PoolRoutes.everyOrOne(ctx, context, pool, r -> r.snapshot(caps), r -> r.pool(pool, caps), SnapshotView::new,
+                null);
     }
 }
