@@ -51,7 +51,8 @@ import org.slf4j.LoggerFactory;
  * attempt counts as running, in the heartbeats too, from the moment it is assigned, as before.
  *
  * <p>Its life is one {@link Lifecycle}, changed only through the transitions listed there; the attempts it holds
- * are one {@link HeldAttempts}, guarded by the same lock.
+ * are one {@link HeldAttempts}, guarded by the same lock, and its reports the broker has not acknowledged yet one
+ * {@link ReportsInFlight}.
  */
 final class WorkerCore implements AttemptRun.Host {
 
