@@ -386,7 +386,7 @@ public final class Task {
     }
 
     /** The mutable state behind one immutable {@link Builder}; each step changes a fresh copy. */
-    private static final class Draft {
+    private static final class Draft implements Cloneable {
         byte[] payload = new byte[0];
         String pool;
         String id;
@@ -411,29 +411,17 @@ public final class Task {
         /** Never changed in place: a step replaces the list, so copies may share it. */
         List<RateLimitUse> rateLimits = List.of();
 
+        /** Every field as it is, with a list or map of its own where a step changes one in place. */
         Draft copy() {
-            Draft d = new Draft();
-            d.payload = payload;
-            d.pool = pool;
-            d.id = id;
-            d.submitter = submitter;
-            d.tenant = tenant;
+            Draft d;
+            try {
+                d = (Draft) super.clone();
+            } catch (CloneNotSupportedException e) {
+                throw new AssertionError("a draft is Cloneable", e);
+            }
             d.labels = new LinkedHashMap<>(labels);
-            d.priority = priority;
-            d.deadline = deadline;
-            d.notBefore = notBefore;
-            d.startAt = startAt;
-            d.startTolerance = startTolerance;
-            d.timeout = timeout;
-            d.retry = retry;
-            d.cpuMillis = cpuMillis;
-            d.memoryBytes = memoryBytes;
-            d.diskBytes = diskBytes;
-            d.gpu = gpu;
             d.packages = new ArrayList<>(packages);
             d.preferences = new ArrayList<>(preferences);
-            d.concurrency = concurrency;
-            d.rateLimits = rateLimits;
             return d;
         }
 

@@ -1,12 +1,15 @@
 package io.cronoq.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,6 +46,23 @@ final class BodyFields {
     }
 
     /**
+     * What {@code reader} makes of a body that must be one JSON object of only {@code fields}: anything else is a
+     * 400 showing {@code example}, saying the object holds {@code holds}; {@code what} names it as {@link #closed}
+     * does.
+     */
+    static <T> T closedObject(byte[] body, String example, String holds, List<String> fields, String what,
+                              Function<JsonNode, T> reader) {
+        JsonNode root = JsonBody.read(body == null ? new byte[0] : body, example);
+        if (root == null || !root.isObject()) {
+            throw ApiException.invalid("body", "the body must be a JSON object with " + holds + ", e.g. " + example);
+        }
+        return read("body", () -> {
+            closed(root, "", fields, what);
+            return reader.apply(root);
+        });
+    }
+
+    /**
      * Refuses a field of {@code object} that is not in {@code allowed}; {@code prefix} is the object's
      * place in the body ({@code ""} at the top, else e.g. {@code "resources."}), {@code what} names the
      * top-level object in the message ({@code "a task"}).
@@ -57,6 +77,31 @@ final class BodyFields {
                         + String.join(", ", allowed));
             }
         }
+    }
+
+    /**
+     * A list of objects of only {@code fields}, each made by {@code item} of the object and its place in the body
+     * ({@code concurrency[0]}); empty when absent or null. {@code shape} shows one such object in a refusal.
+     */
+    static <T> List<T> closedObjects(JsonNode node, String field, String shape, List<String> fields,
+                                     BiFunction<JsonNode, String, T> item) {
+        List<T> items = new ArrayList<>();
+        if (node == null || node.isNull()) {
+            return items;
+        }
+        if (!node.isArray()) {
+            throw ApiException.invalid(field, field + " must be a list of " + shape + ", not " + type(node));
+        }
+        for (int i = 0; i < node.size(); i++) {
+            String place = field + "[" + i + "]";
+            JsonNode object = node.get(i);
+            if (!object.isObject()) {
+                throw ApiException.invalid(place, place + " must be an object " + shape + ", not " + type(object));
+            }
+            closed(object, place + ".", fields, place);
+            items.add(item.apply(object, place));
+        }
+        return items;
     }
 
     /** A string field that must be there. */

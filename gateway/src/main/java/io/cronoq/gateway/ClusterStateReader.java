@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.kafka.streams.state.HostInfo;
 
 /**
@@ -21,60 +23,44 @@ record ClusterStateReader(LocalStateReader local, Ownership ownership, PeerClien
 
     @Override
     public SnapshotView snapshot(ListCaps caps) {
-        List<HostInfo> others = ownership.peers();
-        List<PoolView> pools = new ArrayList<>(local.snapshot(caps).pools());
-        for (HostInfo peer : others) {
-            pools.addAll(peers.snapshot(peer, caps).pools());
-        }
-        pools.sort(Comparator.comparing(PoolView::pool));
+        List<PoolView> pools = merged(() -> local.snapshot(caps).pools(), peer -> peers.snapshot(peer, caps).pools(),
+                Comparator.comparing(PoolView::pool));
         return new SnapshotView(clock.instant().toString(), pools);
     }
 
     @Override
     public Optional<PoolView> pool(String pool, ListCaps caps) {
-        Optional<HostInfo> owner = ownership.remoteOwner(pool);
-        return owner.isPresent() ? peers.pool(owner.get(), pool, caps) : local.pool(pool, caps);
+        return fromOwner(pool, owner -> peers.pool(owner, pool, caps), () -> local.pool(pool, caps));
     }
 
     @Override
     public TenantsView tenants() {
-        List<HostInfo> others = ownership.peers();
-        List<SharingView> pools = new ArrayList<>(local.tenants().pools());
-        for (HostInfo peer : others) {
-            pools.addAll(peers.tenants(peer).pools());
-        }
-        pools.sort(Comparator.comparing(SharingView::pool));
+        List<SharingView> pools = merged(() -> local.tenants().pools(), peer -> peers.tenants(peer).pools(),
+                Comparator.comparing(SharingView::pool));
         return new TenantsView(clock.instant().toString(), pools);
     }
 
     @Override
     public Optional<SharingView> sharing(String pool) {
-        Optional<HostInfo> owner = ownership.remoteOwner(pool);
-        return owner.isPresent() ? peers.sharing(owner.get(), pool) : local.sharing(pool);
+        return fromOwner(pool, owner -> peers.sharing(owner, pool), () -> local.sharing(pool));
     }
 
     @Override
     public LimitsView limits(ListCaps caps) {
-        List<HostInfo> others = ownership.peers();
-        List<PoolLimitsView> pools = new ArrayList<>(local.limits(caps).pools());
-        for (HostInfo peer : others) {
-            pools.addAll(peers.limits(peer, caps).pools());
-        }
-        pools.sort(Comparator.comparing(PoolLimitsView::pool));
+        List<PoolLimitsView> pools = merged(() -> local.limits(caps).pools(), peer -> peers.limits(peer, caps).pools(),
+                Comparator.comparing(PoolLimitsView::pool));
         return new LimitsView(clock.instant().toString(), pools);
     }
 
     @Override
     public Optional<PoolLimitsView> limits(String pool, ListCaps caps) {
-        Optional<HostInfo> owner = ownership.remoteOwner(pool);
-        return owner.isPresent() ? peers.limits(owner.get(), pool, caps) : local.limits(pool, caps);
+        return fromOwner(pool, owner -> peers.limits(owner, pool, caps), () -> local.limits(pool, caps));
     }
 
     @Override
     public Optional<TaskView> task(String id, String pool) {
         if (pool != null) {
-            Optional<HostInfo> owner = ownership.remoteOwner(pool);
-            return owner.isPresent() ? peers.task(owner.get(), id, pool) : local.task(id, pool);
+            return fromOwner(pool, owner -> peers.task(owner, id, pool), () -> local.task(id, pool));
         }
         // Tasks are stored by pool and id in their pool's partition: without the pool, ask every
         // owner, and refuse an answer that would pick one of two pools' tasks.
@@ -89,15 +75,10 @@ record ClusterStateReader(LocalStateReader local, Ownership ownership, PeerClien
     @Override
     public TaskPage tasks(TaskFilter filter) {
         if (filter.pool() != null) {
-            Optional<HostInfo> owner = ownership.remoteOwner(filter.pool());
-            return owner.isPresent() ? peers.tasks(owner.get(), filter) : local.tasks(filter);
+            return fromOwner(filter.pool(), owner -> peers.tasks(owner, filter), () -> local.tasks(filter));
         }
-        List<HostInfo> others = ownership.peers();
-        List<TaskView> merged = new ArrayList<>(local.tasks(filter).tasks());
-        for (HostInfo peer : others) {
-            merged.addAll(peers.tasks(peer, filter).tasks());
-        }
-        merged.sort(NEWEST_FIRST);
+        List<TaskView> merged = merged(() -> local.tasks(filter).tasks(), peer -> peers.tasks(peer, filter).tasks(),
+                NEWEST_FIRST);
         List<TaskView> page = merged.size() > filter.limit() ? merged.subList(0, filter.limit()) : merged;
         String next = null;
         if (page.size() == filter.limit()) {
@@ -110,21 +91,32 @@ record ClusterStateReader(LocalStateReader local, Ownership ownership, PeerClien
     @Override
     public List<WorkerView> workers(String pool) {
         if (pool != null) {
-            Optional<HostInfo> owner = ownership.remoteOwner(pool);
-            return owner.isPresent() ? peers.workers(owner.get(), pool).workers() : local.workers(pool);
+            return fromOwner(pool, owner -> peers.workers(owner, pool).workers(), () -> local.workers(pool));
         }
-        List<HostInfo> others = ownership.peers();
-        List<WorkerView> all = new ArrayList<>(local.workers(null));
-        for (HostInfo peer : others) {
-            all.addAll(peers.workers(peer, null).workers());
-        }
-        all.sort(Comparator.comparing(WorkerView::pool).thenComparing(WorkerView::id));
-        return all;
+        return merged(() -> local.workers(null), peer -> peers.workers(peer, null).workers(),
+                Comparator.comparing(WorkerView::pool).thenComparing(WorkerView::id));
     }
 
     @Override
     public Readiness readiness() {
         return local.readiness();
+    }
+
+    /** A pool's answer from the instance that owns it: a peer over HTTP, or this instance's stores. */
+    private <T> T fromOwner(String pool, Function<HostInfo, T> remote, Supplier<T> here) {
+        Optional<HostInfo> owner = ownership.remoteOwner(pool);
+        return owner.isPresent() ? remote.apply(owner.get()) : here.get();
+    }
+
+    /** This instance's answer and every peer's, in one list in {@code order}; the peers are known before asking. */
+    private <T> List<T> merged(Supplier<List<T>> here, Function<HostInfo, List<T>> remote, Comparator<T> order) {
+        List<HostInfo> others = ownership.peers();
+        List<T> all = new ArrayList<>(here.get());
+        for (HostInfo peer : others) {
+            all.addAll(remote.apply(peer));
+        }
+        all.sort(order);
+        return all;
     }
 
     /** Newest first by submission time, then id descending: {@link TaskCursor#NEWEST_FIRST} on views. */

@@ -9,6 +9,7 @@ import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.WorkerDraining;
 import io.cronoq.events.WorkerEvent;
 import io.cronoq.schemas.KafkaClients;
+import io.cronoq.schemas.Topic;
 import io.cronoq.schemas.Topics;
 import java.time.Duration;
 import java.util.Map;
@@ -58,41 +59,37 @@ final class KafkaCommands implements Commands, AutoCloseable {
 
     @Override
     public void submit(TaskSubmitted task) {
-        String topic = topics.submissions().name();
-        send(topic, task.getPool(), topics.submissions().valueSerde().serializer()
-                .serialize(topic, new SubmissionEvent(task)), "submission of task " + task.getTaskId());
+        publish(topics.submissions(), task.getPool(), new SubmissionEvent(task), "submission of task " + task.getTaskId());
     }
 
     @Override
     public void cancel(TaskCancelRequested cancel) {
-        String topic = topics.submissions().name();
-        send(topic, cancel.getPool(), topics.submissions().valueSerde().serializer()
-                .serialize(topic, new SubmissionEvent(cancel)), "cancel of task " + cancel.getTaskId());
+        publish(topics.submissions(), cancel.getPool(), new SubmissionEvent(cancel),
+                "cancel of task " + cancel.getTaskId());
     }
 
     @Override
     public void drain(WorkerDraining drain) {
-        String topic = topics.workers().name();
-        send(topic, drain.getPool(), topics.workers().valueSerde().serializer()
-                .serialize(topic, new WorkerEvent(drain)), "drain of worker " + drain.getWorkerId());
+        publish(topics.workers(), drain.getPool(), new WorkerEvent(drain), "drain of worker " + drain.getWorkerId());
     }
 
     @Override
     public void share(SharingPolicySet policy) {
-        String topic = topics.submissions().name();
         String what = "sharing policy of " + (policy.getTenant() == null ? "" : "tenant " + policy.getTenant() + " in ")
                 + "pool " + policy.getPool();
-        send(topic, policy.getPool(), topics.submissions().valueSerde().serializer()
-                .serialize(topic, new SubmissionEvent(policy)), what);
+        publish(topics.submissions(), policy.getPool(), new SubmissionEvent(policy), what);
     }
 
     @Override
     public void limit(LimitSet limit) {
-        String topic = topics.submissions().name();
         String what = (limit.getKind() == LimitKind.CONCURRENCY_KEY ? "limit of concurrency key " : "rate limit ")
                 + limit.getName() + " of pool " + limit.getPool();
-        send(topic, limit.getPool(), topics.submissions().valueSerde().serializer()
-                .serialize(topic, new SubmissionEvent(limit)), what);
+        publish(topics.submissions(), limit.getPool(), new SubmissionEvent(limit), what);
+    }
+
+    /** Writes {@code event} to {@code topic} keyed by its pool, serialized as the topic's values are, and waits. */
+    private <V> void publish(Topic<String, V> topic, String pool, V event, String what) {
+        send(topic.name(), pool, topic.valueSerde().serializer().serialize(topic.name(), event), what);
     }
 
     private void send(String topic, String pool, byte[] value, String what) {

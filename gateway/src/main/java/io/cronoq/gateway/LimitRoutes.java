@@ -1,18 +1,16 @@
 package io.cronoq.gateway;
 
 import io.cronoq.events.LimitSet;
-import io.cronoq.scheduler.auth.Credential;
 import io.javalin.http.Context;
 import java.time.Instant;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
  * A pool's concurrency keys and rate limits: {@code GET /v1/limits} reads them (from the pools'
  * owners, as the snapshot does), {@code PUT /v1/pools/{pool}/limits/keys}, {@code PUT} and {@code DELETE
  * /v1/pools/{pool}/limits/rates/{name}} set and remove them, as a {@code LimitSet} on the submissions
- * topic keyed by the pool, journaled as set by the calling credential ({@value SharingRoutes#OPEN_SETTER}
+ * topic keyed by the pool, journaled as set by the calling credential ({@value PoolRoutes#OPEN_SETTER}
  * on an open gateway) at the gateway's time.
  */
 record LimitRoutes(GatewayContext context) {
@@ -24,33 +22,28 @@ record LimitRoutes(GatewayContext context) {
     void list(Context ctx) {
         String pool = Params.pool(ctx);
         ListCaps caps = Params.keyCaps(ctx);
-        StateReader reader = context.reader(ctx);
-        if (pool == null) {
-            ctx.json(reader.limits(caps));
-            return;
-        }
-        PoolLimitsView view = reader.limits(pool, caps).orElseThrow(() -> ApiException.notFound("pool", "no pool "
-                + pool + "; a pool exists once a worker registered in it or a task was submitted to it"));
-        ctx.json(new LimitsView(context.clock().instant().toString(), List.of(view)));
+        PoolRoutes.everyOrOne(ctx, context, pool, r -> r.limits(caps), r -> r.limits(pool, caps), LimitsView::new,
+                "pool");
     }
 
     /** {@code PUT /v1/pools/{pool}/limits/keys}: a key's limit in the pool, or its removal; 202 once on the topic. */
     void setKey(Context ctx) {
         Instant at = context.clock().instant();
-        publish(ctx, LimitSetParser.key(ctx.pathParam("pool"), ctx.bodyAsBytes(), setter(ctx), at));
+        publish(ctx, LimitSetParser.key(ctx.pathParam("pool"), ctx.bodyAsBytes(), PoolRoutes.setter(ctx), at));
     }
 
     /** {@code PUT /v1/pools/{pool}/limits/rates/{name}}: defines or replaces a rate limit; 202 once on the topic. */
     void setRate(Context ctx) {
         Instant at = context.clock().instant();
         publish(ctx, LimitSetParser.rate(ctx.pathParam("pool"), ctx.pathParam("name"), ctx.bodyAsBytes(),
-                setter(ctx), at));
+                PoolRoutes.setter(ctx), at));
     }
 
     /** {@code DELETE /v1/pools/{pool}/limits/rates/{name}}: removes a rate limit; 202 once on the topic. */
     void removeRate(Context ctx) {
         Instant at = context.clock().instant();
-        publish(ctx, LimitSetParser.removeRate(ctx.pathParam("pool"), ctx.pathParam("name"), setter(ctx), at));
+        publish(ctx, LimitSetParser.removeRate(ctx.pathParam("pool"), ctx.pathParam("name"), PoolRoutes.setter(ctx),
+                at));
     }
 
     /** Writes a checked limit of a pool some instance knows; a pool none knows is 404, and nothing is written. */
@@ -68,13 +61,6 @@ record LimitRoutes(GatewayContext context) {
         body.put("max", limit.getMax());
         body.put("perSecond", limit.getPerSecond());
         body.put("burst", limit.getBurst());
-        body.put("setBy", limit.getSetBy());
-        body.put("setAt", limit.getSetAt().toString());
-        ctx.status(202).json(body);
-    }
-
-    private static String setter(Context ctx) {
-        Credential caller = ctx.attribute(Access.CALLER);
-        return caller == null ? SharingRoutes.OPEN_SETTER : caller.name();
+        PoolRoutes.accepted(ctx, body, limit.getSetBy(), limit.getSetAt());
     }
 }

@@ -1,6 +1,6 @@
 package io.cronoq.gateway;
 
-import static io.cronoq.gateway.BodyFields.closed;
+import static io.cronoq.gateway.BodyFields.closedObject;
 import static io.cronoq.gateway.BodyFields.read;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -33,36 +33,30 @@ final class LimitSetParser {
 
     /** A key's limit in {@code pool} as this body sets it (max null: removed), by {@code setBy} at {@code at}. */
     static LimitSet key(String pool, byte[] body, String setBy, Instant at) {
-        JsonNode root = object(body, KEY_EXAMPLE, "key and max");
-        LimitSet limit = read("body", () -> {
-            closed(root, "", KEY_FIELDS, "a concurrency key's limit");
-            return LimitSet.newBuilder()
-                    .setPool(pool)
-                    .setKind(LimitKind.CONCURRENCY_KEY)
-                    .setName(read("key", () -> key(root.get("key"))))
-                    .setMax(read("max", () -> max(root)))
-                    .setSetBy(setBy)
-                    .setSetAt(at)
-                    .build();
-        });
+        LimitSet limit = closedObject(body, KEY_EXAMPLE, "key and max", KEY_FIELDS, "a concurrency key's limit",
+                root -> LimitSet.newBuilder()
+                        .setPool(pool)
+                        .setKind(LimitKind.CONCURRENCY_KEY)
+                        .setName(read("key", () -> key(root.get("key"))))
+                        .setMax(read("max", () -> max(root)))
+                        .setSetBy(setBy)
+                        .setSetAt(at)
+                        .build());
         return checked(limit, "key");
     }
 
     /** Rate limit {@code name} of {@code pool} as this body defines it, by {@code setBy} at {@code at}. */
     static LimitSet rate(String pool, String name, byte[] body, String setBy, Instant at) {
-        JsonNode root = object(body, RATE_EXAMPLE, "perSecond and, if you like, burst");
-        LimitSet limit = read("body", () -> {
-            closed(root, "", RATE_FIELDS, "a rate limit");
-            return LimitSet.newBuilder()
-                    .setPool(pool)
-                    .setKind(LimitKind.RATE_LIMIT)
-                    .setName(name)
-                    .setPerSecond(read("perSecond", () -> perSecond(root.get("perSecond"))))
-                    .setBurst(read("burst", () -> burst(root.get("burst"))))
-                    .setSetBy(setBy)
-                    .setSetAt(at)
-                    .build();
-        });
+        LimitSet limit = closedObject(body, RATE_EXAMPLE, "perSecond and, if you like, burst", RATE_FIELDS,
+                "a rate limit", root -> LimitSet.newBuilder()
+                        .setPool(pool)
+                        .setKind(LimitKind.RATE_LIMIT)
+                        .setName(name)
+                        .setPerSecond(read("perSecond", () -> perSecond(root.get("perSecond"))))
+                        .setBurst(read("burst", () -> burst(root.get("burst"))))
+                        .setSetBy(setBy)
+                        .setSetAt(at)
+                        .build());
         return checked(limit, "name");
     }
 
@@ -75,14 +69,6 @@ final class LimitSetParser {
                 .setSetBy(setBy)
                 .setSetAt(at)
                 .build(), "name");
-    }
-
-    private static JsonNode object(byte[] body, String example, String holds) {
-        JsonNode root = JsonBody.read(body == null ? new byte[0] : body, example);
-        if (root == null || !root.isObject()) {
-            throw ApiException.invalid("body", "the body must be a JSON object with " + holds + ", e.g. " + example);
-        }
-        return root;
     }
 
     /** Applies {@link LimitRules#check}; the event's {@code name} is reported as the request's {@code nameField}. */

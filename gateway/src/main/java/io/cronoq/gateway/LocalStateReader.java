@@ -16,6 +16,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
@@ -67,10 +69,8 @@ record LocalStateReader(KafkaStreams streams, String inputTopic, Clock clock) im
     public SnapshotView snapshot(ListCaps caps) {
         Instant now = clock.instant();
         List<PoolView> pools = new ArrayList<>();
-        for (SchedulerQueries q : queries()) {
-            for (String pool : q.pools()) {
-                q.pool(pool).ifPresent(state -> pools.add(ViewMapper.pool(state, state.sharing(), now, caps)));
-            }
+        for (PoolState state : everyPool(SchedulerQueries::pool)) {
+            pools.add(ViewMapper.pool(state, state.sharing(), now, caps));
         }
         pools.sort(Comparator.comparing(PoolView::pool));
         return new SnapshotView(now.toString(), pools);
@@ -90,23 +90,15 @@ record LocalStateReader(KafkaStreams streams, String inputTopic, Clock clock) im
     @Override
     public Optional<SharingView> sharing(String pool) {
         Instant now = clock.instant();
-        for (SchedulerQueries q : queries()) {
-            Optional<SharingSnapshot> sharing = q.sharing(pool);
-            if (sharing.isPresent()) {
-                return Optional.of(ViewMapper.sharing(sharing.get(), now));
-            }
-        }
-        return Optional.empty();
+        return onePool(q -> q.sharing(pool)).map(s -> ViewMapper.sharing(s, now));
     }
 
     @Override
     public LimitsView limits(ListCaps caps) {
         Instant now = clock.instant();
         List<PoolLimitsView> pools = new ArrayList<>();
-        for (SchedulerQueries q : queries()) {
-            for (String pool : q.pools()) {
-                q.limits(pool, now).ifPresent(s -> pools.add(ViewMapper.limits(s, caps)));
-            }
+        for (LimitsSnapshot s : everyPool((q, pool) -> q.limits(pool, now))) {
+            pools.add(ViewMapper.limits(s, caps));
         }
         pools.sort(Comparator.comparing(PoolLimitsView::pool));
         return new LimitsView(now.toString(), pools);
@@ -115,47 +107,45 @@ record LocalStateReader(KafkaStreams streams, String inputTopic, Clock clock) im
     @Override
     public Optional<PoolLimitsView> limits(String pool, ListCaps caps) {
         Instant now = clock.instant();
-        for (SchedulerQueries q : queries()) {
-            Optional<LimitsSnapshot> limits = q.limits(pool, now);
-            if (limits.isPresent()) {
-                return Optional.of(ViewMapper.limits(limits.get(), caps));
-            }
-        }
-        return Optional.empty();
+        return onePool(q -> q.limits(pool, now)).map(s -> ViewMapper.limits(s, caps));
     }
 
     /** How every local pool is shared between tenants, for the metrics. */
     List<SharingSnapshot> sharingStates() {
-        List<SharingSnapshot> states = new ArrayList<>();
+        return everyPool(SchedulerQueries::sharing);
+    }
+
+    /** The raw state of every local pool, for the metrics. */
+    List<PoolState> poolStates() {
+        return everyPool(SchedulerQueries::pool);
+    }
+
+    /** One kind of state of every local pool, in the partitions' order; a pool without it is left out. */
+    private <S> List<S> everyPool(BiFunction<SchedulerQueries, String, Optional<S>> read) {
+        List<S> states = new ArrayList<>();
         for (SchedulerQueries q : queries()) {
             for (String pool : q.pools()) {
-                q.sharing(pool).ifPresent(states::add);
+                read.apply(q, pool).ifPresent(states::add);
             }
         }
         return states;
     }
 
-    /** The raw state of every local pool, for the metrics. */
-    List<PoolState> poolStates() {
-        List<PoolState> states = new ArrayList<>();
+    /** One kind of state of one pool, from the first local partition that holds it. */
+    private <S> Optional<S> onePool(Function<SchedulerQueries, Optional<S>> read) {
         for (SchedulerQueries q : queries()) {
-            for (String pool : q.pools()) {
-                q.pool(pool).ifPresent(states::add);
+            Optional<S> found = read.apply(q);
+            if (found.isPresent()) {
+                return found;
             }
         }
-        return states;
+        return Optional.empty();
     }
 
     @Override
     public Optional<PoolView> pool(String pool, ListCaps caps) {
         Instant now = clock.instant();
-        for (SchedulerQueries q : queries()) {
-            Optional<PoolState> state = q.pool(pool);
-            if (state.isPresent()) {
-                return Optional.of(ViewMapper.pool(state.get(), state.get().sharing(), now, caps));
-            }
-        }
-        return Optional.empty();
+        return onePool(q -> q.pool(pool)).map(state -> ViewMapper.pool(state, state.sharing(), now, caps));
     }
 
     @Override

@@ -11,9 +11,11 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.StringJoiner;
+import java.util.function.Function;
 import javax.net.ssl.SSLContext;
 import org.apache.kafka.streams.state.HostInfo;
 
@@ -82,23 +84,30 @@ final class PeerClient {
     }
 
     SnapshotView snapshot(HostInfo peer, ListCaps caps) {
-        return get(peer, "/v1/snapshot", capped(null, caps, true), SnapshotView.class)
-                .orElseThrow(() -> broken(peer, "/v1/snapshot", 404));
+        return everyPool(peer, "/v1/snapshot", capped(null, caps, true), SnapshotView.class);
     }
 
     Optional<PoolView> pool(HostInfo peer, String pool, ListCaps caps) {
-        return get(peer, "/v1/snapshot", capped(pool, caps, true), SnapshotView.class)
-                .flatMap(s -> s.pools().stream().findFirst());
+        return onePool(peer, "/v1/snapshot", capped(pool, caps, true), SnapshotView.class, SnapshotView::pools);
     }
 
     LimitsView limits(HostInfo peer, ListCaps caps) {
-        return get(peer, "/v1/limits", capped(null, caps, false), LimitsView.class)
-                .orElseThrow(() -> broken(peer, "/v1/limits", 404));
+        return everyPool(peer, "/v1/limits", capped(null, caps, false), LimitsView.class);
     }
 
     Optional<PoolLimitsView> limits(HostInfo peer, String pool, ListCaps caps) {
-        return get(peer, "/v1/limits", capped(pool, caps, false), LimitsView.class)
-                .flatMap(l -> l.pools().stream().findFirst());
+        return onePool(peer, "/v1/limits", capped(pool, caps, false), LimitsView.class, LimitsView::pools);
+    }
+
+    /** A view of every pool the peer owns; the peer must have it (a 404 means the peer is broken). */
+    private <V> V everyPool(HostInfo peer, String path, Map<String, String> query, Class<V> type) {
+        return get(peer, path, query, type).orElseThrow(() -> broken(peer, path, 404));
+    }
+
+    /** The one pool a view of every pool asked for holds, or empty when the peer does not know the pool. */
+    private <V, P> Optional<P> onePool(HostInfo peer, String path, Map<String, String> query, Class<V> type,
+                                       Function<V, List<P>> pools) {
+        return get(peer, path, query, type).flatMap(v -> pools.apply(v).stream().findFirst());
     }
 
     /**
@@ -118,12 +127,11 @@ final class PeerClient {
     }
 
     TenantsView tenants(HostInfo peer) {
-        return get(peer, "/v1/tenants", Map.of(), TenantsView.class).orElseThrow(() -> broken(peer, "/v1/tenants", 404));
+        return everyPool(peer, "/v1/tenants", Map.of(), TenantsView.class);
     }
 
     Optional<SharingView> sharing(HostInfo peer, String pool) {
-        return get(peer, "/v1/tenants", Map.of("pool", pool), TenantsView.class)
-                .flatMap(t -> t.pools().stream().findFirst());
+        return onePool(peer, "/v1/tenants", Map.of("pool", pool), TenantsView.class, TenantsView::pools);
     }
 
     Optional<TaskView> task(HostInfo peer, String id, String pool) {

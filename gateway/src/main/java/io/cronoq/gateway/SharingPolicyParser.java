@@ -1,6 +1,7 @@
 package io.cronoq.gateway;
 
 import static io.cronoq.gateway.BodyFields.closed;
+import static io.cronoq.gateway.BodyFields.closedObject;
 import static io.cronoq.gateway.BodyFields.integer;
 import static io.cronoq.gateway.BodyFields.labels;
 import static io.cronoq.gateway.BodyFields.read;
@@ -37,47 +38,33 @@ final class SharingPolicyParser {
 
     /** Tenant {@code tenant}'s weight and quotas in {@code pool}, as this body sets them, by {@code setBy} at {@code at}. */
     static SharingPolicySet tenant(String pool, String tenant, byte[] body, String setBy, Instant at) {
-        JsonNode root = object(body, TENANT_EXAMPLE, "weight, quotas or both");
-        return checked(read("body", () -> {
-            closed(root, "", TENANT_FIELDS, "a tenant's policy");
-            return SharingPolicySet.newBuilder()
-                    .setPool(pool)
-                    .setTenant(tenant)
-                    .setWeight(read("weight", () -> weight(root.get("weight"))))
-                    .setQuotas(read("quotas", () -> quotas(root.get("quotas"))))
-                    .setSetBy(setBy)
-                    .setSetAt(at)
-                    .build();
-        }));
+        return checked(closedObject(body, TENANT_EXAMPLE, "weight, quotas or both", TENANT_FIELDS, "a tenant's policy",
+                root -> SharingPolicySet.newBuilder()
+                        .setPool(pool)
+                        .setTenant(tenant)
+                        .setWeight(read("weight", () -> weight(root.get("weight"))))
+                        .setQuotas(read("quotas", () -> quotas(root.get("quotas"))))
+                        .setSetBy(setBy)
+                        .setSetAt(at)
+                        .build()));
     }
 
     /** The preemption settings of {@code pool}, as this body sets them, by {@code setBy} at {@code at}. */
     static SharingPolicySet pool(String pool, byte[] body, String setBy, Instant at) {
-        JsonNode root = object(body, POOL_EXAMPLE, "preemption, preemptionGraceMs or both");
-        SharingPolicySet policy = read("body", () -> {
-            closed(root, "", POOL_FIELDS, "a pool's sharing");
-            return SharingPolicySet.newBuilder()
-                    .setPool(pool)
-                    .setPreemption(read("preemption", () -> bool(root.get("preemption"), "preemption")))
-                    .setPreemptionGraceMs(read("preemptionGraceMs",
-                            () -> millis(root.get("preemptionGraceMs"), "preemptionGraceMs")))
-                    .setSetBy(setBy)
-                    .setSetAt(at)
-                    .build();
-        });
+        SharingPolicySet policy = closedObject(body, POOL_EXAMPLE, "preemption, preemptionGraceMs or both",
+                POOL_FIELDS, "a pool's sharing", root -> SharingPolicySet.newBuilder()
+                        .setPool(pool)
+                        .setPreemption(read("preemption", () -> bool(root.get("preemption"), "preemption")))
+                        .setPreemptionGraceMs(read("preemptionGraceMs",
+                                () -> millis(root.get("preemptionGraceMs"), "preemptionGraceMs")))
+                        .setSetBy(setBy)
+                        .setSetAt(at)
+                        .build());
         if (policy.getPreemption() == null && policy.getPreemptionGraceMs() == null) {
             throw ApiException.invalid("body", "nothing to set for pool " + pool + ": give preemption, "
                     + "preemptionGraceMs or both, e.g. " + POOL_EXAMPLE);
         }
         return checked(policy);
-    }
-
-    private static JsonNode object(byte[] body, String example, String holds) {
-        JsonNode root = JsonBody.read(body == null ? new byte[0] : body, example);
-        if (root == null || !root.isObject()) {
-            throw ApiException.invalid("body", "the body must be a JSON object with " + holds + ", e.g. " + example);
-        }
-        return root;
     }
 
     private static SharingPolicySet checked(SharingPolicySet policy) {

@@ -1,49 +1,38 @@
 package io.cronoq.gateway;
 
 import io.cronoq.events.SharingPolicySet;
-import io.cronoq.scheduler.auth.Credential;
 import io.javalin.http.Context;
 import java.time.Instant;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
  * How pools are shared between tenants: {@code GET /v1/tenants} reads it (from the pools' owners, as
  * the snapshot does); {@code PUT /v1/pools/{pool}/tenants/{tenant}} and {@code PUT
  * /v1/pools/{pool}/sharing} set it, as a {@code SharingPolicySet} on the submissions topic keyed by
- * the pool, journaled as set by the calling credential ({@value #OPEN_SETTER} on an open gateway).
+ * the pool, journaled as set by the calling credential ({@value PoolRoutes#OPEN_SETTER} on an open gateway).
  */
 record SharingRoutes(GatewayContext context) {
-
-    /** Who sets a policy through an open gateway, for the journal. */
-    static final String OPEN_SETTER = "gateway";
 
     /** {@code GET /v1/tenants[?pool=]}: every pool's tenants, or one pool's. */
     void list(Context ctx) {
         String pool = Params.pool(ctx);
-        StateReader reader = context.reader(ctx);
-        if (pool == null) {
-            ctx.json(reader.tenants());
-            return;
-        }
-        SharingView view = reader.sharing(pool).orElseThrow(() -> ApiException.notFound("pool", "no pool " + pool
-                + "; a pool exists once a worker registered in it or a task was submitted to it"));
-        ctx.json(new TenantsView(context.clock().instant().toString(), List.of(view)));
+        PoolRoutes.everyOrOne(ctx, context, pool, StateReader::tenants, r -> r.sharing(pool), TenantsView::new, "pool");
     }
 
     /** {@code PUT /v1/pools/{pool}/tenants/{tenant}}: a tenant's weight and quotas; 202 once on the topic. */
     void setTenant(Context ctx) {
         Instant at = context.clock().instant();
         SharingPolicySet policy = SharingPolicyParser.tenant(ctx.pathParam("pool"), ctx.pathParam("tenant"),
-                ctx.bodyAsBytes(), setter(ctx), at);
+                ctx.bodyAsBytes(), PoolRoutes.setter(ctx), at);
         publish(ctx, policy);
     }
 
     /** {@code PUT /v1/pools/{pool}/sharing}: the pool's preemption settings; 202 once on the topic. */
     void setPool(Context ctx) {
         Instant at = context.clock().instant();
-        SharingPolicySet policy = SharingPolicyParser.pool(ctx.pathParam("pool"), ctx.bodyAsBytes(), setter(ctx), at);
+        SharingPolicySet policy = SharingPolicyParser.pool(ctx.pathParam("pool"), ctx.bodyAsBytes(),
+                PoolRoutes.setter(ctx), at);
         publish(ctx, policy);
     }
 
@@ -60,13 +49,6 @@ record SharingRoutes(GatewayContext context) {
         if (policy.getTenant() != null) {
             body.put("tenant", policy.getTenant());
         }
-        body.put("setBy", policy.getSetBy());
-        body.put("setAt", policy.getSetAt().toString());
-        ctx.status(202).json(body);
-    }
-
-    private static String setter(Context ctx) {
-        Credential caller = ctx.attribute(Access.CALLER);
-        return caller == null ? OPEN_SETTER : caller.name();
+        PoolRoutes.accepted(ctx, body, policy.getSetBy(), policy.getSetAt());
     }
 }

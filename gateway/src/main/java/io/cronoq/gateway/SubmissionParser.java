@@ -1,6 +1,7 @@
 package io.cronoq.gateway;
 
 import static io.cronoq.gateway.BodyFields.closed;
+import static io.cronoq.gateway.BodyFields.closedObjects;
 import static io.cronoq.gateway.BodyFields.integer;
 import static io.cronoq.gateway.BodyFields.labels;
 import static io.cronoq.gateway.BodyFields.optionalText;
@@ -295,26 +296,10 @@ final class SubmissionParser {
      * A missing or malformed key is left to {@link io.cronoq.schemas.rules.LimitRules}, which names it.
      */
     private static List<ConcurrencyKey> concurrency(JsonNode node) {
-        List<ConcurrencyKey> keys = new ArrayList<>();
-        if (node == null || node.isNull()) {
-            return keys;
-        }
-        String shape = "{\"key\":\"customer-42\",\"max\":2} (max optional)";
-        if (!node.isArray()) {
-            throw ApiException.invalid("concurrency", "concurrency must be a list of " + shape + ", not "
-                    + BodyFields.type(node));
-        }
-        for (int i = 0; i < node.size(); i++) {
-            String field = "concurrency[" + i + "]";
-            JsonNode k = node.get(i);
-            if (!k.isObject()) {
-                throw ApiException.invalid(field, field + " must be an object " + shape + ", not " + BodyFields.type(k));
-            }
-            closed(k, field + ".", CONCURRENCY_FIELDS, field);
-            keys.add(new ConcurrencyKey(BodyFields.text(k.get("key"), field + ".key").orElse(null),
-                    integer(k.get("max"), field + ".max")));
-        }
-        return keys;
+        return closedObjects(node, "concurrency", "{\"key\":\"customer-42\",\"max\":2} (max optional)",
+                CONCURRENCY_FIELDS, (k, field) -> new ConcurrencyKey(
+                        BodyFields.text(k.get("key"), field + ".key").orElse(null),
+                        integer(k.get("max"), field + ".max")));
     }
 
     /**
@@ -322,27 +307,12 @@ final class SubmissionParser {
      * 1 when left out. A missing or malformed name is left to {@link io.cronoq.schemas.rules.LimitRules}.
      */
     private static List<RateLimitUse> rateLimits(JsonNode node) {
-        List<RateLimitUse> uses = new ArrayList<>();
-        if (node == null || node.isNull()) {
-            return uses;
-        }
-        String shape = "{\"name\":\"openai\",\"units\":1} (units optional, 1 by default)";
-        if (!node.isArray()) {
-            throw ApiException.invalid("rateLimits", "rateLimits must be a list of " + shape + ", not "
-                    + BodyFields.type(node));
-        }
-        for (int i = 0; i < node.size(); i++) {
-            String field = "rateLimits[" + i + "]";
-            JsonNode r = node.get(i);
-            if (!r.isObject()) {
-                throw ApiException.invalid(field, field + " must be an object " + shape + ", not " + BodyFields.type(r));
-            }
-            closed(r, field + ".", RATE_LIMIT_FIELDS, field);
-            Integer units = integer(r.get("units"), field + ".units");
-            uses.add(new RateLimitUse(BodyFields.text(r.get("name"), field + ".name").orElse(null),
-                    units == null ? 1 : units));
-        }
-        return uses;
+        return closedObjects(node, "rateLimits", "{\"name\":\"openai\",\"units\":1} (units optional, 1 by default)",
+                RATE_LIMIT_FIELDS, (r, field) -> {
+                    Integer units = integer(r.get("units"), field + ".units");
+                    return new RateLimitUse(BodyFields.text(r.get("name"), field + ".name").orElse(null),
+                            units == null ? 1 : units);
+                });
     }
 
     private static List<Preference> preferences(JsonNode node) {

@@ -4,13 +4,10 @@ import io.cronoq.scheduler.policy.SharingSnapshot;
 import io.cronoq.scheduler.policy.SharingSnapshot.QuotaUse;
 import io.cronoq.scheduler.policy.SharingSnapshot.TenantShare;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * Per-tenant and per-quota gauges of the pools this instance owns, refreshed at each scrape as
@@ -22,70 +19,49 @@ import java.util.function.Function;
  */
 final class TenantGauges {
 
-    private final List<Metric<TenantShare>> tenant = new ArrayList<>();
-    private final List<Metric<QuotaUse>> quota = new ArrayList<>();
+    private final GaugeFamily<TenantShare> tenant;
+    private final GaugeFamily<QuotaUse> quota;
     private Instant now = Instant.EPOCH;
 
-    /** A gauge and its value per row; a row whose value is {@code null} is left out. */
-    private record Metric<T>(MultiGauge gauge, Function<T, Double> value) {}
-
     TenantGauges(MeterRegistry registry) {
-        tenant(registry, "cronoq.tenant.slots.in.use", "Slots the tenant's attempts hold", s -> (double) s.slotsInUse());
-        tenant(registry, "cronoq.tenant.gpus.in.use", "GPUs the tenant's attempts asked for", s -> (double) s.gpusInUse());
-        tenant(registry, "cronoq.tenant.fair.share.slots", "Slots the tenant's weight entitles it to among the "
-                + "tenants that hold or wait", TenantShare::fairShare);
-        tenant(registry, "cronoq.tenant.dominant.share", "The tenant's larger part of the pool's slots or GPUs, "
-                + "divided by its weight", TenantShare::dominantShare);
-        tenant(registry, "cronoq.tenant.weight", "The tenant's weight in the fair share", TenantShare::weight);
-        tenant(registry, "cronoq.tenant.waiting.tasks", "The tenant's tasks in line", s -> (double) s.waiting());
-        tenant(registry, "cronoq.tenant.oldest.wait.seconds", "How long the tenant's longest-waiting first-in-line "
-                + "task has waited (0 when none waits)", s -> age(s.oldestWaitingSince()));
-        quota(registry, "cronoq.tenant.quota.guaranteed.slots", "Slots of the scope the tenant gets first",
-                q -> (double) q.guaranteed());
-        quota(registry, "cronoq.tenant.quota.max.slots", "Slots of the scope the tenant may hold at most",
-                q -> q.max() == null ? null : (double) q.max());
-        quota(registry, "cronoq.tenant.quota.in.use.slots", "Slots of the scope the tenant holds",
-                q -> (double) q.inUse());
-    }
-
-    private void tenant(MeterRegistry registry, String name, String doc, Function<TenantShare, Double> value) {
-        tenant.add(new Metric<>(MultiGauge.builder(name).description(doc).register(registry), value));
-    }
-
-    private void quota(MeterRegistry registry, String name, String doc, Function<QuotaUse, Double> value) {
-        quota.add(new Metric<>(MultiGauge.builder(name).description(doc).register(registry), value));
-    }
-
-    private double age(Instant since) {
-        return since == null ? 0 : Math.max(0, Duration.between(since, now).toMillis() / 1000.0);
+        tenant = new GaugeFamily<TenantShare>(registry)
+                .gaugeOrNone("cronoq.tenant.slots.in.use", "Slots the tenant's attempts hold",
+                        s -> (double) s.slotsInUse())
+                .gaugeOrNone("cronoq.tenant.gpus.in.use", "GPUs the tenant's attempts asked for",
+                        s -> (double) s.gpusInUse())
+                .gaugeOrNone("cronoq.tenant.fair.share.slots", "Slots the tenant's weight entitles it to among the "
+                        + "tenants that hold or wait", TenantShare::fairShare)
+                .gaugeOrNone("cronoq.tenant.dominant.share", "The tenant's larger part of the pool's slots or GPUs, "
+                        + "divided by its weight", TenantShare::dominantShare)
+                .gaugeOrNone("cronoq.tenant.weight", "The tenant's weight in the fair share", TenantShare::weight)
+                .gaugeOrNone("cronoq.tenant.waiting.tasks", "The tenant's tasks in line", s -> (double) s.waiting())
+                .gaugeOrNone("cronoq.tenant.oldest.wait.seconds", "How long the tenant's longest-waiting "
+                        + "first-in-line task has waited (0 when none waits)",
+                        s -> GaugeFamily.secondsSince(s.oldestWaitingSince(), now));
+        quota = new GaugeFamily<QuotaUse>(registry)
+                .gaugeOrNone("cronoq.tenant.quota.guaranteed.slots", "Slots of the scope the tenant gets first",
+                        q -> (double) q.guaranteed())
+                .gaugeOrNone("cronoq.tenant.quota.max.slots", "Slots of the scope the tenant may hold at most",
+                        q -> q.max() == null ? null : (double) q.max())
+                .gaugeOrNone("cronoq.tenant.quota.in.use.slots", "Slots of the scope the tenant holds",
+                        q -> (double) q.inUse());
     }
 
     /** Replaces every row with these pools' tenants and quotas (those that are gone disappear). */
     void update(List<SharingSnapshot> pools, Instant now) {
         this.now = now;
-        for (Metric<TenantShare> m : tenant) {
-            List<MultiGauge.Row<?>> rows = new ArrayList<>();
-            for (SharingSnapshot pool : pools) {
-                for (TenantShare t : pool.tenants()) {
-                    rows.add(MultiGauge.Row.of(Tags.of("pool", pool.pool(), "tenant", t.tenant()), m.value().apply(t)));
+        List<GaugeFamily.Row<TenantShare>> tenants = new ArrayList<>();
+        List<GaugeFamily.Row<QuotaUse>> quotas = new ArrayList<>();
+        for (SharingSnapshot pool : pools) {
+            for (TenantShare t : pool.tenants()) {
+                tenants.add(new GaugeFamily.Row<>(Tags.of("pool", pool.pool(), "tenant", t.tenant()), t));
+                for (QuotaUse q : t.quotas()) {
+                    quotas.add(new GaugeFamily.Row<>(Tags.of("pool", pool.pool(), "tenant", t.tenant(),
+                            "scope", TenantView.QuotaView.scope(q.labels())), q));
                 }
             }
-            m.gauge().register(rows, true);
         }
-        for (Metric<QuotaUse> m : quota) {
-            List<MultiGauge.Row<?>> rows = new ArrayList<>();
-            for (SharingSnapshot pool : pools) {
-                for (TenantShare t : pool.tenants()) {
-                    for (QuotaUse q : t.quotas()) {
-                        Double value = m.value().apply(q);
-                        if (value != null) {
-                            rows.add(MultiGauge.Row.of(Tags.of("pool", pool.pool(), "tenant", t.tenant(),
-                                    "scope", TenantView.QuotaView.scope(q.labels())), value));
-                        }
-                    }
-                }
-            }
-            m.gauge().register(rows, true);
-        }
+        tenant.update(tenants);
+        quota.update(quotas);
     }
 }

@@ -3,7 +3,6 @@ package io.cronoq.agent;
 import io.cronoq.agent.CronoqWorker.State;
 import io.cronoq.events.AssignmentEvent;
 import io.cronoq.events.AttemptAssigned;
-import io.cronoq.events.AttemptRef;
 import io.cronoq.events.AttemptRevoked;
 import io.cronoq.events.RegistrationAccepted;
 import io.cronoq.events.RegistrationRejected;
@@ -16,21 +15,16 @@ import io.cronoq.schemas.auth.RegistrationSignature;
 import io.cronoq.events.WorkerResources;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,14 +50,13 @@ import org.slf4j.LoggerFactory;
  * given timers, and is not sent at all when the attempt ends (or is aborted) within it; see {@link AttemptRun}. The
  * attempt counts as running, in the heartbeats too, from the moment it is assigned, as before.
  *
- * <p>Its life is one {@link Lifecycle}, changed only through the transitions listed there.
+ * <p>Its life is one {@link Lifecycle}, changed only through the transitions listed there; the attempts it holds
+ * are one {@link HeldAttempts}, guarded by the same lock, and its reports the broker has not acknowledged yet one
+ * {@link ReportsInFlight}.
  */
 final class WorkerCore implements AttemptRun.Host {
 
     private static final Logger log = LoggerFactory.getLogger(WorkerCore.class);
-    private static final int REMEMBERED_FINISHED = 4096;
-    /** How long a drained worker waits for the broker to take its last reports before it leaves anyway. */
-    private static final int REPORTS_WAIT_SECONDS = 10;
 
     private final WorkerSettings settings;
     private final TaskHandler handler;
@@ -79,17 +72,8 @@ final class WorkerCore implements AttemptRun.Host {
     private long generation;
     private Map<String, String> group = Map.of();
     private long lastRegisteredAt = -1;
-    /** Reports (Attempt* events) not yet acknowledged by the broker. */
-    private final Set<CompletableFuture<Void>> reportsInFlight = ConcurrentHashMap.newKeySet();
-    private final Map<AttemptId, AttemptRun> running = new LinkedHashMap<>();
-    private final Set<AttemptId> finished = Collections.newSetFromMap(new LinkedHashMap<>() {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<AttemptId, Boolean> eldest) {
-            return size() > REMEMBERED_FINISHED;
-        }
-    });
+    private final ReportsInFlight reports = new ReportsInFlight();
+    private final HeldAttempts running = new HeldAttempts();
     private final CompletableFuture<State> activation = new CompletableFuture<>();
     private final CompletableFuture<State> termination = new CompletableFuture<>();
     private volatile String endReason;
@@ -171,15 +155,12 @@ final class WorkerCore implements AttemptRun.Host {
             }
             boolean known = !state.awaitingAnswer() && generation > 0;
             boolean registered = state != Lifecycle.CREATED;
-            List<AttemptRun> attempts = new ArrayList<>(running.values());
-            if (!attempts.isEmpty()) {
+            if (!running.isEmpty()) {
                 log.warn("Worker {} stops at once ({}); reporting {} running attempt(s) as failed and retryable",
-                        settings.id(), reason, attempts.size());
+                        settings.id(), reason, running.size());
             }
-            for (AttemptRun a : attempts) {
-                a.abort("the worker stopped: " + reason,
-                        "the worker stopped before the attempt finished (" + reason + ")");
-            }
+            running.abortAll("the worker stopped: " + reason,
+                    "the worker stopped before the attempt finished (" + reason + ")");
             if (registered) {
                 sink.publish(new WorkerLeft(settings.id(), settings.pool(), known ? generation : null,
                         "stopped: " + reason, now()));
@@ -194,9 +175,7 @@ final class WorkerCore implements AttemptRun.Host {
             if (terminal()) {
                 return;
             }
-            for (AttemptRun a : new ArrayList<>(running.values())) {
-                a.abort("the worker halted: " + reason, null);
-            }
+            running.abortAll("the worker halted: " + reason, null);
             terminate(Lifecycle.STOPPED, reason);
         }
     }
@@ -207,13 +186,8 @@ final class WorkerCore implements AttemptRun.Host {
             if (!state.serving() || generation <= 0) {
                 return;
             }
-            List<AttemptRef> refs = new ArrayList<>();
-            for (AttemptRun a : running.values()) {
-                if (a.generation() == generation) {
-                    refs.add(new AttemptRef(a.id().taskId(), a.id().attempt(), null, 0, java.util.List.of()));
-                }
-            }
-            sink.publish(new WorkerHeartbeat(settings.id(), settings.pool(), generation, refs, now()));
+            sink.publish(new WorkerHeartbeat(settings.id(), settings.pool(), generation, running.refs(generation),
+                    now()));
         }
     }
 
@@ -250,7 +224,7 @@ final class WorkerCore implements AttemptRun.Host {
             }
             generation = a.getGeneration();
             group = Collections.unmodifiableMap(new LinkedHashMap<>(a.getGroup()));
-            abortWhere(x -> x.generation() < generation, "generation " + generation + " replaced it",
+            running.abortWhere(x -> x.generation() < generation, "generation " + generation + " replaced it",
                     "was reassigned (stale claim)");
             if (terminal()) {
                 return;
@@ -277,9 +251,7 @@ final class WorkerCore implements AttemptRun.Host {
             RegistrationRejectedException rejection = new RegistrationRejectedException(settings.id(),
                     String.valueOf(r.getCode()), r.getReason());
             log.error("Worker {} stops: {}", settings.id(), rejection.getMessage());
-            for (AttemptRun a : new ArrayList<>(running.values())) {
-                a.abort("registration rejected", null);
-            }
+            running.abortAll("registration rejected", null);
             activation.completeExceptionally(rejection);
             terminate(Lifecycle.REJECTED, rejection.getMessage());
         }
@@ -298,7 +270,7 @@ final class WorkerCore implements AttemptRun.Host {
                 }
                 return;
             }
-            abortWhere(a -> a.generation() <= stale, "generation " + stale + " was fenced: " + f.getReason(),
+            running.abortWhere(a -> a.generation() <= stale, "generation " + stale + " was fenced: " + f.getReason(),
                     "was reassigned (stale claim)");
             if (stale != generation || state.awaitingAnswer() || terminal()) {
                 return; // about an earlier generation, or a registration is already on its way
@@ -343,12 +315,12 @@ final class WorkerCore implements AttemptRun.Host {
                         state.shown(), id);
                 return;
             }
-            if (running.containsKey(id) || finished.contains(id)) {
+            if (running.known(id)) {
                 log.debug("Worker {} skips a repeated assignment of attempt {}", settings.id(), id);
                 return;
             }
             attempt = new AttemptRun(a, settings, handler, clock, timers, this);
-            running.put(id, attempt);
+            running.add(attempt);
         }
         try {
             executor.execute(attempt);
@@ -376,7 +348,7 @@ final class WorkerCore implements AttemptRun.Host {
 
     /** A newer generation of this worker id exists that this process did not register: two workers share an id. */
     private void fencedByAnother(long newer, String evidence) {
-        abortWhere(x -> true, "worker id " + settings.id() + " is now generation " + newer,
+        running.abortWhere(x -> true, "worker id " + settings.id() + " is now generation " + newer,
                 "was reassigned (stale claim)");
         log.error("Worker {} generation {} is fenced: {}, but this process did not register it. Another worker "
                 + "uses the id {}; this one stops taking work (give each worker its own --id)", settings.id(),
@@ -386,21 +358,10 @@ final class WorkerCore implements AttemptRun.Host {
 
     // ==== attempts ================================================================================
 
-    private void abortWhere(Predicate<AttemptRun> which, String reason, String what) {
-        for (AttemptRun a : new ArrayList<>(running.values())) {
-            if (which.test(a)) {
-                log.warn("Attempt {} of task {} {}; aborting the local copy: {}", a.id().attempt(), a.id().taskId(),
-                        what, reason);
-                a.abort(reason, null);
-            }
-        }
-    }
-
     @Override
     public void ended(AttemptRun a, boolean viaAbort) {
         synchronized (lock) {
-            running.remove(a.id(), a);
-            finished.add(a.id());
+            running.ended(a);
             if (!viaAbort) {
                 finishDrainIfIdle();
             }
@@ -411,7 +372,7 @@ final class WorkerCore implements AttemptRun.Host {
      * A drained worker leaves once its last reports are written, and its {@code WorkerLeft} is stamped
      * after them: the scheduler reads completions and worker events from different topics, in timestamp
      * order, so a leave that overtook the last success would have that attempt lost and run again.
-     * Waits at most {@value #REPORTS_WAIT_SECONDS} s for the broker.
+     * Waits at most {@value ReportsInFlight#WAIT_SECONDS} s for the broker.
      */
     private void finishDrainIfIdle() {
         if (state != Lifecycle.DRAINING || !running.isEmpty()) {
@@ -419,29 +380,25 @@ final class WorkerCore implements AttemptRun.Host {
         }
         become(Lifecycle.LEAVING);
         long leftGeneration = generation;
-        CompletableFuture.allOf(reportsInFlight.toArray(CompletableFuture[]::new))
-                .orTimeout(REPORTS_WAIT_SECONDS, TimeUnit.SECONDS)
-                .whenComplete((ok, error) -> {
-                    synchronized (lock) {
-                        if (terminal()) {
-                            return;
-                        }
-                        // Strictly after every report's timestamp: each was acknowledged before now.
-                        sink.publish(new WorkerLeft(settings.id(), settings.pool(), leftGeneration, "drained",
-                                now().plusMillis(1)));
-                        log.info("Worker {} generation {} drained and left pool {}", settings.id(), leftGeneration,
-                                settings.pool());
-                        terminate(Lifecycle.LEFT, "drained");
-                    }
-                });
+        reports.answered().whenComplete((ok, error) -> {
+            synchronized (lock) {
+                if (terminal()) {
+                    return;
+                }
+                // Strictly after every report's timestamp: each was acknowledged before now.
+                sink.publish(new WorkerLeft(settings.id(), settings.pool(), leftGeneration, "drained",
+                        now().plusMillis(1)));
+                log.info("Worker {} generation {} drained and left pool {}", settings.id(), leftGeneration,
+                        settings.pool());
+                terminate(Lifecycle.LEFT, "drained");
+            }
+        });
     }
 
     /** Publishes a report about an attempt, keeping it in flight until the broker has it. */
     @Override
     public void report(SpecificRecord event) {
-        CompletableFuture<Void> sent = sink.publish(event);
-        reportsInFlight.add(sent);
-        sent.whenComplete((ok, error) -> reportsInFlight.remove(sent));
+        reports.track(sink.publish(event));
     }
 
     private void become(Lifecycle next) {
@@ -485,7 +442,7 @@ final class WorkerCore implements AttemptRun.Host {
 
     List<AttemptId> running() {
         synchronized (lock) {
-            return List.copyOf(running.keySet());
+            return running.ids();
         }
     }
 
