@@ -12,6 +12,7 @@ import io.cronoq.testkit.KafkaBroker;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.ByteBuffer;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
@@ -26,6 +27,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -84,11 +86,9 @@ class JournalFeedIntegrationTest {
         }
     }
 
-    private static void await(BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
+    private static void await(BooleanSupplier condition) {
+        Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
+                .until(condition::getAsBoolean);
     }
 
     private void write(KafkaProducer<String, byte[]> producer, JournalEntry entry) throws Exception {

@@ -129,9 +129,10 @@ class TwoInstancesIntegrationTest {
 
             // B's gateway goes away while its scheduler keeps its pools: A cannot give a complete answer.
             b.gateway.close();
-            // A reuses a peer's liveness answer for a second (the scrape above just asked): let it lapse.
-            Thread.sleep(1_100);
-            Api.Reply readiness = a.api.get("/readyz");
+            // A reuses a peer's liveness answer for a second (the scrape above just asked): once it lapses, A
+            // finds B gone.
+            Api.Reply readiness = await("A finds B's gateway gone").atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(100)).until(() -> a.api.get("/readyz"), r -> r.status() != 200);
             assertThat(readiness.status()).as("A cannot serve B's pools, so it is not ready: " + readiness)
                     .isEqualTo(503);
             assertThat(readiness.json().path("error").path("message").asText())
