@@ -1,5 +1,7 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.limits.LineLimits;
+import io.cronoq.scheduler.policy.limits.Limits;
 import io.cronoq.scheduler.policy.store.Place;
 import io.cronoq.scheduler.policy.store.WaitingQueue;
 import java.util.ArrayList;
@@ -25,13 +27,13 @@ final class ClassIndex {
 
     private final WaitingQueue queue;
     private final Tenants tenants;
-    private final Limits limits;
+    private final Limits<WaitClass> limits;
     private final Map<String, WaitClass> classes = new HashMap<>();
     /** Classes with at least one waiting task, in the order they last became non-empty. */
     private final LinkedHashSet<WaitClass> waitingClasses = new LinkedHashSet<>();
     private long waiting;
 
-    ClassIndex(WaitingQueue queue, Tenants tenants, Limits limits) {
+    ClassIndex(WaitingQueue queue, Tenants tenants, Limits<WaitClass> limits) {
         this.queue = queue;
         this.tenants = tenants;
         this.limits = limits;
@@ -90,7 +92,7 @@ final class ClassIndex {
     }
 
     void add(WaitClass c, Place place, String taskId) {
-        if (c.count == 0 && c.limits != null && classes.get(c.key()) != c) {
+        if (c.count == 0 && c.limits() != null && classes.get(c.key()) != c) {
             classes.put(c.key(), c); // a line of limits that emptied a moment ago (a task moving ahead in it)
             c.need.addLine(c);
         }
@@ -163,12 +165,12 @@ final class ClassIndex {
             c.tenant.waiting.add(c);
             need.waiting.add(c);
             c.count = count;
-            if (c.limits != null) {
+            if (c.limits() != null) {
                 limits.lineJoined(c);
             }
             return;
         } else if (c.count > 0 && count == 0) {
-            if (c.limits != null) {
+            if (c.limits() != null) {
                 limits.lineEmptied(c);
                 // A line of limits is seldom used again (keys come and go): it goes at once, not at a sweep.
                 classes.remove(c.key());

@@ -1,5 +1,7 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.limits.LineLimits;
+import io.cronoq.scheduler.policy.limits.Limits;
 import io.cronoq.scheduler.policy.match.LabelSet;
 import io.cronoq.scheduler.policy.match.Preferences;
 import io.cronoq.scheduler.policy.match.Requirement;
@@ -106,7 +108,7 @@ final class Need {
 
     /** A tenant's new line of this class. */
     void addLine(WaitClass c) {
-        if (c.limits != null) {
+        if (c.limits() != null) {
             lineCount++;
             return;
         }
@@ -127,7 +129,7 @@ final class Need {
 
     /** A line forgotten (empty for long); whether the class has no line left. */
     boolean removeLine(WaitClass c) {
-        if (c.limits != null) {
+        if (c.limits() != null) {
             return --lineCount == 0;
         }
         int i = c.tenant.index;

@@ -1,5 +1,6 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.limits.Limits;
 import io.cronoq.scheduler.policy.time.TimeCauses;
 import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.AttemptRecord;
@@ -57,7 +58,7 @@ final class Placement {
         TaskSubmitted in = task.getTask();
         m.limits.clock(at);
         WaitClass c = m.classOf(task);
-        Object blocker = c.limits == null ? null : c.count == 0 ? m.limits.blocker(c) : c.blockedBy;
+        Object blocker = c.limits() == null ? null : c.count == 0 ? m.limits.blocker(c) : c.blockedBy();
         Profile p = c.count == 0 && blocker == null ? c.bestFreeProfile(in.getPreferences()) : null;
         if (p != null) {
             assign(task, p, at, null, out);
@@ -213,13 +214,11 @@ final class Placement {
             return;
         }
         for (WaitClass c : m.limits.takeChanged()) {
-            // A key's figures are told when they change (the text is compared); a rate's only with another blocker.
-            if (c.count == 0 || c.told == c.blockedBy && !(c.blockedBy instanceof LimitKey)) {
+            if (c.count == 0 || !c.retold()) {
                 continue;
             }
-            c.told = c.blockedBy;
-            if (c.blockedBy != null) {
-                tell(c, m.limits.reason(c, c.blockedBy), out);
+            if (c.blockedBy() != null) {
+                tell(c, m.limits.reason(c, c.blockedBy()), out);
             } else if (Limits.isLimitReason(m.store.task(c.headTaskId).getWaitingReason())) {
                 tell(c, reasonFor(c, 1), out);
             }
@@ -231,8 +230,8 @@ final class Placement {
      * tenant's max, else the workers' side (busy slots, or no worker that could run it).
      */
     String reasonFor(WaitClass c, long place) {
-        if (c.blockedBy != null) {
-            return m.limits.reason(c, c.blockedBy);
+        if (c.blockedBy() != null) {
+            return m.limits.reason(c, c.blockedBy());
         }
         String held = heldByMax(c);
         return held != null ? held : reasonOf(c.need).forPlace(place);
@@ -296,7 +295,7 @@ final class Placement {
 
     /** A class with a free profile its tenant's max keeps it from: why, in words; else {@code null}. */
     String heldByMax(WaitClass c) {
-        if (!c.tenant.bounded || c.blockedBy != null || c.need.freeProfiles.isEmpty()) {
+        if (!c.tenant.bounded || c.blockedBy() != null || c.need.freeProfiles.isEmpty()) {
             return null;
         }
         for (Profile p : c.need.freeProfiles) {
@@ -315,7 +314,7 @@ final class Placement {
      */
     void retellReleased(Collection<WaitClass> classes, List<Decision> out) {
         for (WaitClass c : classes) {
-            if (c.count == 0 || c.blockedBy != null || heldByMax(c) != null) {
+            if (c.count == 0 || c.blockedBy() != null || heldByMax(c) != null) {
                 continue;
             }
             TaskRecord head = m.store.task(c.headTaskId);
@@ -374,7 +373,7 @@ final class Placement {
             if (now.getState() == TaskState.WAITING && now.getWaitingReason() == null) {
                 WaitClass c = joined.get(i);
                 String id = now.getTask().getTaskId();
-                String reason = c.blockedBy != null ? m.limits.reason(c, c.blockedBy)
+                String reason = c.blockedBy() != null ? m.limits.reason(c, c.blockedBy())
                         : id.equals(c.headTaskId) ? reasonOf(c.need).forPlace(1) : reasonOf(c.need).backInLine(c.count);
                 now.setWaitingReason(reason);
                 m.store.putTask(now);
@@ -384,7 +383,7 @@ final class Placement {
         }
         for (Need n : changed) {
             for (WaitClass c : n.waiting) {
-                if (c.blockedBy == null && !told.contains(c.headTaskId)) {
+                if (c.blockedBy() == null && !told.contains(c.headTaskId)) {
                     TaskRecord head = m.store.task(c.headTaskId);
                     String reason = n.reason.forPlace(1);
                     if (!reason.equals(head.getWaitingReason())) {
@@ -507,7 +506,7 @@ final class Placement {
         String via = null;
         for (io.cronoq.events.ConcurrencyKey k : h.task().getConcurrency()) {
             for (WaitClass c : m.limits.linesHolding(k.getKey())) {
-                if (c.blockedBy == null && c.count > 0 && c.need.freeProfiles.contains(p) && c.tenant.mayTake(p.labels())
+                if (c.blockedBy() == null && c.count > 0 && c.need.freeProfiles.contains(p) && c.tenant.mayTake(p.labels())
                         && (best == null || c.headPlace.before(best.headPlace))) {
                     best = c;
                     via = k.getKey();

@@ -50,7 +50,7 @@ record PoolReads(PoolModel m, Placement placement) {
     private static long heldByLimits(Need n) {
         long held = 0;
         for (WaitClass c : n.waiting) {
-            if (c.blockedBy != null) {
+            if (c.blockedBy() != null) {
                 held += c.count;
             }
         }
@@ -67,11 +67,11 @@ record PoolReads(PoolModel m, Placement placement) {
             Instant since = head == null || head.getWaitingSince() == null ? submitted : head.getWaitingSince();
             Requirement r = c.requirement;
             String held = placement.heldByMax(c);
-            String reason = c.blockedBy != null ? m.limits.reason(c, c.blockedBy)
+            String reason = c.blockedBy() != null ? m.limits.reason(c, c.blockedBy())
                     : held != null ? held : placement.reasonOf(c.need).text();
             result.add(new ClassSnapshot(r.key(), c.tenant.name, r.labels(), r.resources(), c.count, c.need.capacity,
                     c.need.activeWorkers(), c.headTaskId, submitted, since, reason,
-                    c.limits == null ? null : c.limits.text(), c.blockedBy != null));
+                    c.limits() == null ? null : c.limits().text(), c.blockedBy() != null));
         }
         return List.copyOf(result);
     }

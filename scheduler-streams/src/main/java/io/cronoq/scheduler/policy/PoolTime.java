@@ -1,5 +1,6 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.limits.Limits;
 import io.cronoq.scheduler.policy.time.RetryRule;
 import io.cronoq.scheduler.policy.time.Leases;
 import io.cronoq.events.AttemptOutcome;

@@ -166,7 +166,7 @@ final class Sharing {
 
     /** Whether the line's limits admit its head and a worker of the quota's scope could run it. */
     private static boolean canRunIn(WaitClass c, Tenant.Quota q) {
-        if (c.blockedBy != null) {
+        if (c.blockedBy() != null) {
             return false; // a slot taken back for it would stay idle
         }
         for (Profile p : c.need.profiles) {

@@ -1,4 +1,4 @@
-package io.cronoq.scheduler.policy;
+package io.cronoq.scheduler.policy.limits;
 
 import io.cronoq.events.ConcurrencyKey;
 import io.cronoq.events.RateLimitUse;
@@ -11,7 +11,7 @@ import java.util.List;
  * line has waiting tasks it holds the pool's {@link LimitKey} and {@link RateLimit} for each
  * ({@link Limits#lineJoined}); the tasks of a line are held back, or admitted, together.
  */
-final class LineLimits {
+public final class LineLimits {
 
     final String[] keyNames;
     /** The max each task declared per key; 0: none (the key's limit in the pool applies, else 1). */
@@ -19,14 +19,14 @@ final class LineLimits {
     final String[] rateNames;
     final int[] units;
     /** While the line has waiting tasks: the pool's key of each of {@link #keyNames}. */
-    final LimitKey[] keys;
+    final LimitKey<?>[] keys;
     /** While the line has waiting tasks: the pool's rate limit of each of {@link #rateNames}. */
-    final RateLimit[] rates;
+    final RateLimit<?>[] rates;
 
     private static final String[] NO_NAMES = {};
     private static final int[] NO_COUNTS = {};
-    private static final LimitKey[] NO_KEYS = {};
-    private static final RateLimit[] NO_RATES = {};
+    private static final LimitKey<?>[] NO_KEYS = {};
+    private static final RateLimit<?>[] NO_RATES = {};
 
     private LineLimits(List<ConcurrencyKey> keyList, List<RateLimitUse> rateList) {
         if (keyList.size() > 1) {
@@ -40,7 +40,7 @@ final class LineLimits {
         int k = keyList.size();
         keyNames = k == 0 ? NO_NAMES : new String[k];
         declared = k == 0 ? NO_COUNTS : new int[k];
-        keys = k == 0 ? NO_KEYS : new LimitKey[k];
+        keys = k == 0 ? NO_KEYS : new LimitKey<?>[k];
         for (int i = 0; i < k; i++) {
             keyNames[i] = keyList.get(i).getKey();
             Integer max = keyList.get(i).getMax();
@@ -49,7 +49,7 @@ final class LineLimits {
         int r = rateList.size();
         rateNames = r == 0 ? NO_NAMES : new String[r];
         units = r == 0 ? NO_COUNTS : new int[r];
-        rates = r == 0 ? NO_RATES : new RateLimit[r];
+        rates = r == 0 ? NO_RATES : new RateLimit<?>[r];
         for (int i = 0; i < r; i++) {
             rateNames[i] = rateList.get(i).getName();
             units[i] = rateList.get(i).getUnits();
@@ -57,17 +57,17 @@ final class LineLimits {
     }
 
     /** The limits a line key names, or {@code null} when it names none. */
-    static LineLimits of(String lineKey) {
+    public static LineLimits of(String lineKey) {
         return LineKeys.limited(lineKey) ? new LineLimits(LineKeys.keysOf(lineKey), LineKeys.ratesOf(lineKey)) : null;
     }
 
     /** The limits a task names (those its line key says, without reading the key back), or {@code null} for none. */
-    static LineLimits of(List<ConcurrencyKey> keys, List<RateLimitUse> rates) {
+    public static LineLimits of(List<ConcurrencyKey> keys, List<RateLimitUse> rates) {
         return keys.isEmpty() && rates.isEmpty() ? null : new LineLimits(keys, rates);
     }
 
     /** The units of the named rate limit its tasks take. */
-    int unitsOf(RateLimit rate) {
+    int unitsOf(RateLimit<?> rate) {
         for (int i = 0; i < rateNames.length; i++) {
             if (rateNames[i].equals(rate.name)) {
                 return units[i];
@@ -77,7 +77,7 @@ final class LineLimits {
     }
 
     /** The max its tasks declared for the key (0: none). */
-    int declaredFor(LimitKey key) {
+    int declaredFor(LimitKey<?> key) {
         for (int i = 0; i < keyNames.length; i++) {
             if (keyNames[i].equals(key.name)) {
                 return declared[i];
@@ -87,7 +87,7 @@ final class LineLimits {
     }
 
     /** Its limits in words, for a class's view: {@code concurrency customer-42 (max 2); rate openai ×1}. */
-    String text() {
+    public String text() {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < keyNames.length; i++) {
             b.append(b.length() == 0 ? "" : "; ").append("concurrency ").append(keyNames[i]);
