@@ -1,5 +1,7 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.sharing.Tenant;
+import io.cronoq.scheduler.policy.sharing.Tenants;
 import io.cronoq.scheduler.policy.limits.LineLimits;
 import io.cronoq.scheduler.policy.limits.Limits;
 import io.cronoq.scheduler.policy.store.Place;
@@ -32,6 +34,9 @@ final class ClassIndex {
     /** Classes with at least one waiting task, in the order they last became non-empty. */
     private final LinkedHashSet<WaitClass> waitingClasses = new LinkedHashSet<>();
     private long waiting;
+    /** Each tenant's classes with waiting tasks, at its {@link Tenant#index()}, in the order they last became non-empty. */
+    @SuppressWarnings("unchecked")
+    private LinkedHashSet<WaitClass>[] byTenant = new LinkedHashSet[1];
 
     ClassIndex(WaitingQueue queue, Tenants tenants, Limits<WaitClass> limits) {
         this.queue = queue;
@@ -53,6 +58,20 @@ final class ClassIndex {
     /** The classes that have waiting tasks. */
     Collection<WaitClass> waitingClasses() {
         return waitingClasses;
+    }
+
+    /** The tenant's classes that have waiting tasks. */
+    LinkedHashSet<WaitClass> waitingOf(Tenant t) {
+        int i = t.index();
+        if (i >= byTenant.length) {
+            byTenant = java.util.Arrays.copyOf(byTenant, Math.max(i + 1, byTenant.length * 2));
+        }
+        LinkedHashSet<WaitClass> set = byTenant[i];
+        if (set == null) {
+            set = new LinkedHashSet<>();
+            byTenant[i] = set;
+        }
+        return set;
     }
 
     /** Whether enough empty classes piled up to be worth forgetting. */
@@ -159,10 +178,11 @@ final class ClassIndex {
         need.count += count - c.count;
         if (c.count == 0 && count > 0) {
             waitingClasses.add(c);
-            if (c.tenant.waiting.isEmpty()) {
+            LinkedHashSet<WaitClass> ofTenant = waitingOf(c.tenant);
+            if (ofTenant.isEmpty()) {
                 tenants.waiting(c.tenant, true);
             }
-            c.tenant.waiting.add(c);
+            ofTenant.add(c);
             need.waiting.add(c);
             c.count = count;
             if (c.limits() != null) {
@@ -177,8 +197,9 @@ final class ClassIndex {
                 c.need.removeLine(c);
             }
             waitingClasses.remove(c);
-            c.tenant.waiting.remove(c);
-            if (c.tenant.waiting.isEmpty()) {
+            LinkedHashSet<WaitClass> ofTenant = waitingOf(c.tenant);
+            ofTenant.remove(c);
+            if (ofTenant.isEmpty()) {
                 tenants.waiting(c.tenant, false);
             }
             need.waiting.remove(c);

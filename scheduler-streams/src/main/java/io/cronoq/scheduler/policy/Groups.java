@@ -1,5 +1,7 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.sharing.Tenant;
+import io.cronoq.scheduler.policy.sharing.Tenants;
 import io.cronoq.scheduler.policy.limits.LineLimits;
 import io.cronoq.scheduler.policy.limits.Limits;
 import io.cronoq.scheduler.policy.match.LabelSet;

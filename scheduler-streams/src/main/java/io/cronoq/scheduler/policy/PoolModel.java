@@ -1,5 +1,6 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.sharing.Tenants;
 import io.cronoq.scheduler.policy.limits.Limits;
 import io.cronoq.scheduler.policy.match.Requirement;
 import io.cronoq.scheduler.policy.time.Retention;

@@ -1,5 +1,6 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.sharing.Tenant;
 import io.cronoq.scheduler.policy.limits.Line;
 import io.cronoq.scheduler.policy.limits.LineLimits;
 import io.cronoq.scheduler.policy.match.LabelSet;
@@ -72,7 +73,7 @@ final class WaitClass extends Line {
         if (count == 0 || blockedBy() != null || need.freeProfiles.isEmpty()) {
             return false;
         }
-        if (!tenant.bounded) {
+        if (!tenant.bounded()) {
             return true;
         }
         for (Profile p : need.freeProfiles) {
@@ -85,7 +86,7 @@ final class WaitClass extends Line {
 
     /** Whether a free profile its tenant may take lies in a scope where the tenant is below its guarantee. */
     boolean hasDeficitProfile() {
-        if (!tenant.belowGuarantee) {
+        if (!tenant.belowGuarantee()) {
             return false;
         }
         for (Profile p : need.freeProfiles) {
@@ -108,6 +109,6 @@ final class WaitClass extends Line {
 
     @Override
     public String toString() {
-        return "WaitClass[" + requirement.key() + " tenant=" + tenant.name + " count=" + count + "]";
+        return "WaitClass[" + requirement.key() + " tenant=" + tenant.name() + " count=" + count + "]";
     }
 }
