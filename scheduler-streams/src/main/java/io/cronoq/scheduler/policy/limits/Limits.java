@@ -8,6 +8,7 @@ import io.cronoq.events.LimitsRecord;
 import io.cronoq.events.RateBucket;
 import io.cronoq.events.RateLimitUse;
 import io.cronoq.scheduler.policy.LimitsSnapshot;
+import io.cronoq.scheduler.policy.common.Noticed;
 import io.cronoq.scheduler.policy.store.PoolStore;
 import io.cronoq.schemas.rules.Durations;
 import io.cronoq.schemas.rules.LimitRules;
@@ -56,7 +57,7 @@ public final class Limits<L extends Line> {
     /** Lines opened since placement last looked ({@link #takeOpened}). */
     private final List<L> opened = new ArrayList<>();
     /** Lines whose blocker changed since their head was last told ({@link #takeChanged}). */
-    private final LinkedHashSet<L> changed = new LinkedHashSet<>();
+    private final Noticed<L> changed = new Noticed<>();
     /** Defined rate limits that hold lines back: a tick looks at them when their {@link RateLimit#due} comes. */
     private final LinkedHashSet<RateLimit<L>> waitedOn = new LinkedHashSet<>();
 
@@ -166,17 +167,12 @@ public final class Limits<L extends Line> {
 
     /** Whether some line's blocker changed since the last {@link #takeChanged}. */
     public boolean anyChanged() {
-        return !changed.isEmpty();
+        return changed.any();
     }
 
     /** The lines whose blocker changed since the last call, for placement to tell their heads. */
     public List<L> takeChanged() {
-        if (changed.isEmpty()) {
-            return List.of();
-        }
-        List<L> taken = new ArrayList<>(changed);
-        changed.clear();
-        return taken;
+        return changed.take();
     }
 
     // ---- attempts ------------------------------------------------------------------------------

@@ -3,7 +3,11 @@ package io.cronoq.scheduler.policy.limits;
 import io.cronoq.events.ConcurrencyKey;
 import io.cronoq.events.RateLimitUse;
 import io.cronoq.scheduler.policy.store.LineKeys;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
 
 /**
  * The limits every task of one line names alike (its key says them, {@link LineKeys}): concurrency
@@ -29,30 +33,35 @@ public final class LineLimits {
     private static final RateLimit<?>[] NO_RATES = {};
 
     private LineLimits(List<ConcurrencyKey> keyList, List<RateLimitUse> rateList) {
-        if (keyList.size() > 1) {
-            keyList = new java.util.ArrayList<>(keyList);
-            keyList.sort((x, y) -> x.getKey().compareTo(y.getKey()));
-        }
-        if (rateList.size() > 1) {
-            rateList = new java.util.ArrayList<>(rateList);
-            rateList.sort((x, y) -> x.getName().compareTo(y.getName()));
-        }
-        int k = keyList.size();
-        keyNames = k == 0 ? NO_NAMES : new String[k];
-        declared = k == 0 ? NO_COUNTS : new int[k];
-        keys = k == 0 ? NO_KEYS : new LimitKey<?>[k];
-        for (int i = 0; i < k; i++) {
-            keyNames[i] = keyList.get(i).getKey();
-            Integer max = keyList.get(i).getMax();
-            declared[i] = max == null ? 0 : max;
-        }
-        int r = rateList.size();
-        rateNames = r == 0 ? NO_NAMES : new String[r];
-        units = r == 0 ? NO_COUNTS : new int[r];
-        rates = r == 0 ? NO_RATES : new RateLimit<?>[r];
-        for (int i = 0; i < r; i++) {
-            rateNames[i] = rateList.get(i).getName();
-            units[i] = rateList.get(i).getUnits();
+        Named named = Named.of(keyList, ConcurrencyKey::getKey, k -> k.getMax() == null ? 0 : k.getMax());
+        keyNames = named.names();
+        declared = named.counts();
+        keys = keyNames.length == 0 ? NO_KEYS : new LimitKey<?>[keyNames.length];
+        named = Named.of(rateList, RateLimitUse::getName, RateLimitUse::getUnits);
+        rateNames = named.names();
+        units = named.counts();
+        rates = rateNames.length == 0 ? NO_RATES : new RateLimit<?>[rateNames.length];
+    }
+
+    /** Limits of one kind sorted by name, as a line key lists them: their names, and a count each (a max, units). */
+    private record Named(String[] names, int[] counts) {
+
+        private static final Named NONE = new Named(NO_NAMES, NO_COUNTS);
+
+        static <T> Named of(List<T> limits, Function<T, String> name, ToIntFunction<T> count) {
+            if (limits.isEmpty()) {
+                return NONE;
+            }
+            if (limits.size() > 1) {
+                limits = new ArrayList<>(limits);
+                limits.sort(Comparator.comparing(name));
+            }
+            Named named = new Named(new String[limits.size()], new int[limits.size()]);
+            for (int i = 0; i < named.names.length; i++) {
+                named.names[i] = name.apply(limits.get(i));
+                named.counts[i] = count.applyAsInt(limits.get(i));
+            }
+            return named;
         }
     }
 

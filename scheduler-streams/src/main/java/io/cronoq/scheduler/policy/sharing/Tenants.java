@@ -1,5 +1,6 @@
 package io.cronoq.scheduler.policy.sharing;
 
+import io.cronoq.scheduler.policy.common.Noticed;
 import io.cronoq.scheduler.policy.match.LabelSet;
 import io.cronoq.events.AttemptRef;
 import io.cronoq.events.SharingPolicySet;
@@ -52,7 +53,7 @@ public final class Tenants {
      * Tenants bound by a max that freed a slot since placement last looked: their waiting classes may
      * take a slot again, wherever it is free ({@link #takeReleased}).
      */
-    private final java.util.LinkedHashSet<Tenant> released = new java.util.LinkedHashSet<>();
+    private final Noticed<Tenant> released = new Noticed<>();
 
     /** The tenants of this pool: only {@code default} until a policy is loaded or a task names another. */
     public Tenants(String pool) {
@@ -192,17 +193,12 @@ public final class Tenants {
 
     /** Whether a tenant bound by a max freed a slot since the last {@link #takeReleased}. */
     public boolean anyReleased() {
-        return !released.isEmpty();
+        return released.any();
     }
 
     /** The tenants bound by a max that freed a slot since the last call. */
-    public Collection<Tenant> takeReleased() {
-        if (released.isEmpty()) {
-            return List.of();
-        }
-        List<Tenant> taken = new ArrayList<>(released);
-        released.clear();
-        return taken;
+    public List<Tenant> takeReleased() {
+        return released.take();
     }
 
     // ---- words --------------------------------------------------------------------------------
