@@ -105,7 +105,7 @@ record PoolReads(PoolModel m, Placement placement) {
             double fair = t.hasDemand() && demandWeights > 0 ? tenants.poolSlots() * t.weight() / demandWeights : 0;
             List<SharingSnapshot.QuotaUse> quotas = new ArrayList<>(t.quotas().size());
             for (Tenant.Quota q : t.quotas()) {
-                quotas.add(new SharingSnapshot.QuotaUse(q.scope().asMap(), q.guaranteed(), q.bounded() ? q.max() : null, q.inUse()));
+                quotas.add(new SharingSnapshot.QuotaUse(q.scope.asMap(), q.guaranteed, q.bounded() ? q.max : null, q.inUse()));
             }
             result.add(new SharingSnapshot.TenantShare(t.name(), t.weight(), t.slots(), t.gpus(), fair, tenants.share(t),
                     waiting, oldest, List.copyOf(quotas)));

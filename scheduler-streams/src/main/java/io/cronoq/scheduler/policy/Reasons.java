@@ -73,7 +73,7 @@ final class Reasons {
             }
         }
         Tenant.Quota q = c.tenant.maxFor(c.need.freeProfiles.iterator().next().labels());
-        return "tenant " + c.tenant.name() + " at its max: " + q.use(q.max());
+        return "tenant " + c.tenant.name() + " at its max: " + q.use(q.max);
     }
 
     /**

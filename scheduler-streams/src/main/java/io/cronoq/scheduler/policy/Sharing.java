@@ -133,7 +133,7 @@ final class Sharing {
             return false; // a slot taken back for it would stay idle
         }
         for (Profile p : c.need.profiles) {
-            if (p.labels().includes(q.scope()) && p.capacity > 0 && c.tenant.mayTake(p.labels())) {
+            if (p.labels().includes(q.scope) && p.capacity > 0 && c.tenant.mayTake(p.labels())) {
                 return true;
             }
         }
@@ -156,7 +156,7 @@ final class Sharing {
         workers.sort(Comparator.comparing(Worker::id));
         for (Worker w : workers) {
             Profile p = w.profile();
-            if (!w.active() || p == null || !starved.need.profiles.contains(p) || !p.labels().includes(q.scope())) {
+            if (!w.active() || p == null || !starved.need.profiles.contains(p) || !p.labels().includes(q.scope)) {
                 continue;
             }
             LabelSet labels = p.labels();
@@ -184,7 +184,7 @@ final class Sharing {
         TaskRecord task = v.task();
         AttemptRecord attempt = v.attempt();
         String id = task.getTask().getTaskId();
-        String why = "preempted for tenant " + t.name() + ", below its guarantee (" + q.use(q.guaranteed()) + ") for "
+        String why = "preempted for tenant " + t.name() + ", below its guarantee (" + q.use(q.guaranteed) + ") for "
                 + Durations.words(m.tenants.preemptionGraceMs()) + " or more; tenant " + v.tenant().name()
                 + " borrowed this slot";
         out.add(Decision.journalAndNotify(new AttemptRevoked(id, m.pool, attempt.getAttempt(), attempt.getWorkerId(),

@@ -13,32 +13,19 @@ public final class Tenant {
 
     /** A tenant's slots within one scope: the workers whose labels include {@link #scope}. */
     public static final class Quota {
-        final LabelSet scope;
-        final int guaranteed;
-        /** {@code Integer.MAX_VALUE} when unbounded. */
-        final int max;
-        /** Slots of the scope its attempts hold. */
+        /** The workers it counts: those whose labels include these. */
+        public final LabelSet scope;
+        /** Slots of the scope the tenant is guaranteed (0: none). */
+        public final int guaranteed;
+        /** Slots of the scope the tenant may hold at most; {@code Integer.MAX_VALUE} when unbounded. */
+        public final int max;
+        /** Slots of the scope its attempts hold (changed only by {@link Tenant#countInQuotas}). */
         int inUse;
 
         Quota(LabelSet scope, int guaranteed, int max) {
             this.scope = scope;
             this.guaranteed = guaranteed;
             this.max = max;
-        }
-
-        /** The workers it counts: those whose labels include these. */
-        public LabelSet scope() {
-            return scope;
-        }
-
-        /** Slots of the scope the tenant is guaranteed (0: none). */
-        public int guaranteed() {
-            return guaranteed;
-        }
-
-        /** Slots of the scope the tenant may hold at most; {@code Integer.MAX_VALUE} when unbounded. */
-        public int max() {
-            return max;
         }
 
         /** Slots of the scope its attempts hold now. */
