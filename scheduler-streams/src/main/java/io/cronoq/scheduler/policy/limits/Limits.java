@@ -54,7 +54,7 @@ public final class Limits<L extends Line> {
     private final Map<String, RateLimit<L>> rates = new TreeMap<>();
     /** The decision clock: the latest time the policy was told, in milliseconds. */
     private long now = Long.MIN_VALUE;
-    /** Lines opened since placement last looked ({@link #takeOpened}). */
+    /** Lines opened since placement last looked ({@link #drainOpened}). */
     private final List<L> opened = new ArrayList<>();
     /** Lines whose blocker changed since their head was last told ({@link #takeChanged}). */
     private final Noticed<L> changed = new Noticed<>();
