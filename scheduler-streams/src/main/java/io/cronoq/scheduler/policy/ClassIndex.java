@@ -1,5 +1,9 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.sharing.Tenant;
+import io.cronoq.scheduler.policy.sharing.Tenants;
+import io.cronoq.scheduler.policy.limits.LineLimits;
+import io.cronoq.scheduler.policy.limits.Limits;
 import io.cronoq.scheduler.policy.store.Place;
 import io.cronoq.scheduler.policy.store.WaitingQueue;
 import java.util.ArrayList;
@@ -25,13 +29,16 @@ final class ClassIndex {
 
     private final WaitingQueue queue;
     private final Tenants tenants;
-    private final Limits limits;
+    private final Limits<WaitClass> limits;
     private final Map<String, WaitClass> classes = new HashMap<>();
     /** Classes with at least one waiting task, in the order they last became non-empty. */
     private final LinkedHashSet<WaitClass> waitingClasses = new LinkedHashSet<>();
     private long waiting;
+    /** Each tenant's classes with waiting tasks, at its {@link Tenant#index()}, in the order they last became non-empty. */
+    @SuppressWarnings("unchecked")
+    private LinkedHashSet<WaitClass>[] byTenant = new LinkedHashSet[1];
 
-    ClassIndex(WaitingQueue queue, Tenants tenants, Limits limits) {
+    ClassIndex(WaitingQueue queue, Tenants tenants, Limits<WaitClass> limits) {
         this.queue = queue;
         this.tenants = tenants;
         this.limits = limits;
@@ -51,6 +58,20 @@ final class ClassIndex {
     /** The classes that have waiting tasks. */
     Collection<WaitClass> waitingClasses() {
         return waitingClasses;
+    }
+
+    /** The tenant's classes that have waiting tasks. */
+    LinkedHashSet<WaitClass> waitingOf(Tenant t) {
+        int i = t.index();
+        if (i >= byTenant.length) {
+            byTenant = java.util.Arrays.copyOf(byTenant, Math.max(i + 1, byTenant.length * 2));
+        }
+        LinkedHashSet<WaitClass> set = byTenant[i];
+        if (set == null) {
+            set = new LinkedHashSet<>();
+            byTenant[i] = set;
+        }
+        return set;
     }
 
     /** Whether enough empty classes piled up to be worth forgetting. */
@@ -90,7 +111,7 @@ final class ClassIndex {
     }
 
     void add(WaitClass c, Place place, String taskId) {
-        if (c.count == 0 && c.limits != null && classes.get(c.key()) != c) {
+        if (c.count == 0 && c.limits() != null && classes.get(c.key()) != c) {
             classes.put(c.key(), c); // a line of limits that emptied a moment ago (a task moving ahead in it)
             c.need.addLine(c);
         }
@@ -157,26 +178,28 @@ final class ClassIndex {
         need.count += count - c.count;
         if (c.count == 0 && count > 0) {
             waitingClasses.add(c);
-            if (c.tenant.waiting.isEmpty()) {
+            LinkedHashSet<WaitClass> ofTenant = waitingOf(c.tenant);
+            if (ofTenant.isEmpty()) {
                 tenants.waiting(c.tenant, true);
             }
-            c.tenant.waiting.add(c);
+            ofTenant.add(c);
             need.waiting.add(c);
             c.count = count;
-            if (c.limits != null) {
+            if (c.limits() != null) {
                 limits.lineJoined(c);
             }
             return;
         } else if (c.count > 0 && count == 0) {
-            if (c.limits != null) {
+            if (c.limits() != null) {
                 limits.lineEmptied(c);
                 // A line of limits is seldom used again (keys come and go): it goes at once, not at a sweep.
                 classes.remove(c.key());
                 c.need.removeLine(c);
             }
             waitingClasses.remove(c);
-            c.tenant.waiting.remove(c);
-            if (c.tenant.waiting.isEmpty()) {
+            LinkedHashSet<WaitClass> ofTenant = waitingOf(c.tenant);
+            ofTenant.remove(c);
+            if (ofTenant.isEmpty()) {
                 tenants.waiting(c.tenant, false);
             }
             need.waiting.remove(c);

@@ -49,7 +49,7 @@ record Departures(PoolModel m, Placement placement) {
      * is returned.
      */
     Departure leaveGroup(Worker w, String cause, Instant at, List<Decision> out) {
-        placement.ensureReasons();
+        placement.reasons.ensureReasons();
         List<TaskRecord> lost = loseAttempts(w, at, out, cause);
         LinkedHashSet<Need> touched = new LinkedHashSet<>(w.profile().needs);
         m.groups.leave(w);

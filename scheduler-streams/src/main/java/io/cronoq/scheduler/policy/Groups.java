@@ -1,5 +1,9 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.sharing.Tenant;
+import io.cronoq.scheduler.policy.sharing.Tenants;
+import io.cronoq.scheduler.policy.limits.LineLimits;
+import io.cronoq.scheduler.policy.limits.Limits;
 import io.cronoq.scheduler.policy.match.LabelSet;
 import io.cronoq.scheduler.policy.match.ResourceProfile;
 import io.cronoq.scheduler.policy.match.Requirement;
@@ -29,12 +33,12 @@ final class Groups {
 
     private final ClassIndex classes;
     private final Tenants tenants;
-    private final Limits limits;
+    private final Limits<WaitClass> limits;
     private final Map<String, Group> groups = new HashMap<>();
     /** The requirement classes by requirement key: what profiles link to, whatever the tenants. */
     private final Map<String, Need> needs = new HashMap<>();
 
-    Groups(ClassIndex classes, Tenants tenants, Limits limits) {
+    Groups(ClassIndex classes, Tenants tenants, Limits<WaitClass> limits) {
         this.classes = classes;
         this.tenants = tenants;
         this.limits = limits;

@@ -53,7 +53,7 @@ final class Leaves {
         boolean wasActive = w.active();
         LinkedHashSet<Need> touched = null;
         if (wasActive) {
-            placement.ensureReasons();
+            placement.reasons.ensureReasons();
             touched = new LinkedHashSet<>(w.profile().needs);
             m.groups.drain(w);
         }

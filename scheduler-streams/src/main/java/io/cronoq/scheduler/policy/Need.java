@@ -1,5 +1,8 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.sharing.Tenant;
+import io.cronoq.scheduler.policy.limits.LineLimits;
+import io.cronoq.scheduler.policy.limits.Limits;
 import io.cronoq.scheduler.policy.match.LabelSet;
 import io.cronoq.scheduler.policy.match.Preferences;
 import io.cronoq.scheduler.policy.match.Requirement;
@@ -59,14 +62,14 @@ final class Need {
      * {@code null}. A line its limits hold back is never returned, so it holds up no other.
      */
     WaitClass waitingLineOf(Tenant t) {
-        WaitClass c = t.index < lines.length ? lines[t.index] : null;
+        WaitClass c = t.index() < lines.length ? lines[t.index()] : null;
         if (c != null && c.count == 0) {
             c = null;
         }
         if (openCount == 0) {
             return c;
         }
-        OpenLines limited = t.index < open.length ? open[t.index] : null;
+        OpenLines limited = t.index() < open.length ? open[t.index()] : null;
         if (limited == null || limited.isEmpty()) {
             return c;
         }
@@ -76,7 +79,7 @@ final class Need {
 
     /** A limited line with waiting tasks whose limits admit its head: it may take a slot. */
     void open(WaitClass c) {
-        int i = c.tenant.index;
+        int i = c.tenant.index();
         if (i >= open.length) {
             open = java.util.Arrays.copyOf(open, Math.max(i + 1, open.length * 2));
         }
@@ -98,7 +101,7 @@ final class Need {
         if (!c.open) {
             return false; // no lookup: a line is mostly closed when asked
         }
-        open[c.tenant.index].remove(c);
+        open[c.tenant.index()].remove(c);
         openCount--;
         c.open = false;
         return true;
@@ -106,11 +109,11 @@ final class Need {
 
     /** A tenant's new line of this class. */
     void addLine(WaitClass c) {
-        if (c.limits != null) {
+        if (c.limits() != null) {
             lineCount++;
             return;
         }
-        int i = c.tenant.index;
+        int i = c.tenant.index();
         if (i >= lines.length) {
             lines = java.util.Arrays.copyOf(lines, Math.max(i + 1, lines.length * 2));
         }
@@ -127,10 +130,10 @@ final class Need {
 
     /** A line forgotten (empty for long); whether the class has no line left. */
     boolean removeLine(WaitClass c) {
-        if (c.limits != null) {
+        if (c.limits() != null) {
             return --lineCount == 0;
         }
-        int i = c.tenant.index;
+        int i = c.tenant.index();
         if (i < lines.length && lines[i] == c) {
             lines[i] = null;
             lineCount--;
@@ -172,7 +175,7 @@ final class Need {
      * profiles (usually one per group), never the backlog.
      */
     Profile bestFreeProfile(List<Preference> preferences, Tenant tenant) {
-        if (freeProfiles.size() == 1 && !tenant.bounded) {
+        if (freeProfiles.size() == 1 && !tenant.bounded()) {
             return freeProfiles.iterator().next();
         }
         return best(preferences, tenant, false);

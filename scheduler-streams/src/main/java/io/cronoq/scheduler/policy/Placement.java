@@ -1,5 +1,7 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.sharing.Tenant;
+import io.cronoq.scheduler.policy.limits.Limits;
 import io.cronoq.scheduler.policy.time.TimeCauses;
 import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.AttemptRecord;
@@ -44,8 +46,12 @@ final class Placement {
     /** A slot of {@code profile} freed by an attempt of {@code task} that held concurrency keys. */
     private record Handoff(Profile profile, TaskSubmitted task) {}
 
+    /** What the tasks that still wait are told. */
+    final Reasons reasons;
+
     Placement(PoolModel model) {
         this.m = model;
+        this.reasons = new Reasons(model);
     }
 
     /**
@@ -57,17 +63,17 @@ final class Placement {
         TaskSubmitted in = task.getTask();
         m.limits.clock(at);
         WaitClass c = m.classOf(task);
-        Object blocker = c.limits == null ? null : c.count == 0 ? m.limits.blocker(c) : c.blockedBy;
+        Object blocker = c.limits() == null ? null : c.count == 0 ? m.limits.blocker(c) : c.blockedBy();
         Profile p = c.count == 0 && blocker == null ? c.bestFreeProfile(in.getPreferences()) : null;
         if (p != null) {
             assign(task, p, at, null, out);
         } else {
             // It joins the back of the line: its place is the new count.
-            String reason = blocker != null ? m.limits.reason(c, blocker) : reasonFor(c, c.count + 1);
+            String reason = blocker != null ? m.limits.reason(c, blocker) : reasons.reasonFor(c, c.count + 1);
             m.lines.enqueue(task, c, at, reason);
             out.add(Decision.journal(new TaskWaiting(in.getTaskId(), reason), null));
         }
-        tellLimits(out);
+        reasons.tellLimits(out);
     }
 
     /** A profile with a slot that just became free: its lines get a chance on the next {@link #settle}. */
@@ -104,7 +110,7 @@ final class Placement {
         lines.addAll(joined);
         if (m.tenants.anyReleased()) {
             for (Tenant t : m.tenants.takeReleased()) {
-                lines.addAll(t.waiting);
+                lines.addAll(m.classes.waitingOf(t));
             }
         }
         m.limits.drainOpened(lines); // their limits admit their head again
@@ -139,7 +145,7 @@ final class Placement {
                     continue;
                 }
                 for (Tenant t : m.tenants.guaranteedTenants()) {
-                    WaitClass c = t.belowGuarantee ? n.waitingLineOf(t) : null;
+                    WaitClass c = t.belowGuarantee() ? n.waitingLineOf(t) : null;
                     if (c != null && c.servable() && c.hasDeficitProfile()) {
                         consider(c);
                     }
@@ -162,7 +168,7 @@ final class Placement {
                 for (int i = 0; i < free.size(); i++) {
                     Need n = free.get(i);
                     WaitClass c = n.waitingLineOf(t);
-                    if (c != null && (!t.bounded || c.servable())) {
+                    if (c != null && (!t.bounded() || c.servable())) {
                         consider(c);
                         any = true;
                     }
@@ -178,12 +184,12 @@ final class Placement {
                     : best.bestFreeProfile(task.getTask().getPreferences());
             WaitClass passedOver = choice.passedOver;
             String why = passedOver == null ? null
-                    : Sharing.whyChosen(m.tenants, best.tenant, choice.tier, profile, passedOver);
-            String held = passedOver != null && choice.tier == 1 ? Sharing.heldFor(best.tenant, profile) : null;
+                    : m.tenants.whyChosen(best.tenant, choice.tier, profile.labels(), passedOver.tenant);
+            String held = passedOver != null && choice.tier == 1 ? best.tenant.heldFor(profile.labels()) : null;
             m.classes.takeHead(best);
             assign(task, profile, at, why, out);
             if (held != null && passedOver.count > 0) {
-                tell(passedOver, held, out); // it would have had the slot, but for the guarantee
+                reasons.tell(passedOver, held, out); // it would have had the slot, but for the guarantee
             }
         }
         // The lines a max still holds are told so (only bounded tenants' lines can be).
@@ -191,51 +197,16 @@ final class Placement {
             for (Need n : needs) {
                 WaitClass c = n.waitingLineOf(t);
                 if (c != null) {
-                    tellHeldByMax(c, out);
+                    reasons.tellHeldByMax(c, out);
                 }
             }
         }
         for (int i = 0; i < lines.size(); i++) {
-            tellHeldByMax(lines.get(i), out);
+            reasons.tellHeldByMax(lines.get(i), out);
         }
         needs.clear();
         lines.clear();
-        tellLimits(out);
-    }
-
-    /**
-     * Tells the head of each line whose limits began, or stopped, holding it back since its head was
-     * told (a key filled or freed, a bucket emptied or refilled, an admin's change) why it waits now.
-     * A line held back and admitted again within one input is told nothing.
-     */
-    private void tellLimits(List<Decision> out) {
-        if (!m.limits.anyChanged()) {
-            return;
-        }
-        for (WaitClass c : m.limits.takeChanged()) {
-            // A key's figures are told when they change (the text is compared); a rate's only with another blocker.
-            if (c.count == 0 || c.told == c.blockedBy && !(c.blockedBy instanceof LimitKey)) {
-                continue;
-            }
-            c.told = c.blockedBy;
-            if (c.blockedBy != null) {
-                tell(c, m.limits.reason(c, c.blockedBy), out);
-            } else if (Limits.isLimitReason(m.store.task(c.headTaskId).getWaitingReason())) {
-                tell(c, reasonFor(c, 1), out);
-            }
-        }
-    }
-
-    /**
-     * Why the task at {@code place} in a line waits: what its limits hold it back by, else its
-     * tenant's max, else the workers' side (busy slots, or no worker that could run it).
-     */
-    String reasonFor(WaitClass c, long place) {
-        if (c.blockedBy != null) {
-            return m.limits.reason(c, c.blockedBy);
-        }
-        String held = heldByMax(c);
-        return held != null ? held : reasonOf(c.need).forPlace(place);
+        reasons.tellLimits(out);
     }
 
     /** The line a freed slot serves first so far in one pass of {@link #settle}, and the one it passed over. */
@@ -255,7 +226,7 @@ final class Placement {
     /** Weighs a servable line against the best of this pass ({@link #before}). */
     private void consider(WaitClass c) {
         int tier = tier(c);
-        double share = tier == 2 ? c.tenant.shareKey : 0;
+        double share = tier == 2 ? c.tenant.rankedShare() : 0;
         WaitClass best = choice.best;
         if (best == null || before(c, tier, share, best, choice.tier, choice.share)) {
             if (best != null && best.tenant != c.tenant && best.headPlace.before(c.headPlace)) {
@@ -282,7 +253,7 @@ final class Placement {
             return tier < bestTier;
         }
         if (tier == 2 && c.tenant != best.tenant) {
-            return share != bestShare ? share < bestShare : c.tenant.name.compareTo(best.tenant.name) < 0;
+            return share != bestShare ? share < bestShare : c.tenant.name().compareTo(best.tenant.name()) < 0;
         }
         return c.headPlace.before(best.headPlace);
     }
@@ -292,56 +263,6 @@ final class Placement {
             return 0;
         }
         return m.tenants.anyGuarantee() && c.hasDeficitProfile() ? 1 : 2;
-    }
-
-    /** A class with a free profile its tenant's max keeps it from: why, in words; else {@code null}. */
-    String heldByMax(WaitClass c) {
-        if (!c.tenant.bounded || c.blockedBy != null || c.need.freeProfiles.isEmpty()) {
-            return null;
-        }
-        for (Profile p : c.need.freeProfiles) {
-            Tenant.Quota q = c.tenant.maxFor(p.labels());
-            if (q == null) {
-                return null; // a free profile it may take: not held
-            }
-        }
-        Tenant.Quota q = c.tenant.maxFor(c.need.freeProfiles.iterator().next().labels());
-        return "tenant " + c.tenant.name + " at its max: " + q.use(q.max);
-    }
-
-    /**
-     * After a max was raised or removed: the head of each line that was told its tenant's max held
-     * it, and that still waits for another reason, is told that reason instead.
-     */
-    void retellReleased(Collection<WaitClass> classes, List<Decision> out) {
-        for (WaitClass c : classes) {
-            if (c.count == 0 || c.blockedBy != null || heldByMax(c) != null) {
-                continue;
-            }
-            TaskRecord head = m.store.task(c.headTaskId);
-            String told = head.getWaitingReason();
-            if (told != null && told.startsWith("tenant " + c.tenant.name + " at its max")) {
-                tell(c, reasonOf(c.need).forPlace(1), out);
-            }
-        }
-    }
-
-    /** Tells the head of a line why it waits, unless it was told just that. */
-    private void tell(WaitClass c, String reason, List<Decision> out) {
-        TaskRecord head = m.store.task(c.headTaskId);
-        if (!reason.equals(head.getWaitingReason())) {
-            head.setWaitingReason(reason);
-            m.store.putTask(head);
-            out.add(Decision.journal(new TaskWaiting(c.headTaskId, reason), null));
-        }
-    }
-
-    /** Tells the head of a line held only by its tenant's max why it waits, when it was told otherwise. */
-    private void tellHeldByMax(WaitClass c, List<Decision> out) {
-        String held = c.count > 0 && c.tenant.bounded ? heldByMax(c) : null;
-        if (held != null) {
-            tell(c, held, out);
-        }
     }
 
     /** {@link #settle} after slots freed, with no task joining a line. */
@@ -366,90 +287,7 @@ final class Placement {
             joined.add(c);
         }
         settle(joined, at, out);
-        List<Need> changed = touched == null ? List.of() : recomputeReasons(touched);
-        HashSet<String> told = new HashSet<>();
-        for (int i = 0; i < tasks.size(); i++) {
-            TaskRecord now = m.store.task(tasks.get(i).getTask().getTaskId());
-            // Waiting, and not told why by settle already (a slot held for a tenant below its guarantee).
-            if (now.getState() == TaskState.WAITING && now.getWaitingReason() == null) {
-                WaitClass c = joined.get(i);
-                String id = now.getTask().getTaskId();
-                String reason = c.blockedBy != null ? m.limits.reason(c, c.blockedBy)
-                        : id.equals(c.headTaskId) ? reasonOf(c.need).forPlace(1) : reasonOf(c.need).backInLine(c.count);
-                now.setWaitingReason(reason);
-                m.store.putTask(now);
-                out.add(Decision.journal(new TaskWaiting(id, reason), null));
-                told.add(id);
-            }
-        }
-        for (Need n : changed) {
-            for (WaitClass c : n.waiting) {
-                if (c.blockedBy == null && !told.contains(c.headTaskId)) {
-                    TaskRecord head = m.store.task(c.headTaskId);
-                    String reason = n.reason.forPlace(1);
-                    if (!reason.equals(head.getWaitingReason())) {
-                        head.setWaitingReason(reason);
-                        m.store.putTask(head);
-                        out.add(Decision.journal(new TaskWaiting(c.headTaskId, reason), null));
-                    }
-                }
-            }
-        }
-    }
-
-    /**
-     * Recomputes the reasons of the waiting classes a worker change touched, plus every waiting
-     * class no ACTIVE worker can run (their reason counts every worker of the pool); returns those
-     * whose reason changed, head oldest first. A class that was empty before has no reason to
-     * change from: its tasks are being told theirs.
-     */
-    private List<Need> recomputeReasons(LinkedHashSet<Need> touched) {
-        for (WaitClass c : m.classes.waitingClasses()) {
-            if (c.need.capacity == 0) {
-                touched.add(c.need);
-            }
-        }
-        List<Need> changed = new ArrayList<>();
-        for (Need n : touched) {
-            if (n.count == 0) {
-                continue;
-            }
-            WaitReason before = n.reason;
-            n.reason = WaitReason.of(m.pool, n, m.groups.view());
-            if (before != null && !before.equals(n.reason)) {
-                changed.add(n);
-            }
-        }
-        changed.sort(Comparator.comparing(Placement::oldestHead));
-        return changed;
-    }
-
-    private static Place oldestHead(Need n) {
-        Place oldest = null;
-        for (WaitClass c : n.waiting) {
-            if (oldest == null || c.headPlace.before(oldest)) {
-                oldest = c.headPlace;
-            }
-        }
-        return oldest;
-    }
-
-    /** The reason of a requirement class with waiting tasks (or about to have one), computed if not known. */
-    WaitReason reasonOf(Need n) {
-        if (n.reason == null) {
-            n.reason = WaitReason.of(m.pool, n, m.groups.view());
-        }
-        return n.reason;
-    }
-
-    /**
-     * Makes sure every waiting class knows its reason before a worker change, so the change can be
-     * told apart from what held before (after loading, reasons are computed when first needed).
-     */
-    void ensureReasons() {
-        for (WaitClass c : m.classes.waitingClasses()) {
-            reasonOf(c.need);
-        }
+        reasons.tellRequeued(tasks, joined, touched, out);
     }
 
     /**
@@ -507,7 +345,7 @@ final class Placement {
         String via = null;
         for (io.cronoq.events.ConcurrencyKey k : h.task().getConcurrency()) {
             for (WaitClass c : m.limits.linesHolding(k.getKey())) {
-                if (c.blockedBy == null && c.count > 0 && c.need.freeProfiles.contains(p) && c.tenant.mayTake(p.labels())
+                if (c.blockedBy() == null && c.count > 0 && c.need.freeProfiles.contains(p) && c.tenant.mayTake(p.labels())
                         && (best == null || c.headPlace.before(best.headPlace))) {
                     best = c;
                     via = k.getKey();

@@ -1,5 +1,7 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.sharing.Tenants;
+import io.cronoq.scheduler.policy.limits.Limits;
 import io.cronoq.scheduler.policy.match.Requirement;
 import io.cronoq.scheduler.policy.time.Retention;
 import io.cronoq.scheduler.policy.time.Leases;
@@ -40,7 +42,7 @@ final class PoolModel {
     /** The pool's tenants, its sharing policy, and what each tenant holds. */
     final Tenants tenants;
     /** The pool's concurrency keys and rate limits, and the lines they hold back. */
-    final Limits limits;
+    final Limits<WaitClass> limits;
     final Groups groups;
     final TimerQueue timers;
     final Lines lines;
@@ -62,7 +64,7 @@ final class PoolModel {
         this.counters = stored != null ? stored : new PoolRecord(pool, 1L);
         this.tenants = new Tenants(pool);
         tenants.load(store.sharing());
-        this.limits = new Limits(pool, store);
+        this.limits = new Limits<>(pool, store);
         this.classes = new ClassIndex(store.waiting(), tenants, limits);
         this.groups = new Groups(classes, tenants, limits);
         this.lines = new Lines(classes, timers, store, rules);

@@ -1,5 +1,7 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.sharing.Tenant;
+import io.cronoq.scheduler.policy.sharing.Tenants;
 import io.cronoq.scheduler.policy.match.Requirement;
 import io.cronoq.events.AttemptRef;
 import io.cronoq.events.TaskRecord;
@@ -50,7 +52,7 @@ record PoolReads(PoolModel m, Placement placement) {
     private static long heldByLimits(Need n) {
         long held = 0;
         for (WaitClass c : n.waiting) {
-            if (c.blockedBy != null) {
+            if (c.blockedBy() != null) {
                 held += c.count;
             }
         }
@@ -66,12 +68,12 @@ record PoolReads(PoolModel m, Placement placement) {
             Instant submitted = head == null ? null : head.getTask().getSubmittedAt();
             Instant since = head == null || head.getWaitingSince() == null ? submitted : head.getWaitingSince();
             Requirement r = c.requirement;
-            String held = placement.heldByMax(c);
-            String reason = c.blockedBy != null ? m.limits.reason(c, c.blockedBy)
-                    : held != null ? held : placement.reasonOf(c.need).text();
-            result.add(new ClassSnapshot(r.key(), c.tenant.name, r.labels(), r.resources(), c.count, c.need.capacity,
+            String held = placement.reasons.heldByMax(c);
+            String reason = c.blockedBy() != null ? m.limits.reason(c, c.blockedBy())
+                    : held != null ? held : placement.reasons.reasonOf(c.need).text();
+            result.add(new ClassSnapshot(r.key(), c.tenant.name(), r.labels(), r.resources(), c.count, c.need.capacity,
                     c.need.activeWorkers(), c.headTaskId, submitted, since, reason,
-                    c.limits == null ? null : c.limits.text(), c.blockedBy != null));
+                    c.limits() == null ? null : c.limits().text(), c.blockedBy() != null));
         }
         return List.copyOf(result);
     }
@@ -81,35 +83,35 @@ record PoolReads(PoolModel m, Placement placement) {
         List<Tenant> shown = new ArrayList<>();
         double demandWeights = 0;
         for (Tenant t : tenants.all()) {
-            if (t.hasDemand() || t.weight != 1.0 || !t.quotas.isEmpty()) {
+            if (t.hasDemand() || t.weight() != 1.0 || !t.quotas().isEmpty()) {
                 shown.add(t);
             }
             if (t.hasDemand()) {
-                demandWeights += t.weight;
+                demandWeights += t.weight();
             }
         }
-        shown.sort(Comparator.comparing(t -> t.name));
+        shown.sort(Comparator.comparing(t -> t.name()));
         List<SharingSnapshot.TenantShare> result = new ArrayList<>(shown.size());
         for (Tenant t : shown) {
             long waiting = 0;
             Instant oldest = null;
-            for (WaitClass c : t.waiting) {
+            for (WaitClass c : m.classes.waitingOf(t)) {
                 waiting += c.count;
                 Instant since = PoolModel.waitingSince(m.store.task(c.headTaskId));
                 if (oldest == null || since.isBefore(oldest)) {
                     oldest = since;
                 }
             }
-            double fair = t.hasDemand() && demandWeights > 0 ? tenants.poolSlots * t.weight / demandWeights : 0;
-            List<SharingSnapshot.QuotaUse> quotas = new ArrayList<>(t.quotas.size());
-            for (Tenant.Quota q : t.quotas) {
-                quotas.add(new SharingSnapshot.QuotaUse(q.scope.asMap(), q.guaranteed, q.bounded() ? q.max : null, q.inUse));
+            double fair = t.hasDemand() && demandWeights > 0 ? tenants.poolSlots() * t.weight() / demandWeights : 0;
+            List<SharingSnapshot.QuotaUse> quotas = new ArrayList<>(t.quotas().size());
+            for (Tenant.Quota q : t.quotas()) {
+                quotas.add(new SharingSnapshot.QuotaUse(q.scope.asMap(), q.guaranteed, q.bounded() ? q.max : null, q.inUse()));
             }
-            result.add(new SharingSnapshot.TenantShare(t.name, t.weight, t.slots, t.gpus, fair, tenants.share(t),
+            result.add(new SharingSnapshot.TenantShare(t.name(), t.weight(), t.slots(), t.gpus(), fair, tenants.share(t),
                     waiting, oldest, List.copyOf(quotas)));
         }
-        return new SharingSnapshot(m.pool, tenants.preemption, tenants.preemptionGraceMs, tenants.poolSlots,
-                tenants.poolGpus, List.copyOf(result));
+        return new SharingSnapshot(m.pool, tenants.preemption(), tenants.preemptionGraceMs(), tenants.poolSlots(),
+                tenants.poolGpus(), List.copyOf(result));
     }
 
     WorkerRecord worker(String workerId) {

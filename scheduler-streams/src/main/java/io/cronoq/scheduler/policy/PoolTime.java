@@ -1,5 +1,6 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.limits.Limits;
 import io.cronoq.scheduler.policy.time.RetryRule;
 import io.cronoq.scheduler.policy.time.Leases;
 import io.cronoq.events.AttemptOutcome;
@@ -99,7 +100,7 @@ final class PoolTime {
     void evict(Worker w, String why, Instant now, List<Decision> out) {
         long stale = w.generation();
         long next = stale + 1;
-        placement.ensureReasons();
+        placement.reasons.ensureReasons();
         out.add(Decision.journal(new WorkerRemoved(w.id(), next, WorkerState.EVICTED, why), null));
         out.add(Decision.journalAndNotify(new WorkerFenced(w.id(), m.pool, stale, null, null, null,
                 why + "; generation " + stale + " is fenced and its " + w.busy() + " attempt(s) are lost; register again",

@@ -1,5 +1,6 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.sharing.Tenant;
 import io.cronoq.scheduler.policy.match.LabelSet;
 import io.cronoq.schemas.rules.Durations;
 import io.cronoq.events.AttemptOutcome;
@@ -56,46 +57,8 @@ final class Sharing {
         m.store.putSharing(m.tenants.record());
         List<WaitClass> waiting = new ArrayList<>(m.classes.waitingClasses());
         placement.settle(waiting, at, out);
-        placement.retellReleased(waiting, out);
+        placement.reasons.retellReleased(waiting, out);
         return out;
-    }
-
-    /**
-     * Why a freed slot went to {@code chosen} rather than to the tenant of {@code passedOver}, whose
-     * head had waited longer: for the journal's cause of the assignment.
-     */
-    static String whyChosen(Tenants tenants, Tenant chosen, int tier, Profile profile, WaitClass passedOver) {
-        if (tier == 0) {
-            return null; // the time rules explain it
-        }
-        if (tier == 1) {
-            Tenant.Quota q = chosen.deficitFor(profile.labels());
-            return q == null ? null : "tenant " + chosen.name + " is below its guarantee (" + q.use(q.guaranteed)
-                    + ") and goes before tenant " + passedOver.tenant.name;
-        }
-        return "tenant " + chosen.name + " is furthest below its fair share (share " + rounded(tenants.share(chosen))
-                + " at weight " + weight(chosen) + "; tenant " + passedOver.tenant.name + ": "
-                + rounded(tenants.share(passedOver.tenant)) + " at weight " + weight(passedOver.tenant) + ")";
-    }
-
-    /** A share to three decimals, as the journal writes it (no formatter on the placement path). */
-    private static String rounded(double share) {
-        long thousandths = Math.round(share * 1000);
-        String digits = Long.toString(1000 + thousandths % 1000);
-        return (thousandths / 1000) + "." + digits.substring(1);
-    }
-
-    /**
-     * What a line passed over for a tenant below its guarantee is told, before the slot is taken:
-     * {@code slot held for tenant prod (below its guarantee: 3/8 slots of gpu=a100)}.
-     */
-    static String heldFor(Tenant chosen, Profile profile) {
-        Tenant.Quota q = chosen.deficitFor(profile.labels());
-        return q == null ? null : "slot held for tenant " + chosen.name + " (below its guarantee: " + q.use(q.guaranteed) + ")";
-    }
-
-    static String weight(Tenant t) {
-        return t.weight == Math.rint(t.weight) ? Long.toString((long) t.weight) : Double.toString(t.weight);
     }
 
     // ---- preemption ---------------------------------------------------------------------------
@@ -105,23 +68,23 @@ final class Sharing {
      * until it holds its guarantee or none is left to take; see the class comment.
      */
     void preempt(Instant now, List<Decision> out) {
-        if (!m.tenants.preemption || !m.tenants.anyGuarantee()) {
+        if (!m.tenants.preemption() || !m.tenants.anyGuarantee()) {
             return;
         }
         for (Tenant t : m.tenants.guaranteedTenants()) {
-            if (t.waiting.isEmpty()) {
+            if (m.classes.waitingOf(t).isEmpty()) {
                 continue;
             }
-            for (Tenant.Quota q : t.quotas) {
+            for (Tenant.Quota q : t.quotas()) {
                 while (q.belowGuarantee()) {
                     WaitClass starved = starved(t, q, now);
                     Victim victim = starved == null ? null : victim(t, q, starved);
                     if (victim == null) {
                         break;
                     }
-                    int before = q.inUse;
+                    int before = q.inUse();
                     take(victim, t, q, now, out);
-                    if (q.inUse <= before) {
+                    if (q.inUse() <= before) {
                         break; // the freed slot went elsewhere: do not take another for nothing
                     }
                 }
@@ -134,16 +97,16 @@ final class Sharing {
      * {@link Long#MAX_VALUE}: for simulations, which tick exactly when something is due.
      */
     long nextMillis() {
-        if (!m.tenants.preemption || !m.tenants.anyGuarantee()) {
+        if (!m.tenants.preemption() || !m.tenants.anyGuarantee()) {
             return Long.MAX_VALUE;
         }
         long next = Long.MAX_VALUE;
         for (Tenant t : m.tenants.guaranteedTenants()) {
-            for (Tenant.Quota q : t.quotas) {
+            for (Tenant.Quota q : t.quotas()) {
                 if (q.belowGuarantee()) {
-                    for (WaitClass c : t.waiting) {
+                    for (WaitClass c : m.classes.waitingOf(t)) {
                         if (canRunIn(c, q)) {
-                            next = Math.min(next, waitingSince(c) + m.tenants.preemptionGraceMs);
+                            next = Math.min(next, waitingSince(c) + m.tenants.preemptionGraceMs());
                         }
                     }
                 }
@@ -155,8 +118,8 @@ final class Sharing {
     /** The tenant's waiting class that can run in the quota's scope whose head waited the grace, oldest head first. */
     private WaitClass starved(Tenant t, Tenant.Quota q, Instant now) {
         WaitClass oldest = null;
-        for (WaitClass c : t.waiting) {
-            if (canRunIn(c, q) && waitingSince(c) + m.tenants.preemptionGraceMs <= now.toEpochMilli()
+        for (WaitClass c : m.classes.waitingOf(t)) {
+            if (canRunIn(c, q) && waitingSince(c) + m.tenants.preemptionGraceMs() <= now.toEpochMilli()
                     && (oldest == null || c.headPlace.before(oldest.headPlace))) {
                 oldest = c;
             }
@@ -166,7 +129,7 @@ final class Sharing {
 
     /** Whether the line's limits admit its head and a worker of the quota's scope could run it. */
     private static boolean canRunIn(WaitClass c, Tenant.Quota q) {
-        if (c.blockedBy != null) {
+        if (c.blockedBy() != null) {
             return false; // a slot taken back for it would stay idle
         }
         for (Profile p : c.need.profiles) {
@@ -221,8 +184,8 @@ final class Sharing {
         TaskRecord task = v.task();
         AttemptRecord attempt = v.attempt();
         String id = task.getTask().getTaskId();
-        String why = "preempted for tenant " + t.name + ", below its guarantee (" + q.use(q.guaranteed) + ") for "
-                + Durations.words(m.tenants.preemptionGraceMs) + " or more; tenant " + v.tenant().name
+        String why = "preempted for tenant " + t.name() + ", below its guarantee (" + q.use(q.guaranteed) + ") for "
+                + Durations.words(m.tenants.preemptionGraceMs()) + " or more; tenant " + v.tenant().name()
                 + " borrowed this slot";
         out.add(Decision.journalAndNotify(new AttemptRevoked(id, m.pool, attempt.getAttempt(), attempt.getWorkerId(),
                 attempt.getGeneration(), why, now), attempt.getWorkerId(), null));

@@ -1,5 +1,8 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.sharing.Tenant;
+import io.cronoq.scheduler.policy.limits.Line;
+import io.cronoq.scheduler.policy.limits.LineLimits;
 import io.cronoq.scheduler.policy.match.LabelSet;
 import io.cronoq.scheduler.policy.match.Requirement;
 import io.cronoq.scheduler.policy.store.LineKeys;
@@ -15,33 +18,42 @@ import java.util.List;
  * the head of their line (the tasks stay in the {@link WaitingQueue}); what the tenants share (the
  * profiles that can serve the requirement, which are free, why it waits) is its {@link Need}'s.
  */
-final class WaitClass {
+final class WaitClass extends Line {
 
     final Need need;
     final Requirement requirement;
     final Tenant tenant;
     /** The key of its line in the waiting store ({@link LineKeys}). */
     private final String key;
-    /** The concurrency keys and rate limits its tasks name, or {@code null} for none. */
-    final LineLimits limits;
 
     long count;
     Place headPlace;
     String headTaskId;
-    /** While it has waiting tasks: the {@link LimitKey} or {@link RateLimit} that holds its head back, or {@code null}. */
-    Object blockedBy;
-    /** The blocker its head was last told of ({@code null}: none, it was told the slots' side). */
-    Object told;
     /** Whether it is among its need's open lines ({@link Need#open}). */
     boolean open;
 
     /** The line with this key ({@link LineKeys}: the need's requirement, the tenant, the limits the key names). */
     WaitClass(Need need, Tenant tenant, String key, LineLimits limits) {
+        super(limits);
         this.need = need;
         this.requirement = need.requirement;
         this.tenant = tenant;
         this.key = key;
-        this.limits = limits;
+    }
+
+    @Override
+    protected void admitted() {
+        need.open(this);
+    }
+
+    @Override
+    protected void heldBack() {
+        need.close(this);
+    }
+
+    @Override
+    protected long waiting() {
+        return count;
     }
 
     LabelSet labels() {
@@ -58,10 +70,10 @@ final class WaitClass {
      * (its max quotas allow it).
      */
     boolean servable() {
-        if (count == 0 || blockedBy != null || need.freeProfiles.isEmpty()) {
+        if (count == 0 || blockedBy() != null || need.freeProfiles.isEmpty()) {
             return false;
         }
-        if (!tenant.bounded) {
+        if (!tenant.bounded()) {
             return true;
         }
         for (Profile p : need.freeProfiles) {
@@ -74,7 +86,7 @@ final class WaitClass {
 
     /** Whether a free profile its tenant may take lies in a scope where the tenant is below its guarantee. */
     boolean hasDeficitProfile() {
-        if (!tenant.belowGuarantee) {
+        if (!tenant.belowGuarantee()) {
             return false;
         }
         for (Profile p : need.freeProfiles) {
@@ -97,6 +109,6 @@ final class WaitClass {
 
     @Override
     public String toString() {
-        return "WaitClass[" + requirement.key() + " tenant=" + tenant.name + " count=" + count + "]";
+        return "WaitClass[" + requirement.key() + " tenant=" + tenant.name() + " count=" + count + "]";
     }
 }

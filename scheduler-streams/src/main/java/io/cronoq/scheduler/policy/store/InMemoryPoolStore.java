@@ -53,57 +53,42 @@ public final class InMemoryPoolStore implements PoolStore {
 
     @Override
     public PoolRecord pool() {
-        if (pool == null) {
-            return null;
-        }
-        return copying ? decode(() -> PoolRecord.fromByteBuffer(((ByteBuffer) pool).duplicate())) : (PoolRecord) pool;
+        return read(pool, PoolRecord::fromByteBuffer);
     }
 
     @Override
     public void putPool(PoolRecord record) {
-        pool = copying ? encode(record::toByteBuffer) : record;
+        pool = kept(record, record::toByteBuffer);
     }
 
     @Override
     public SharingRecord sharing() {
-        if (sharing == null) {
-            return null;
-        }
-        return copying ? decode(() -> SharingRecord.fromByteBuffer(((ByteBuffer) sharing).duplicate()))
-                : (SharingRecord) sharing;
+        return read(sharing, SharingRecord::fromByteBuffer);
     }
 
     @Override
     public void putSharing(SharingRecord record) {
-        sharing = copying ? encode(record::toByteBuffer) : record;
+        sharing = kept(record, record::toByteBuffer);
     }
 
     @Override
     public LimitsRecord limits() {
-        if (limits == null) {
-            return null;
-        }
-        return copying ? decode(() -> LimitsRecord.fromByteBuffer(((ByteBuffer) limits).duplicate()))
-                : (LimitsRecord) limits;
+        return read(limits, LimitsRecord::fromByteBuffer);
     }
 
     @Override
     public void putLimits(LimitsRecord record) {
-        limits = copying ? encode(record::toByteBuffer) : record;
+        limits = kept(record, record::toByteBuffer);
     }
 
     @Override
     public TaskRecord task(String taskId) {
-        Object stored = tasks.get(taskId);
-        if (stored == null) {
-            return null;
-        }
-        return copying ? decode(() -> TaskRecord.fromByteBuffer(((ByteBuffer) stored).duplicate())) : (TaskRecord) stored;
+        return read(tasks.get(taskId), TaskRecord::fromByteBuffer);
     }
 
     @Override
     public void putTask(TaskRecord task) {
-        tasks.put(task.getTask().getTaskId(), copying ? encode(task::toByteBuffer) : task);
+        tasks.put(task.getTask().getTaskId(), kept(task, task::toByteBuffer));
     }
 
     @Override
@@ -115,15 +100,14 @@ public final class InMemoryPoolStore implements PoolStore {
     public Iterable<WorkerRecord> workers() {
         List<WorkerRecord> all = new ArrayList<>(workers.size());
         for (Object stored : workers.values()) {
-            all.add(copying ? decode(() -> WorkerRecord.fromByteBuffer(((ByteBuffer) stored).duplicate()))
-                    : (WorkerRecord) stored);
+            all.add(read(stored, WorkerRecord::fromByteBuffer));
         }
         return all;
     }
 
     @Override
     public void putWorker(WorkerRecord worker) {
-        workers.put(worker.getWorkerId(), copying ? encode(worker::toByteBuffer) : worker);
+        workers.put(worker.getWorkerId(), kept(worker, worker::toByteBuffer));
     }
 
     @Override
@@ -148,6 +132,24 @@ public final class InMemoryPoolStore implements PoolStore {
 
     private interface IoSupplier<T> {
         T get() throws IOException;
+    }
+
+    private interface Decoder<T> {
+        T from(ByteBuffer encoded) throws IOException;
+    }
+
+    /** What is kept for a record put: the record itself, or its encoding when copying. */
+    private Object kept(Object record, IoSupplier<ByteBuffer> encoder) {
+        return copying ? encode(encoder) : record;
+    }
+
+    /** The record kept as {@code stored} ({@code null}: none), decoded anew when copying. */
+    @SuppressWarnings("unchecked") // what is kept in a field or map is only ever the record type it reads back as
+    private <T> T read(Object stored, Decoder<T> decoder) {
+        if (stored == null) {
+            return null;
+        }
+        return copying ? decode(() -> decoder.from(((ByteBuffer) stored).duplicate())) : (T) stored;
     }
 
     private static <T> T decode(IoSupplier<T> decoder) {

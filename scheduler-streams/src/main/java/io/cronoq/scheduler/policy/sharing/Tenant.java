@@ -1,23 +1,25 @@
-package io.cronoq.scheduler.policy;
+package io.cronoq.scheduler.policy.sharing;
 
 import io.cronoq.scheduler.policy.match.LabelSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 
 /**
  * One team sharing a pool: its weight and quotas (the policy an admin set, weight 1 and no quota
- * by default), the slots and GPUs its attempts hold now, pool-wide and per quota scope, and its
- * requirement classes that have waiting tasks. Counts change only through {@link Tenants}.
+ * by default), the slots and GPUs its attempts hold now, pool-wide and per quota scope, and whether
+ * it has waiting tasks. Counts change only through {@link Tenants}; placement reads them through
+ * final accessors on this final class, which cost what a field read costs once compiled.
  */
-final class Tenant {
+public final class Tenant {
 
     /** A tenant's slots within one scope: the workers whose labels include {@link #scope}. */
-    static final class Quota {
-        final LabelSet scope;
-        final int guaranteed;
-        /** {@code Integer.MAX_VALUE} when unbounded. */
-        final int max;
-        /** Slots of the scope its attempts hold. */
+    public static final class Quota {
+        /** The workers it counts: those whose labels include these. */
+        public final LabelSet scope;
+        /** Slots of the scope the tenant is guaranteed (0: none). */
+        public final int guaranteed;
+        /** Slots of the scope the tenant may hold at most; {@code Integer.MAX_VALUE} when unbounded. */
+        public final int max;
+        /** Slots of the scope its attempts hold (changed only by {@link Tenant#countInQuotas}). */
         int inUse;
 
         Quota(LabelSet scope, int guaranteed, int max) {
@@ -26,7 +28,13 @@ final class Tenant {
             this.max = max;
         }
 
-        boolean bounded() {
+        /** Slots of the scope its attempts hold now. */
+        public int inUse() {
+            return inUse;
+        }
+
+        /** Whether it bounds the tenant (a max). */
+        public boolean bounded() {
             return max != Integer.MAX_VALUE;
         }
 
@@ -34,18 +42,19 @@ final class Tenant {
             return inUse >= max;
         }
 
-        boolean belowGuarantee() {
+        /** Whether the tenant holds less of the scope than it is guaranteed. */
+        public boolean belowGuarantee() {
             return inUse < guaranteed;
         }
 
         /** {@code 16/16 slots of gpu=a100}. */
-        String use(int of) {
+        public String use(int of) {
             return inUse + "/" + of + " slots of " + (scope.size() == 0 ? "the pool" : scope.key());
         }
     }
 
     final String name;
-    /** Its number in the pool, from 0 in the order tenants became known: where a class keeps its line ({@link Need}). */
+    /** Its number in the pool, from 0 in the order tenants became known: where placement keeps its lines. */
     final int index;
     double weight = 1.0;
     /** Never null; empty without quotas. */
@@ -65,26 +74,71 @@ final class Tenant {
      * ranks it (changed only by {@code Tenants}, out of the ranking).
      */
     double shareKey;
-    /** Its requirement classes with waiting tasks. */
-    final LinkedHashSet<WaitClass> waiting = new LinkedHashSet<>();
+    /** Whether it has waiting tasks (told by placement, {@link Tenants#waiting}). */
+    boolean waits;
 
     Tenant(String name, int index) {
         this.name = name;
         this.index = index;
     }
 
+    /** Its name (the tasks' {@code tenant}; {@code default} for none). */
+    public String name() {
+        return name;
+    }
+
+    /** Its number in the pool, from 0 in the order tenants became known (dense: an array index). */
+    public int index() {
+        return index;
+    }
+
+    /** Its weight (1 by default). */
+    public double weight() {
+        return weight;
+    }
+
+    /** Its quotas; empty without. */
+    public List<Quota> quotas() {
+        return quotas;
+    }
+
+    /** Whether any quota bounds it (a max), so placement checks only such tenants. */
+    public boolean bounded() {
+        return bounded;
+    }
+
+    /** Whether it holds less than a guarantee somewhere now. */
+    public boolean belowGuarantee() {
+        return belowGuarantee;
+    }
+
+    /** Slots its attempts hold in the pool (on ACTIVE and DRAINING workers). */
+    public int slots() {
+        return slots;
+    }
+
+    /** GPUs its running attempts requested. */
+    public int gpus() {
+        return gpus;
+    }
+
+    /** Its dominant share as ranked while it has waiting tasks ({@link Tenants#ranked}). */
+    public double rankedShare() {
+        return shareKey;
+    }
+
     /** Whether it holds a slot or has a task waiting: the tenants a fair share is divided among. */
-    boolean hasDemand() {
-        return slots > 0 || !waiting.isEmpty();
+    public boolean hasDemand() {
+        return slots > 0 || waits;
     }
 
     /** Whether an attempt may go to a worker with these labels without passing any of its max quotas. */
-    boolean mayTake(LabelSet workerLabels) {
+    public boolean mayTake(LabelSet workerLabels) {
         return !bounded || maxFor(workerLabels) == null;
     }
 
     /** The max quota that keeps it off a worker with these labels, or {@code null}. */
-    Quota maxFor(LabelSet workerLabels) {
+    public Quota maxFor(LabelSet workerLabels) {
         for (Quota q : quotas) {
             if (q.bounded() && q.atMax() && workerLabels.includes(q.scope)) {
                 return q;
@@ -94,7 +148,7 @@ final class Tenant {
     }
 
     /** The quota whose guarantee it is below and that covers a worker with these labels, or {@code null}. */
-    Quota deficitFor(LabelSet workerLabels) {
+    public Quota deficitFor(LabelSet workerLabels) {
         if (!belowGuarantee) {
             return null;
         }
@@ -110,7 +164,7 @@ final class Tenant {
      * Counts a slot held ({@code sign} +1) or freed (-1) on a worker with these labels into every
      * quota whose scope covers it; returns whether a freed slot was one its max held it to.
      */
-    boolean countInQuotas(LabelSet workerLabels, int sign) {
+    public boolean countInQuotas(LabelSet workerLabels, int sign) {
         boolean releasedFromMax = false;
         boolean below = false;
         for (Quota q : quotas) {
@@ -125,7 +179,7 @@ final class Tenant {
     }
 
     /** Whether it holds more of a worker's scope than it is guaranteed there: what it holds there is borrowed. */
-    boolean borrowsOn(LabelSet workerLabels) {
+    public boolean borrowsOn(LabelSet workerLabels) {
         Quota narrowest = null;
         for (Quota q : quotas) {
             if (workerLabels.includes(q.scope) && (narrowest == null || q.scope.size() > narrowest.scope.size())) {
@@ -133,6 +187,21 @@ final class Tenant {
             }
         }
         return narrowest == null || narrowest.inUse > narrowest.guaranteed;
+    }
+
+    /**
+     * What a line passed over for this tenant, below its guarantee on a worker with these labels, is
+     * told before the slot is taken: {@code slot held for tenant prod (below its guarantee: 3/8 slots
+     * of gpu=a100)}; {@code null} when it is not below one there.
+     */
+    public String heldFor(LabelSet workerLabels) {
+        Quota q = deficitFor(workerLabels);
+        return q == null ? null : "slot held for tenant " + name + " (below its guarantee: " + q.use(q.guaranteed) + ")";
+    }
+
+    /** Its weight as the journal writes it: {@code 2}, {@code 1.5}. */
+    public String weightText() {
+        return weight == Math.rint(weight) ? Long.toString((long) weight) : Double.toString(weight);
     }
 
     @Override

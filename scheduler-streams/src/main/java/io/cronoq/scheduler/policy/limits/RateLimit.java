@@ -1,4 +1,4 @@
-package io.cronoq.scheduler.policy;
+package io.cronoq.scheduler.policy.limits;
 
 import io.cronoq.events.RateBucket;
 import java.util.LinkedHashSet;
@@ -7,13 +7,13 @@ import java.util.LinkedHashSet;
  * A rate limit of a pool, defined by an admin ({@link #bucket}) or only named by waiting tasks: its
  * bucket's units at any time of the decision clock, and when it will hold what a task takes.
  */
-final class RateLimit {
+final class RateLimit<L extends Line> {
 
     final String name;
     /** Its bucket, or {@code null} while no admin defined it. */
     RateBucket bucket;
     /** Lines with waiting tasks that name it. */
-    final LinkedHashSet<WaitClass> lines = new LinkedHashSet<>();
+    final LinkedHashSet<L> lines = new LinkedHashSet<>();
     /** When the first line it holds back may be admitted (a tick looks then); {@link Long#MAX_VALUE}: never by itself. */
     long due = Long.MAX_VALUE;
 

@@ -1,5 +1,6 @@
-package io.cronoq.scheduler.policy;
+package io.cronoq.scheduler.policy.sharing;
 
+import io.cronoq.scheduler.policy.common.Noticed;
 import io.cronoq.scheduler.policy.match.LabelSet;
 import io.cronoq.events.AttemptRef;
 import io.cronoq.events.SharingPolicySet;
@@ -24,22 +25,25 @@ import java.util.TreeMap;
  *
  * <p>A tenant's <em>dominant share</em> is the larger of its part of the pool's slots and its part
  * of the pool's GPUs, divided by its weight; a freed slot goes to the tenant with the smallest (see
- * {@link Placement#settle}), which is weighted max-min fairness over slots and GPUs (dominant
- * resource fairness). Not thread-safe: one pool, one thread.
+ * placement's settle), which is weighted max-min fairness over slots and GPUs (dominant resource
+ * fairness). The one entry placement calls into this package; it knows nothing of lines or
+ * workers: placement tells it when a tenant's first task starts waiting and its last stops
+ * ({@link #waiting}), and what each attempt holds ({@link #hold}, {@link #free}). Not thread-safe:
+ * one pool, one thread.
  */
-final class Tenants {
+public final class Tenants {
 
     static final long DEFAULT_PREEMPTION_GRACE_MS = 30_000;
 
     private final String pool;
     private final Map<String, Tenant> byName = new HashMap<>();
     private final Tenant defaultTenant;
-    boolean preemption = true;
-    long preemptionGraceMs = DEFAULT_PREEMPTION_GRACE_MS;
+    private boolean preemption = true;
+    private long preemptionGraceMs = DEFAULT_PREEMPTION_GRACE_MS;
     /** Slots of the pool's ACTIVE workers. */
-    int poolSlots;
+    private int poolSlots;
     /** GPUs of the pool's ACTIVE workers. */
-    int poolGpus;
+    private int poolGpus;
     /** The tenants with waiting tasks, smallest dominant share first (then by name): where a freed slot looks. */
     private final java.util.TreeSet<Tenant> ranked = new java.util.TreeSet<>(Tenants::byShare);
     /** The tenants with a guarantee, and those bounded by a max: few, looked at apart. */
@@ -49,15 +53,16 @@ final class Tenants {
      * Tenants bound by a max that freed a slot since placement last looked: their waiting classes may
      * take a slot again, wherever it is free ({@link #takeReleased}).
      */
-    private final java.util.LinkedHashSet<Tenant> released = new java.util.LinkedHashSet<>();
+    private final Noticed<Tenant> released = new Noticed<>();
 
-    Tenants(String pool) {
+    /** The tenants of this pool: only {@code default} until a policy is loaded or a task names another. */
+    public Tenants(String pool) {
         this.pool = pool;
         this.defaultTenant = get(SharingRules.DEFAULT_TENANT);
     }
 
     /** The tenant of this name (a task's {@code tenant}; {@code null} is {@code default}), known from now on. */
-    Tenant get(String name) {
+    public Tenant get(String name) {
         if (name == null) {
             return defaultTenant;
         }
@@ -69,12 +74,33 @@ final class Tenants {
         return t;
     }
 
-    Collection<Tenant> all() {
+    /** Every tenant known, in no order. */
+    public Collection<Tenant> all() {
         return byName.values();
     }
 
+    /** Whether preemption is on in the pool. */
+    public boolean preemption() {
+        return preemption;
+    }
+
+    /** How long a tenant below its guarantee waits before it takes a slot back. */
+    public long preemptionGraceMs() {
+        return preemptionGraceMs;
+    }
+
+    /** Slots of the pool's ACTIVE workers. */
+    public int poolSlots() {
+        return poolSlots;
+    }
+
+    /** GPUs of the pool's ACTIVE workers. */
+    public int poolGpus() {
+        return poolGpus;
+    }
+
     /** Whether any tenant has a guarantee: only then do placement and ticks look for tenants below one. */
-    boolean anyGuarantee() {
+    public boolean anyGuarantee() {
         return !guaranteedTenants.isEmpty();
     }
 
@@ -84,22 +110,23 @@ final class Tenants {
     }
 
     /** The tenants with waiting tasks, smallest dominant share first. */
-    Collection<Tenant> ranked() {
+    public Collection<Tenant> ranked() {
         return ranked;
     }
 
     /** The tenants with a guarantee, by name. */
-    List<Tenant> guaranteedTenants() {
+    public List<Tenant> guaranteedTenants() {
         return guaranteedTenants;
     }
 
     /** The tenants bounded by a max, by name. */
-    List<Tenant> boundedTenants() {
+    public List<Tenant> boundedTenants() {
         return boundedTenants;
     }
 
     /** A tenant's first waiting task ({@code true}) or last ({@code false}): it joins or leaves the ranking. */
-    void waiting(Tenant t, boolean waits) {
+    public void waiting(Tenant t, boolean waits) {
+        t.waits = waits;
         if (waits) {
             t.shareKey = share(t);
             ranked.add(t);
@@ -109,7 +136,7 @@ final class Tenants {
     }
 
     /** The pool's ACTIVE capacity changed: every share does, and the ranking is made again. */
-    void capacity(int slotsDelta, int gpusDelta) {
+    public void capacity(int slotsDelta, int gpusDelta) {
         poolSlots += slotsDelta;
         poolGpus += gpusDelta;
         if (slotsDelta != 0 || gpusDelta != 0) {
@@ -127,7 +154,7 @@ final class Tenants {
     }
 
     /** The tenant's dominant share: its larger part of the pool's slots or GPUs, over its weight. */
-    double share(Tenant t) {
+    public double share(Tenant t) {
         double slots = poolSlots == 0 ? t.slots : (double) t.slots / poolSlots;
         double gpus = poolGpus == 0 ? 0 : (double) t.gpus / poolGpus;
         return Math.max(slots, gpus) / t.weight;
@@ -136,17 +163,17 @@ final class Tenants {
     // ---- what the tenants hold: the workers' running attempts --------------------------------
 
     /** An attempt holds a slot on a worker with these labels. */
-    void hold(AttemptRef ref, LabelSet workerLabels) {
+    public void hold(AttemptRef ref, LabelSet workerLabels) {
         count(get(ref.getTenant()), ref.getGpus(), workerLabels, +1);
     }
 
     /** An attempt freed its slot. */
-    void free(AttemptRef ref, LabelSet workerLabels) {
+    public void free(AttemptRef ref, LabelSet workerLabels) {
         count(get(ref.getTenant()), ref.getGpus(), workerLabels, -1);
     }
 
     private void count(Tenant t, int gpus, LabelSet workerLabels, int sign) {
-        boolean isRanked = !t.waiting.isEmpty();
+        boolean isRanked = t.waits;
         boolean alone = isRanked && ranked.size() == 1; // a set of one stays in order whatever its key
         if (isRanked && !alone) {
             ranked.remove(t); // by the key it has now, before the key changes
@@ -165,24 +192,48 @@ final class Tenants {
     }
 
     /** Whether a tenant bound by a max freed a slot since the last {@link #takeReleased}. */
-    boolean anyReleased() {
-        return !released.isEmpty();
+    public boolean anyReleased() {
+        return released.any();
     }
 
     /** The tenants bound by a max that freed a slot since the last call. */
-    Collection<Tenant> takeReleased() {
-        if (released.isEmpty()) {
-            return List.of();
+    public List<Tenant> takeReleased() {
+        return released.take();
+    }
+
+    // ---- words --------------------------------------------------------------------------------
+
+    /**
+     * Why a freed slot went to {@code chosen} rather than to {@code passedOver}, whose head had
+     * waited longer, for the journal's cause of the assignment: {@code tier} 0 (urgent: the time
+     * rules explain it, {@code null}), 1 (below its guarantee on a worker with these labels), 2 (its
+     * share).
+     */
+    public String whyChosen(Tenant chosen, int tier, LabelSet workerLabels, Tenant passedOver) {
+        if (tier == 0) {
+            return null; // the time rules explain it
         }
-        List<Tenant> taken = new ArrayList<>(released);
-        released.clear();
-        return taken;
+        if (tier == 1) {
+            Tenant.Quota q = chosen.deficitFor(workerLabels);
+            return q == null ? null : "tenant " + chosen.name + " is below its guarantee (" + q.use(q.guaranteed)
+                    + ") and goes before tenant " + passedOver.name;
+        }
+        return "tenant " + chosen.name + " is furthest below its fair share (share " + rounded(share(chosen))
+                + " at weight " + chosen.weightText() + "; tenant " + passedOver.name + ": "
+                + rounded(share(passedOver)) + " at weight " + passedOver.weightText() + ")";
+    }
+
+    /** A share to three decimals, as the journal writes it (no formatter on the placement path). */
+    private static String rounded(double share) {
+        long thousandths = Math.round(share * 1000);
+        String digits = Long.toString(1000 + thousandths % 1000);
+        return (thousandths / 1000) + "." + digits.substring(1);
     }
 
     // ---- the policy ---------------------------------------------------------------------------
 
     /** Loads the pool's stored policy (none: weights 1, no quotas, preemption on). */
-    void load(SharingRecord record) {
+    public void load(SharingRecord record) {
         if (record == null) {
             return;
         }
@@ -198,9 +249,9 @@ final class Tenants {
 
     /**
      * Applies a (valid) change. New quotas count nothing yet: the caller counts the tenant's running
-     * attempts into them ({@link Groups#countQuotas}).
+     * attempts into them ({@link Tenant#countInQuotas}).
      */
-    void apply(SharingPolicySet in) {
+    public void apply(SharingPolicySet in) {
         if (in.getTenant() == null) {
             if (in.getPreemption() != null) {
                 preemption = in.getPreemption();
@@ -243,7 +294,7 @@ final class Tenants {
     }
 
     /** The policy as stored: the tenants with a weight other than 1 or with quotas, sorted by name. */
-    SharingRecord record() {
+    public SharingRecord record() {
         List<TenantPolicy> tenants = new ArrayList<>();
         for (Tenant t : new TreeMap<>(byName).values()) {
             if (t.weight != 1.0 || !t.quotas.isEmpty()) {

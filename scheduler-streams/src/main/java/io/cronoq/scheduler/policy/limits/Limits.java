@@ -1,4 +1,4 @@
-package io.cronoq.scheduler.policy;
+package io.cronoq.scheduler.policy.limits;
 
 import io.cronoq.events.AttemptRef;
 import io.cronoq.events.ConcurrencyKey;
@@ -7,6 +7,8 @@ import io.cronoq.events.LimitSet;
 import io.cronoq.events.LimitsRecord;
 import io.cronoq.events.RateBucket;
 import io.cronoq.events.RateLimitUse;
+import io.cronoq.scheduler.policy.LimitsSnapshot;
+import io.cronoq.scheduler.policy.common.Noticed;
 import io.cronoq.scheduler.policy.store.PoolStore;
 import io.cronoq.schemas.rules.Durations;
 import io.cronoq.schemas.rules.LimitRules;
@@ -20,11 +22,12 @@ import java.util.TreeMap;
 
 /**
  * The concurrency keys and rate limits of one pool: what each key's running attempts hold and each
- * rate limit's bucket has left, and which lines they hold back. A line whose limits do not admit
- * its head now is <em>blocked</em> ({@link WaitClass#blockedBy}): it leaves its requirement class's
- * open lines ({@link Need#waitingLineOf}), so placement never looks at it and every other line of
- * the pool goes on (no head-of-line blocking); when the key is freed or the bucket refills, the line
- * is opened again and placement looks at it on its next settle ({@link #takeOpened}).
+ * rate limit's bucket has left, and which lines they hold back; the one entry placement calls into
+ * this package. A line whose limits do not admit its head now is <em>blocked</em> ({@link
+ * Line#blockedBy}): it leaves its requirement class's open lines ({@link Line#heldBack}), so
+ * placement never looks at it and every other line of the pool goes on (no head-of-line blocking);
+ * when the key is freed or the bucket refills, the line is opened again ({@link Line#admitted}) and
+ * placement looks at it on its next settle ({@link #drainOpened}). {@code L} is placement's line.
  *
  * <p>The rules, stated where they are applied:
  * <ul>
@@ -42,25 +45,24 @@ import java.util.TreeMap;
  * </ul>
  * Not thread-safe: one pool, one thread.
  */
-final class Limits {
-
-
+public final class Limits<L extends Line> {
 
     private final String pool;
     private final PoolStore store;
     private final LimitsRecord record;
-    private final Map<String, LimitKey> keys = new HashMap<>();
-    private final Map<String, RateLimit> rates = new TreeMap<>();
+    private final Map<String, LimitKey<L>> keys = new HashMap<>();
+    private final Map<String, RateLimit<L>> rates = new TreeMap<>();
     /** The decision clock: the latest time the policy was told, in milliseconds. */
     private long now = Long.MIN_VALUE;
-    /** Lines opened since placement last looked ({@link #takeOpened}). */
-    private final List<WaitClass> opened = new ArrayList<>();
+    /** Lines opened since placement last looked ({@link #drainOpened}). */
+    private final List<L> opened = new ArrayList<>();
     /** Lines whose blocker changed since their head was last told ({@link #takeChanged}). */
-    private final LinkedHashSet<WaitClass> changed = new LinkedHashSet<>();
+    private final Noticed<L> changed = new Noticed<>();
     /** Defined rate limits that hold lines back: a tick looks at them when their {@link RateLimit#due} comes. */
-    private final LinkedHashSet<RateLimit> waitedOn = new LinkedHashSet<>();
+    private final LinkedHashSet<RateLimit<L>> waitedOn = new LinkedHashSet<>();
 
-    Limits(String pool, PoolStore store) {
+    /** The pool's limits as its store keeps them (none: no key limited, no rate limit defined). */
+    public Limits(String pool, PoolStore store) {
         this.pool = pool;
         this.store = store;
         LimitsRecord stored = store.limits();
@@ -73,7 +75,7 @@ final class Limits {
     }
 
     /** The decision clock moves on to {@code at} (never back). */
-    void clock(Instant at) {
+    public void clock(Instant at) {
         now = Math.max(now, at.toEpochMilli());
     }
 
@@ -83,16 +85,16 @@ final class Limits {
      * What holds a line's head back now (a {@link LimitKey} at its limit, a {@link RateLimit} short of units or
      * undefined), or {@code null} when its limits admit it. Costs the number of limits it names.
      */
-    Object blocker(WaitClass c) {
+    public Object blocker(Line c) {
         LineLimits l = c.limits;
         for (int i = 0; i < l.keyNames.length; i++) {
-            LimitKey k = l.keys[i] != null ? l.keys[i] : keys.get(l.keyNames[i]);
+            LimitKey<?> k = l.keys[i] != null ? l.keys[i] : keys.get(l.keyNames[i]);
             if (k != null && k.held >= k.limitFor(l.declared[i])) {
                 return k;
             }
         }
         for (int i = 0; i < l.rateNames.length; i++) {
-            RateLimit r = l.rates[i] != null ? l.rates[i] : rate(l.rateNames[i]);
+            RateLimit<?> r = l.rates[i] != null ? l.rates[i] : rate(l.rateNames[i]);
             if (r.bucket == null || r.available(now) < l.units[i]) {
                 return r;
             }
@@ -101,29 +103,31 @@ final class Limits {
     }
 
     /** A limited line got its first waiting task: it holds its keys and rates, and is open or blocked. */
-    void lineJoined(WaitClass c) {
+    public void lineJoined(L c) {
         LineLimits l = c.limits;
         for (int i = 0; i < l.keyNames.length; i++) {
-            l.keys[i] = key(l.keyNames[i]);
-            l.keys[i].lines.add(c);
+            LimitKey<L> k = key(l.keyNames[i]);
+            l.keys[i] = k;
+            k.lines.add(c);
         }
         for (int i = 0; i < l.rateNames.length; i++) {
-            l.rates[i] = rate(l.rateNames[i]);
-            l.rates[i].lines.add(c);
+            RateLimit<L> r = rate(l.rateNames[i]);
+            l.rates[i] = r;
+            r.lines.add(c);
         }
         c.blockedBy = blocker(c);
         c.told = c.blockedBy; // whoever put the task in line tells it why it waits, and looks at its line
         if (c.blockedBy == null) {
-            c.need.open(c);
-        } else if (c.blockedBy instanceof RateLimit r) {
+            c.admitted();
+        } else if (c.blockedBy instanceof RateLimit<?> r) {
             waitOn(r, c);
         }
     }
 
     /** A limited line's last waiting task left: it lets go of its keys and rates. */
-    void lineEmptied(WaitClass c) {
+    public void lineEmptied(L c) {
         LineLimits l = c.limits;
-        c.need.close(c);
+        c.heldBack();
         for (int i = 0; i < l.keyNames.length; i++) {
             l.keys[i].lines.remove(c);
             l.keys[i] = null;
@@ -139,13 +143,13 @@ final class Limits {
     }
 
     /** The lines with waiting tasks that hold the key (none when no line names it). */
-    Iterable<WaitClass> linesHolding(String key) {
-        LimitKey k = keys.get(key);
+    public Iterable<L> linesHolding(String key) {
+        LimitKey<L> k = keys.get(key);
         return k == null ? List.of() : k.lines;
     }
 
     /** Moves the lines opened since the last call into {@code into}: placement looks at them. */
-    void drainOpened(List<WaitClass> into) {
+    public void drainOpened(List<? super L> into) {
         if (!opened.isEmpty()) {
             into.addAll(opened);
             opened.clear();
@@ -153,8 +157,8 @@ final class Limits {
     }
 
     /** After loading: every open limited line is looked at on the first settle (a bucket may have refilled meanwhile). */
-    void loaded(Iterable<WaitClass> waiting) {
-        for (WaitClass c : waiting) {
+    public void loaded(Iterable<? extends L> waiting) {
+        for (L c : waiting) {
             if (c.limits != null && c.blockedBy == null) {
                 opened.add(c);
             }
@@ -162,28 +166,23 @@ final class Limits {
     }
 
     /** Whether some line's blocker changed since the last {@link #takeChanged}. */
-    boolean anyChanged() {
-        return !changed.isEmpty();
+    public boolean anyChanged() {
+        return changed.any();
     }
 
     /** The lines whose blocker changed since the last call, for placement to tell their heads. */
-    List<WaitClass> takeChanged() {
-        if (changed.isEmpty()) {
-            return List.of();
-        }
-        List<WaitClass> taken = new ArrayList<>(changed);
-        changed.clear();
-        return taken;
+    public List<L> takeChanged() {
+        return changed.take();
     }
 
     // ---- attempts ------------------------------------------------------------------------------
 
     /** An attempt is assigned (or found running when the pool loads): it holds its task's keys. */
-    void hold(AttemptRef ref) {
+    public void hold(AttemptRef ref) {
         List<ConcurrencyKey> held = ref.getConcurrency();
         for (int i = 0; i < held.size(); i++) {
             ConcurrencyKey ck = held.get(i);
-            LimitKey k = key(ck.getKey());
+            LimitKey<L> k = key(ck.getKey());
             k.held++;
             k.count(ck.getMax() == null ? 0 : ck.getMax(), +1);
             recheck(k.lines);
@@ -191,11 +190,11 @@ final class Limits {
     }
 
     /** An attempt ended (or its worker left the pool's books): its keys are free again. */
-    void free(AttemptRef ref) {
+    public void free(AttemptRef ref) {
         List<ConcurrencyKey> held = ref.getConcurrency();
         for (int i = 0; i < held.size(); i++) {
             ConcurrencyKey ck = held.get(i);
-            LimitKey k = keys.get(ck.getKey());
+            LimitKey<L> k = keys.get(ck.getKey());
             if (k == null || k.held == 0) {
                 continue; // cannot happen: every hold is freed once
             }
@@ -206,10 +205,10 @@ final class Limits {
     }
 
     /** A task is assigned: its units are taken from each rate limit it names (they admit it, so all are defined). */
-    void consume(List<RateLimitUse> uses) {
+    public void consume(List<RateLimitUse> uses) {
         for (int i = 0; i < uses.size(); i++) {
             RateLimitUse use = uses.get(i);
-            RateLimit r = rates.get(use.getName());
+            RateLimit<L> r = rates.get(use.getName());
             RateBucket b = r.bucket;
             b.setUnits(r.available(now) - use.getUnits());
             b.setAt(Instant.ofEpochMilli(Math.max(now, b.getAt().toEpochMilli())));
@@ -221,11 +220,11 @@ final class Limits {
     // ---- time ----------------------------------------------------------------------------------
 
     /** Reopens the lines of each rate limit whose bucket, at the decision clock, may now admit one. */
-    void refill() {
+    public void refill() {
         if (waitedOn.isEmpty()) {
             return;
         }
-        for (RateLimit r : new ArrayList<>(waitedOn)) {
+        for (RateLimit<L> r : new ArrayList<>(waitedOn)) {
             if (r.due <= now) {
                 waitedOn.remove(r);
                 r.due = Long.MAX_VALUE;
@@ -235,9 +234,9 @@ final class Limits {
     }
 
     /** When a tick may reopen a line held back by a rate limit, or {@link Long#MAX_VALUE}. */
-    long nextMillis() {
+    public long nextMillis() {
         long next = Long.MAX_VALUE;
-        for (RateLimit r : waitedOn) {
+        for (RateLimit<L> r : waitedOn) {
             next = Math.min(next, r.due);
         }
         return next;
@@ -246,9 +245,9 @@ final class Limits {
     // ---- an admin's change ---------------------------------------------------------------------
 
     /** Sets or removes one limit as an admin asked (the input is valid); the lines it names are looked at again. */
-    void set(LimitSet e) {
+    public void set(LimitSet e) {
         if (e.getKind() == LimitKind.CONCURRENCY_KEY) {
-            LimitKey k = key(e.getName());
+            LimitKey<L> k = key(e.getName());
             k.admin = e.getMax() == null ? 0 : e.getMax();
             if (k.admin > 0) {
                 record.getKeys().put(k.name, k.admin);
@@ -258,7 +257,7 @@ final class Limits {
             recheck(k.lines);
             retell(k.lines);
         } else {
-            RateLimit r = rate(e.getName());
+            RateLimit<L> r = rate(e.getName());
             if (e.getPerSecond() == null) {
                 r.bucket = null;
                 record.getRates().remove(r.name);
@@ -286,8 +285,8 @@ final class Limits {
      * limit openai: 0 of 10/s left, next in 300 ms}, or that the rate limit is not defined or its
      * burst is below what the task takes.
      */
-    String reason(WaitClass c, Object b) {
-        if (b instanceof LimitKey k) {
+    public String reason(Line c, Object b) {
+        if (b instanceof LimitKey<?> k) {
             int own = k.limitFor(0);
             int max = c.limits.declaredFor(k);
             int limit = k.limitFor(max);
@@ -295,7 +294,7 @@ final class Limits {
             int its = max > 0 ? Math.min(max, k.admin > 0 ? k.admin : Integer.MAX_VALUE) : own;
             return limit < its && k.held > 0 ? text + " (a running task holding it allows " + limit + ")" : text;
         }
-        RateLimit r = (RateLimit) b;
+        RateLimit<?> r = (RateLimit<?>) b;
         int units = c.limits.unitsOf(r);
         if (r.bucket == null) {
             return "rate limit " + r.name + " is not defined in pool " + pool + ": the task waits until an admin defines it";
@@ -311,7 +310,7 @@ final class Limits {
     }
 
     /** The words that start every reason {@link #reason} gives for this blocker: a head told them is told again only on a change of blocker. */
-    static boolean isLimitReason(String reason) {
+    public static boolean isLimitReason(String reason) {
         return reason != null && (reason.startsWith("concurrency key ") || reason.startsWith("rate limit "));
     }
 
@@ -322,10 +321,10 @@ final class Limits {
     // ---- views ---------------------------------------------------------------------------------
 
     /** The pool's limits as {@code /v1/limits} and the metrics show them, at the decision clock (or {@code at}, if later). */
-    LimitsSnapshot snapshot(Instant at) {
+    public LimitsSnapshot snapshot(Instant at) {
         long time = at == null ? now : Math.max(now, at.toEpochMilli());
         List<LimitsSnapshot.KeyUse> keyUses = new ArrayList<>(keys.size());
-        for (LimitKey k : keys.values()) {
+        for (LimitKey<L> k : keys.values()) {
             if (unused(k)) {
                 continue; // kept for reuse only
             }
@@ -334,7 +333,7 @@ final class Limits {
         }
         keyUses.sort(LimitsSnapshot.KeyUse.ORDER);
         List<LimitsSnapshot.RateUse> rateUses = new ArrayList<>(rates.size());
-        for (RateLimit r : rates.values()) {
+        for (RateLimit<L> r : rates.values()) {
             RateBucket b = r.bucket;
             rateUses.add(new LimitsSnapshot.RateUse(r.name, b != null, b == null ? 0 : b.getPerSecond(),
                     b == null ? 0 : b.getBurst(), b == null ? 0 : r.available(time), heldBack(r.lines, r)));
@@ -342,11 +341,11 @@ final class Limits {
         return new LimitsSnapshot(pool, List.copyOf(keyUses), List.copyOf(rateUses));
     }
 
-    private static long heldBack(LinkedHashSet<WaitClass> lines, Object by) {
+    private static long heldBack(LinkedHashSet<? extends Line> lines, Object by) {
         long n = 0;
-        for (WaitClass c : lines) {
+        for (Line c : lines) {
             if (c.blockedBy == by) {
-                n += c.count;
+                n += c.waiting();
             }
         }
         return n;
@@ -355,25 +354,25 @@ final class Limits {
     // ---- inside --------------------------------------------------------------------------------
 
     /** Looks again at whether each line is blocked, after one of its limits changed. */
-    private void recheck(LinkedHashSet<WaitClass> lines) {
+    private void recheck(LinkedHashSet<L> lines) {
         if (lines.isEmpty()) {
             return; // the common case of a key nobody waits for: no iterator
         }
-        for (WaitClass c : lines) {
+        for (L c : lines) {
             Object before = c.blockedBy;
             Object after = blocker(c);
-            if (after instanceof RateLimit r) {
+            if (after instanceof RateLimit<?> r) {
                 waitOn(r, c);
             }
             if (after == before) {
                 continue;
             }
             if (before == null) {
-                c.need.close(c);
+                c.heldBack();
             }
             c.blockedBy = after;
             if (after == null) {
-                c.need.open(c);
+                c.admitted();
                 opened.add(c);
             }
             changed.add(c);
@@ -381,8 +380,8 @@ final class Limits {
     }
 
     /** After an admin's change, the heads of the lines it holds back are told again: the figures they were told changed. */
-    private void retell(LinkedHashSet<WaitClass> lines) {
-        for (WaitClass c : lines) {
+    private void retell(LinkedHashSet<L> lines) {
+        for (L c : lines) {
             if (c.blockedBy != null) {
                 c.told = RETELL;
                 changed.add(c);
@@ -390,10 +389,12 @@ final class Limits {
         }
     }
 
-    /** What {@link WaitClass#told} is set to when its head must be told again whatever holds it back. */
+    /** What {@link Line#told} is set to when its head must be told again whatever holds it back. */
     private static final Object RETELL = new Object();
 
-    private void waitOn(RateLimit r, WaitClass c) {
+    @SuppressWarnings("unchecked") // every rate limit of these books is one of rates, which hold lines of L
+    private void waitOn(RateLimit<?> blocker, Line c) {
+        RateLimit<L> r = (RateLimit<L>) blocker;
         long due = r.dueFor(c.limits.unitsOf(r));
         if (due != Long.MAX_VALUE) {
             r.due = Math.min(r.due, due);
@@ -401,14 +402,14 @@ final class Limits {
         }
     }
 
-    private LimitKey key(String name) {
-        LimitKey k = keys.get(name);
+    private LimitKey<L> key(String name) {
+        LimitKey<L> k = keys.get(name);
         if (k == null) {
             if (keys.size() >= sweepAt) {
                 keys.values().removeIf(Limits::unused);
                 sweepAt = Math.max(KEEP_KEYS, 2 * keys.size());
             }
-            k = new LimitKey(name);
+            k = new LimitKey<>(name);
             keys.put(name, k);
         }
         return k;
@@ -419,20 +420,20 @@ final class Limits {
     /** When {@link #keys} reaches this size, the unused keys are forgotten (so the heap does not grow with every key ever named). */
     private int sweepAt = KEEP_KEYS;
 
-    private static boolean unused(LimitKey k) {
+    private static boolean unused(LimitKey<?> k) {
         return k.held == 0 && k.admin == 0 && k.lines.isEmpty();
     }
 
-    private RateLimit rate(String name) {
-        RateLimit r = rates.get(name);
+    private RateLimit<L> rate(String name) {
+        RateLimit<L> r = rates.get(name);
         if (r == null) {
-            r = new RateLimit(name);
+            r = new RateLimit<>(name);
             rates.put(name, r);
         }
         return r;
     }
 
-    private void forgetIfUnused(RateLimit r) {
+    private void forgetIfUnused(RateLimit<?> r) {
         if (r.bucket == null && r.lines.isEmpty()) {
             rates.remove(r.name);
             waitedOn.remove(r);

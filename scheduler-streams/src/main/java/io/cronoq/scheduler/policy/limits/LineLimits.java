@@ -1,9 +1,13 @@
-package io.cronoq.scheduler.policy;
+package io.cronoq.scheduler.policy.limits;
 
 import io.cronoq.events.ConcurrencyKey;
 import io.cronoq.events.RateLimitUse;
 import io.cronoq.scheduler.policy.store.LineKeys;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
 
 /**
  * The limits every task of one line names alike (its key says them, {@link LineKeys}): concurrency
@@ -11,7 +15,7 @@ import java.util.List;
  * line has waiting tasks it holds the pool's {@link LimitKey} and {@link RateLimit} for each
  * ({@link Limits#lineJoined}); the tasks of a line are held back, or admitted, together.
  */
-final class LineLimits {
+public final class LineLimits {
 
     final String[] keyNames;
     /** The max each task declared per key; 0: none (the key's limit in the pool applies, else 1). */
@@ -19,55 +23,60 @@ final class LineLimits {
     final String[] rateNames;
     final int[] units;
     /** While the line has waiting tasks: the pool's key of each of {@link #keyNames}. */
-    final LimitKey[] keys;
+    final LimitKey<?>[] keys;
     /** While the line has waiting tasks: the pool's rate limit of each of {@link #rateNames}. */
-    final RateLimit[] rates;
+    final RateLimit<?>[] rates;
 
     private static final String[] NO_NAMES = {};
     private static final int[] NO_COUNTS = {};
-    private static final LimitKey[] NO_KEYS = {};
-    private static final RateLimit[] NO_RATES = {};
+    private static final LimitKey<?>[] NO_KEYS = {};
+    private static final RateLimit<?>[] NO_RATES = {};
 
     private LineLimits(List<ConcurrencyKey> keyList, List<RateLimitUse> rateList) {
-        if (keyList.size() > 1) {
-            keyList = new java.util.ArrayList<>(keyList);
-            keyList.sort((x, y) -> x.getKey().compareTo(y.getKey()));
-        }
-        if (rateList.size() > 1) {
-            rateList = new java.util.ArrayList<>(rateList);
-            rateList.sort((x, y) -> x.getName().compareTo(y.getName()));
-        }
-        int k = keyList.size();
-        keyNames = k == 0 ? NO_NAMES : new String[k];
-        declared = k == 0 ? NO_COUNTS : new int[k];
-        keys = k == 0 ? NO_KEYS : new LimitKey[k];
-        for (int i = 0; i < k; i++) {
-            keyNames[i] = keyList.get(i).getKey();
-            Integer max = keyList.get(i).getMax();
-            declared[i] = max == null ? 0 : max;
-        }
-        int r = rateList.size();
-        rateNames = r == 0 ? NO_NAMES : new String[r];
-        units = r == 0 ? NO_COUNTS : new int[r];
-        rates = r == 0 ? NO_RATES : new RateLimit[r];
-        for (int i = 0; i < r; i++) {
-            rateNames[i] = rateList.get(i).getName();
-            units[i] = rateList.get(i).getUnits();
+        Named named = Named.of(keyList, ConcurrencyKey::getKey, k -> k.getMax() == null ? 0 : k.getMax());
+        keyNames = named.names();
+        declared = named.counts();
+        keys = keyNames.length == 0 ? NO_KEYS : new LimitKey<?>[keyNames.length];
+        named = Named.of(rateList, RateLimitUse::getName, RateLimitUse::getUnits);
+        rateNames = named.names();
+        units = named.counts();
+        rates = rateNames.length == 0 ? NO_RATES : new RateLimit<?>[rateNames.length];
+    }
+
+    /** Limits of one kind sorted by name, as a line key lists them: their names, and a count each (a max, units). */
+    private record Named(String[] names, int[] counts) {
+
+        private static final Named NONE = new Named(NO_NAMES, NO_COUNTS);
+
+        static <T> Named of(List<T> limits, Function<T, String> name, ToIntFunction<T> count) {
+            if (limits.isEmpty()) {
+                return NONE;
+            }
+            if (limits.size() > 1) {
+                limits = new ArrayList<>(limits);
+                limits.sort(Comparator.comparing(name));
+            }
+            Named named = new Named(new String[limits.size()], new int[limits.size()]);
+            for (int i = 0; i < named.names.length; i++) {
+                named.names[i] = name.apply(limits.get(i));
+                named.counts[i] = count.applyAsInt(limits.get(i));
+            }
+            return named;
         }
     }
 
     /** The limits a line key names, or {@code null} when it names none. */
-    static LineLimits of(String lineKey) {
+    public static LineLimits of(String lineKey) {
         return LineKeys.limited(lineKey) ? new LineLimits(LineKeys.keysOf(lineKey), LineKeys.ratesOf(lineKey)) : null;
     }
 
     /** The limits a task names (those its line key says, without reading the key back), or {@code null} for none. */
-    static LineLimits of(List<ConcurrencyKey> keys, List<RateLimitUse> rates) {
+    public static LineLimits of(List<ConcurrencyKey> keys, List<RateLimitUse> rates) {
         return keys.isEmpty() && rates.isEmpty() ? null : new LineLimits(keys, rates);
     }
 
     /** The units of the named rate limit its tasks take. */
-    int unitsOf(RateLimit rate) {
+    int unitsOf(RateLimit<?> rate) {
         for (int i = 0; i < rateNames.length; i++) {
             if (rateNames[i].equals(rate.name)) {
                 return units[i];
@@ -77,7 +86,7 @@ final class LineLimits {
     }
 
     /** The max its tasks declared for the key (0: none). */
-    int declaredFor(LimitKey key) {
+    int declaredFor(LimitKey<?> key) {
         for (int i = 0; i < keyNames.length; i++) {
             if (keyNames[i].equals(key.name)) {
                 return declared[i];
@@ -87,7 +96,7 @@ final class LineLimits {
     }
 
     /** Its limits in words, for a class's view: {@code concurrency customer-42 (max 2); rate openai ×1}. */
-    String text() {
+    public String text() {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < keyNames.length; i++) {
             b.append(b.length() == 0 ? "" : "; ").append("concurrency ").append(keyNames[i]);

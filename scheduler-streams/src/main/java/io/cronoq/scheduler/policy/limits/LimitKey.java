@@ -1,4 +1,4 @@
-package io.cronoq.scheduler.policy;
+package io.cronoq.scheduler.policy.limits;
 
 import java.util.LinkedHashSet;
 
@@ -6,7 +6,7 @@ import java.util.LinkedHashSet;
  * A concurrency key of a pool that some line names, some attempt holds, or an admin limited: what
  * holds it now and the limit a task meets ({@link #limitFor}); see {@link Limits} for the rules.
  */
-final class LimitKey {
+final class LimitKey<L extends Line> {
 
     final String name;
     /** The limit an admin set; 0: none. */
@@ -18,7 +18,7 @@ final class LimitKey {
     private int[] holding = new int[1];
     private int kinds;
     /** Lines with waiting tasks that name it. */
-    final LinkedHashSet<WaitClass> lines = new LinkedHashSet<>();
+    final LinkedHashSet<L> lines = new LinkedHashSet<>();
 
     LimitKey(String name) {
         this.name = name;
