@@ -7,11 +7,13 @@ import io.cronoq.scheduler.policy.limits.Limits;
 import io.cronoq.scheduler.policy.store.Place;
 import io.cronoq.scheduler.policy.store.WaitingQueue;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The requirement classes of one pool over its {@link WaitingQueue}: every change to a line goes
@@ -60,11 +62,18 @@ final class ClassIndex {
         return waitingClasses;
     }
 
-    /** The tenant's classes that have waiting tasks. */
-    LinkedHashSet<WaitClass> waitingOf(Tenant t) {
+    /** The tenant's classes that have waiting tasks (read only: a tenant that never waited costs nothing). */
+    Set<WaitClass> waitingOf(Tenant t) {
+        int i = t.index();
+        Set<WaitClass> set = i < byTenant.length ? byTenant[i] : null;
+        return set != null ? set : Set.of();
+    }
+
+    /** The tenant's own set of classes with waiting tasks, made the first time one of them waits. */
+    private LinkedHashSet<WaitClass> linesOf(Tenant t) {
         int i = t.index();
         if (i >= byTenant.length) {
-            byTenant = java.util.Arrays.copyOf(byTenant, Math.max(i + 1, byTenant.length * 2));
+            byTenant = Arrays.copyOf(byTenant, Math.max(i + 1, byTenant.length * 2));
         }
         LinkedHashSet<WaitClass> set = byTenant[i];
         if (set == null) {
@@ -178,7 +187,7 @@ final class ClassIndex {
         need.count += count - c.count;
         if (c.count == 0 && count > 0) {
             waitingClasses.add(c);
-            LinkedHashSet<WaitClass> ofTenant = waitingOf(c.tenant);
+            LinkedHashSet<WaitClass> ofTenant = linesOf(c.tenant);
             if (ofTenant.isEmpty()) {
                 tenants.waiting(c.tenant, true);
             }
@@ -197,7 +206,7 @@ final class ClassIndex {
                 c.need.removeLine(c);
             }
             waitingClasses.remove(c);
-            LinkedHashSet<WaitClass> ofTenant = waitingOf(c.tenant);
+            LinkedHashSet<WaitClass> ofTenant = linesOf(c.tenant);
             ofTenant.remove(c);
             if (ofTenant.isEmpty()) {
                 tenants.waiting(c.tenant, false);

@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * How one pool is shared: its tenants ({@link Tenant}: weight, quotas, what they hold), the pool's
@@ -45,7 +46,7 @@ public final class Tenants {
     /** GPUs of the pool's ACTIVE workers. */
     private int poolGpus;
     /** The tenants with waiting tasks, smallest dominant share first (then by name): where a freed slot looks. */
-    private final java.util.TreeSet<Tenant> ranked = new java.util.TreeSet<>(Tenants::byShare);
+    private final TreeSet<Tenant> ranked = new TreeSet<>(Tenants::byShare);
     /** The tenants with a guarantee, and those bounded by a max: few, looked at apart. */
     private List<Tenant> guaranteedTenants = List.of();
     private List<Tenant> boundedTenants = List.of();
