@@ -300,7 +300,8 @@ public final class TopicSchemaRegistry implements SchemaRegistry {
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
         // A broker answers one request of a connection at a time, so a fetch parked at the topic's end (for the
         // default half second) would hold up the end-offset lookup that starts the next read to the end: every
-        // registration after the first would wait for it. The registry polls only while it reads, in short bursts.
+        // read after a poll (a registration after the first, a lookup of an unknown id, a listing) would wait
+        // for it. The registry polls only while it reads, in short bursts.
         config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
         return config;
     }

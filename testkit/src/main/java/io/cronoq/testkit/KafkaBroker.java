@@ -68,8 +68,8 @@ public final class KafkaBroker implements BeforeAllCallback, BeforeEachCallback 
     private void attach(ExtensionContext context) {
         // The root store is shared by every test class of the run and closes the broker at its end. It is asked
         // each time, not once per handle: a rerun of failed tests in the same JVM (Surefire's
-        // rerunFailingTestsCount) is a new run whose root store has no broker yet, while this static handle
-        // still points at the one the first run stopped.
+        // rerunFailingTestsCount) is a new run whose root store has no broker yet, while this handle (kept in a
+        // test class's static field) would still point at the one the first run stopped.
         running = context.getRoot().getStore(NAMESPACE)
                 .getOrComputeIfAbsent(STORE_KEY, key -> Running.start(), Running.class);
     }

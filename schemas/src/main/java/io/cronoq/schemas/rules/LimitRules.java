@@ -8,9 +8,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.BiFunction;
-import java.util.function.Function;
-import java.util.function.Predicate;
 
 /**
  * The rules of concurrency keys and rate limits, on a task and on an admin's {@link LimitSet},
@@ -37,69 +34,60 @@ public final class LimitRules {
 
     /** A task's concurrency keys: at most {@link #MAX_PER_TASK}, each valid and named once, each max at least 1. */
     public static Optional<Violation> concurrency(List<ConcurrencyKey> keys) {
-        return TASK_KEYS.check(keys);
+        if (keys == null || keys.isEmpty()) {
+            return Optional.empty();
+        }
+        if (keys.size() > MAX_PER_TASK) {
+            return Optional.of(new Violation("concurrency", keys.size() + " concurrency keys; a task names at most "
+                    + MAX_PER_TASK));
+        }
+        Set<String> seen = keys.size() == 1 ? null : new HashSet<>();
+        for (int i = 0; i < keys.size(); i++) {
+            ConcurrencyKey k = keys.get(i);
+            // The field's name is made only for a refusal: a valid task costs no words.
+            if (!isKey(k.getKey())) {
+                String field = "concurrency[" + i + "].key";
+                return Optional.of(new Violation(field, describe(field, k.getKey()) + "; " + KEY_ALLOWED));
+            }
+            if (seen != null && !seen.add(k.getKey())) {
+                return Optional.of(new Violation("concurrency[" + i + "].key", "concurrency[" + i + "] names the key '"
+                        + k.getKey() + "' again; name each key once"));
+            }
+            if (!inRange(k.getMax())) {
+                return max("concurrency[" + i + "].max", k.getMax(), "leave it out for the key's limit in the pool, else 1");
+            }
+        }
+        return Optional.empty();
     }
 
     /** The rate limits a task consumes: at most {@link #MAX_PER_TASK}, each named once, units 1 to {@link #MAX_COUNT}. */
     public static Optional<Violation> rateLimits(List<RateLimitUse> uses) {
-        return TASK_RATES.check(uses);
-    }
-
-    /**
-     * How a task's list of named limits is checked: at most {@link #MAX_PER_TASK}, each name valid and given once,
-     * then each entry's own rule ({@code own}, given the entry and its place in the list). A field's name is made
-     * only for a refusal: a valid task costs no words.
-     *
-     * @param field     the list's field ({@code concurrency})
-     * @param counted   what too many entries are called ({@code concurrency keys})
-     * @param nameField the field of an entry's name ({@code key})
-     * @param named     what an entry's name names, in a refusal ({@code the key})
-     * @param once      how to name each once, in a refusal ({@code name each key once})
-     */
-    private record NamedList<T>(String field, String counted, String nameField, String named, String once,
-                                Function<T, String> name, Predicate<String> valid, String allowed,
-                                BiFunction<T, Integer, Optional<Violation>> own) {
-
-        Optional<Violation> check(List<T> entries) {
-            if (entries == null || entries.isEmpty()) {
-                return Optional.empty();
-            }
-            if (entries.size() > MAX_PER_TASK) {
-                return Optional.of(new Violation(field, entries.size() + " " + counted + "; a task names at most "
-                        + MAX_PER_TASK));
-            }
-            Set<String> seen = entries.size() == 1 ? null : new HashSet<>();
-            for (int i = 0; i < entries.size(); i++) {
-                T entry = entries.get(i);
-                String n = name.apply(entry);
-                if (!valid.test(n)) {
-                    String f = field + "[" + i + "]." + nameField;
-                    return Optional.of(new Violation(f, describe(f, n) + "; " + allowed));
-                }
-                if (seen != null && !seen.add(n)) {
-                    return Optional.of(new Violation(field + "[" + i + "]." + nameField, field + "[" + i + "] names "
-                            + named + " '" + n + "' again; " + once));
-                }
-                Optional<Violation> broken = own.apply(entry, i);
-                if (broken.isPresent()) {
-                    return broken;
-                }
-            }
+        if (uses == null || uses.isEmpty()) {
             return Optional.empty();
         }
+        if (uses.size() > MAX_PER_TASK) {
+            return Optional.of(new Violation("rateLimits", uses.size() + " rate limits; a task names at most "
+                    + MAX_PER_TASK));
+        }
+        Set<String> seen = uses.size() == 1 ? null : new HashSet<>();
+        for (int i = 0; i < uses.size(); i++) {
+            RateLimitUse u = uses.get(i);
+            // The field's name is made only for a refusal: a valid task costs no words.
+            if (!Rules.isLabelValue(u.getName())) {
+                String field = "rateLimits[" + i + "].name";
+                return Optional.of(new Violation(field, describe(field, u.getName()) + "; " + RATE_NAME_ALLOWED));
+            }
+            if (seen != null && !seen.add(u.getName())) {
+                return Optional.of(new Violation("rateLimits[" + i + "].name", "rateLimits[" + i
+                        + "] names the rate limit '" + u.getName() + "' again; name each rate limit once, with all its units"));
+            }
+            if (u.getUnits() < 1 || u.getUnits() > MAX_COUNT) {
+                return Optional.of(new Violation("rateLimits[" + i + "].units", "rateLimits[" + i + "].units is "
+                        + u.getUnits() + "; a task takes 1 to " + MAX_COUNT + " units of a rate limit"));
+            }
+        }
+        return Optional.empty();
     }
-
-    private static final NamedList<ConcurrencyKey> TASK_KEYS = new NamedList<>("concurrency", "concurrency keys",
-            "key", "the key", "name each key once", ConcurrencyKey::getKey, LimitRules::isKey, KEY_ALLOWED,
-            (k, i) -> inRange(k.getMax()) ? Optional.empty()
-                    : max("concurrency[" + i + "].max", k.getMax(), "leave it out for the key's limit in the pool, else 1"));
-
-    private static final NamedList<RateLimitUse> TASK_RATES = new NamedList<>("rateLimits", "rate limits", "name",
-            "the rate limit", "name each rate limit once, with all its units", RateLimitUse::getName,
-            Rules::isLabelValue, RATE_NAME_ALLOWED, (u, i) -> u.getUnits() >= 1 && u.getUnits() <= MAX_COUNT
-                    ? Optional.empty()
-                    : Optional.of(new Violation("rateLimits[" + i + "].units", "rateLimits[" + i + "].units is "
-                            + u.getUnits() + "; a task takes 1 to " + MAX_COUNT + " units of a rate limit")));
 
     /** Every rule of an admin's limit change. */
     public static Optional<Violation> check(LimitSet e) {
