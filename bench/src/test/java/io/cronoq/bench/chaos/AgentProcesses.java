@@ -3,12 +3,12 @@ package io.cronoq.bench.chaos;
 import static org.awaitility.Awaitility.await;
 
 import io.cronoq.agent.CronoqWorker;
+import io.cronoq.agent.process.AgentMain;
 import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.AttemptStarted;
 import io.cronoq.events.SubmissionEvent;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.WorkerAccepted;
-import io.cronoq.ops.Cronoq;
 import io.cronoq.schemas.Topics;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -55,7 +55,7 @@ final class AgentProcesses {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), Cronoq.class.getName(), "worker",
+                "-cp", System.getProperty("java.class.path"), AgentMain.class.getName(),
                 "--bootstrap", bootstrap, "--topic-prefix", prefix, "--id", id, "--pool", pool,
                 "--slots", String.valueOf(slots), "--heartbeat-interval", "500ms"));
         labels.forEach((k, v) -> command.addAll(List.of("--label", k + "=" + v)));

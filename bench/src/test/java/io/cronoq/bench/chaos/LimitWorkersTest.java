@@ -41,6 +41,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -61,6 +62,8 @@ import org.junit.jupiter.api.io.TempDir;
  *       back exactly once, so the holder's retry and the key's next tasks all run, one at a time.</li>
  * </ol>
  */
+// Alone: it bounds how long five paced assignments take (under 6 s), a time other classes running beside it would stretch.
+@Isolated
 @Tag("integration")
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class LimitWorkersTest {
