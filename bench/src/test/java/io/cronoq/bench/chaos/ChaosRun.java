@@ -19,18 +19,22 @@ import io.cronoq.schemas.Topics;
 import io.cronoq.schemas.events.Journal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.KafkaStreams;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -134,6 +138,43 @@ final class ChaosRun {
                                   List<SchedulerProcess> children) {
         return child(config, dir.resolve("state-" + name), extra, logs().resolve(
                 config.get(SchedulerConfig.APPLICATION_ID) + "-" + name + "-" + children.size() + ".log"), children);
+    }
+
+    /** One pool per partition of the input topics ({@code run-p0}, ...): each pool's owner is one instance alone. */
+    static List<String> poolsOnPartitionsOfTheirOwn(String run, int partitions) {
+        List<String> pools = new ArrayList<>();
+        Set<Integer> used = new HashSet<>();
+        for (int i = 0; pools.size() < partitions; i++) {
+            String pool = run + "-p" + i;
+            if (used.add(partitionOf(pool, partitions))) {
+                pools.add(pool);
+            }
+        }
+        return pools;
+    }
+
+    /** The stream task that schedules {@code pool} (e.g. {@code 0_2}): the topology has one sub-topology. */
+    static String taskOf(String pool, int partitions) {
+        return "0_" + partitionOf(pool, partitions);
+    }
+
+    /** The partition the default partitioner gives a record keyed by this pool. */
+    private static int partitionOf(String pool, int partitions) {
+        return Utils.toPositive(Utils.murmur2(pool.getBytes(StandardCharsets.UTF_8))) % partitions;
+    }
+
+    /** Deletes {@code dir} and everything in it (nothing when it does not exist). */
+    static void wipe(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not wipe " + dir, e);
+        }
     }
 
     /** Waits until an in-JVM scheduler runs. */

@@ -122,6 +122,15 @@ public final class SchedulerApp implements AutoCloseable {
                 config.getInt(SchedulerConfig.SESSION_TIMEOUT_MS));
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG),
                 config.getInt(SchedulerConfig.HEARTBEAT_INTERVAL_MS));
+        // A planned move (a restart, a scale-out) must not stall a pool. A pool moves only to an instance whose
+        // copy of its state is little behind (cronoq.acceptable.recovery.lag), as the pool waits while the new
+        // owner restores the rest; one further behind (its state wiped after a crash, as exactly-once does) warms
+        // a copy up first while the owner goes on, and takes the pool at the first probing rebalance after it
+        // caught up. With Kafka Streams' own defaults (10,000 records behind counts as caught up, a probe every
+        // 10 min), a restarted instance took pools it then restored for seconds, or got none back for minutes.
+        props.put(StreamsConfig.ACCEPTABLE_RECOVERY_LAG_CONFIG, config.getInt(SchedulerConfig.ACCEPTABLE_RECOVERY_LAG));
+        props.put(StreamsConfig.PROBING_REBALANCE_INTERVAL_MS_CONFIG,
+                config.getInt(SchedulerConfig.PROBING_REBALANCE_INTERVAL_MS));
         // The instance taking over reads the crashed one's outputs and offsets only once its open transaction is
         // aborted: when it times out (Kafka Streams' default is 10 s), by the brokers' sweep or StaleTransactions.
         props.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG),

@@ -43,8 +43,12 @@ public final class SchedulerConfig {
             "This instance's static group membership id (group.instance.id): a restarted instance rejoins under it without a rebalance. Empty derives one from the host name and the state directory. Two live instances must never share it: the group fences one of them, and they keep fencing each other.");
     public static final Key SESSION_TIMEOUT_MS = new Key("cronoq.session.timeout.ms", "6000",
             "How long (ms) the group waits for a silent instance before giving its pools to another: the bound on failover after a crash. Shorter evicts a paused instance (GC, network) sooner; at least the brokers' group.min.session.timeout.ms (6000 by default).");
-    public static final Key HEARTBEAT_INTERVAL_MS = new Key("cronoq.heartbeat.interval.ms", "1500",
-            "How often (ms) an instance heartbeats to its group; under a third of cronoq.session.timeout.ms.");
+    public static final Key HEARTBEAT_INTERVAL_MS = new Key("cronoq.heartbeat.interval.ms", "500",
+            "How often (ms) an instance heartbeats to its group, and so how soon it hears of a rebalance: a pool that moves between live instances waits for both to hear of it. Under a third of cronoq.session.timeout.ms.");
+    public static final Key ACCEPTABLE_RECOVERY_LAG = new Key("cronoq.acceptable.recovery.lag", "2000",
+            "How far behind (changelog records) an instance's copy of a pool's state may be for the pool to move to it at a rebalance; the new owner restores that much before it schedules. An instance further behind (one restarted with its state wiped) first warms a copy up while the owner goes on scheduling, and takes the pool at a later probing rebalance.");
+    public static final Key PROBING_REBALANCE_INTERVAL_MS = new Key("cronoq.probing.rebalance.interval.ms", "60000",
+            "How often (ms) the group looks again whether an instance warming up a pool's state has caught up, to move the pool to it: how long a restarted instance may wait for its pools. At least 60000.");
     public static final Key TRANSACTION_TIMEOUT_MS = new Key("cronoq.transaction.timeout.ms", "5000",
             "Under exactly-once, how long (ms) the brokers let a transaction stay open before aborting it: another instance taking over a crashed one's pools waits for its open transaction to be aborted. Far above cronoq.commit.interval.ms.");
     public static final Key STREAM_THREADS = new Key("cronoq.num.stream.threads", "1",
@@ -93,7 +97,8 @@ public final class SchedulerConfig {
 
     public static final List<Key> KEYS = List.of(BOOTSTRAP_SERVERS, TOPIC_PREFIX, APPLICATION_ID,
             PROCESSING_GUARANTEE, COMMIT_INTERVAL_MS, STATE_DIR, STANDBY_REPLICAS, INSTANCE_ID, SESSION_TIMEOUT_MS,
-            HEARTBEAT_INTERVAL_MS, TRANSACTION_TIMEOUT_MS, STREAM_THREADS,
+            HEARTBEAT_INTERVAL_MS, ACCEPTABLE_RECOVERY_LAG, PROBING_REBALANCE_INTERVAL_MS, TRANSACTION_TIMEOUT_MS,
+            STREAM_THREADS,
             SCHEMA_REGISTRY_URL, APPLICATION_SERVER, HTTP_BIND, HTTP_TLS_KEYSTORE, HTTP_TLS_KEYSTORE_PASSWORD_ENV,
             HTTP_TLS_TRUSTSTORE, HTTP_TLS_TRUSTSTORE_PASSWORD_ENV, PARTITIONS, AUTH_SIGNATURE_MAX_AGE_MS, TICK_INTERVAL_MS,
             HEARTBEAT_TIMEOUT_MS, LEAVE_GRACE_MS, RESERVATION_LEAD_MS, DEADLINE_LEAD_MS, PRIORITY_STEP_MS,
@@ -136,13 +141,15 @@ public final class SchedulerConfig {
             throw new IllegalArgumentException(HEARTBEAT_INTERVAL_MS.name() + " is " + heartbeat + "; it must be below "
                     + SESSION_TIMEOUT_MS.name() + " (" + session + "), a third of it or less");
         }
+        intAtLeast(ACCEPTABLE_RECOVERY_LAG, 0);
+        intAtLeast(PROBING_REBALANCE_INTERVAL_MS, 60_000);
         int transaction = intAtLeast(TRANSACTION_TIMEOUT_MS, 1);
         if (transaction <= getInt(COMMIT_INTERVAL_MS)) {
             throw new IllegalArgumentException(TRANSACTION_TIMEOUT_MS.name() + " is " + transaction
                     + "; it must be far above " + COMMIT_INTERVAL_MS.name() + " (" + getInt(COMMIT_INTERVAL_MS) + ")");
         }
         for (String kafkaKey : List.of("group.instance.id", "session.timeout.ms", "heartbeat.interval.ms",
-                "transaction.timeout.ms")) {
+                "transaction.timeout.ms", "acceptable.recovery.lag", "probing.rebalance.interval.ms")) {
             for (String form : List.of(kafkaKey, "consumer." + kafkaKey, "main.consumer." + kafkaKey,
                     "producer." + kafkaKey)) {
                 if (values.containsKey(form)) {
@@ -179,6 +186,8 @@ public final class SchedulerConfig {
             case "group.instance.id" -> INSTANCE_ID;
             case "session.timeout.ms" -> SESSION_TIMEOUT_MS;
             case "heartbeat.interval.ms" -> HEARTBEAT_INTERVAL_MS;
+            case "acceptable.recovery.lag" -> ACCEPTABLE_RECOVERY_LAG;
+            case "probing.rebalance.interval.ms" -> PROBING_REBALANCE_INTERVAL_MS;
             default -> TRANSACTION_TIMEOUT_MS;
         };
     }

@@ -57,7 +57,9 @@ class StreamsPropertiesTest {
 
         assertThat(props.get(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG))).isEqualTo("sched-0");
         assertThat(props.get(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG))).isEqualTo(6000);
-        assertThat(props.get(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG))).isEqualTo(1500);
+        assertThat(props.get(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG))).isEqualTo(500);
+        assertThat(props.get(StreamsConfig.ACCEPTABLE_RECOVERY_LAG_CONFIG)).isEqualTo(2000);
+        assertThat(props.get(StreamsConfig.PROBING_REBALANCE_INTERVAL_MS_CONFIG)).isEqualTo(60000);
         assertThat(props.get(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG))).isEqualTo(5000);
         assertThat(props.get(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG)).isEqualTo(1);
     }
@@ -87,6 +89,11 @@ class StreamsPropertiesTest {
                 .hasMessageStartingWith("cronoq.heartbeat.interval.ms is 6000; it must be below cronoq.session.timeout.ms");
         assertThatThrownBy(() -> config(Map.of(SchedulerConfig.TRANSACTION_TIMEOUT_MS.name(), "20")))
                 .hasMessageStartingWith("cronoq.transaction.timeout.ms is 20; it must be far above");
+        assertThatThrownBy(() -> config(Map.of("acceptable.recovery.lag", "10000")))
+                .hasMessage("'acceptable.recovery.lag' is set by cronoq; use cronoq.acceptable.recovery.lag instead");
+        assertThatThrownBy(() -> config(Map.of(SchedulerConfig.PROBING_REBALANCE_INTERVAL_MS.name(), "1000")))
+                .hasMessageContaining("cronoq.probing.rebalance.interval.ms")
+                .hasMessageContaining("60000");
     }
 
     @Test
