@@ -2,6 +2,7 @@ package io.cronoq.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,19 +46,50 @@ final class BodyFields {
                 + "); see /openapi.json for what this body holds");
     }
 
+    /** Who stamps a change of a pool's sharing or limits with its setter: for an owned {@code setBy}. */
+    static final String SET_BY = "the gateway takes it from the calling credential ('gateway' on an open gateway)";
+    /** Who stamps a change of a pool's sharing or limits with its time: for an owned {@code setAt}. */
+    static final String SET_AT = "the gateway stamps it with its clock";
+
+    /** Fields the server sets, each with who sets it from what, from pairs of them: for {@link #closed}. */
+    static Map<String, String> serverFields(String... fieldsAndReasons) {
+        Map<String, String> owned = new LinkedHashMap<>();
+        for (int i = 0; i < fieldsAndReasons.length; i += 2) {
+            owned.put(fieldsAndReasons[i], fieldsAndReasons[i + 1]);
+        }
+        return Collections.unmodifiableMap(owned);
+    }
+
     /**
-     * What {@code reader} makes of a body that must be one JSON object of only {@code fields}: anything else is a
-     * 400 showing {@code example}, saying the object holds {@code holds}; {@code what} names it as {@link #closed}
-     * does.
+     * Refuses a body of a route that needs one when it is empty (no bytes, or only whitespace): a 400 for
+     * {@code body} saying it should hold {@code holds}, as {@code example} does.
      */
-    static <T> T closedObject(byte[] body, String example, String holds, List<String> fields, String what,
-                              Function<JsonNode, T> reader) {
-        JsonNode root = JsonBody.read(body == null ? new byte[0] : body, example);
+    static void required(byte[] body, String holds, String example) {
+        if (body != null) {
+            for (byte b : body) {
+                if (b != ' ' && b != '\t' && b != '\r' && b != '\n') {
+                    return;
+                }
+            }
+        }
+        throw ApiException.invalid("body", "the body is empty; this call needs a JSON object with " + holds + ", e.g. "
+                + example);
+    }
+
+    /**
+     * What {@code reader} makes of a body that must be one JSON object of only {@code fields}: an empty body is a
+     * 400 saying so ({@link #required}), anything else a 400 showing {@code example}, saying the object holds
+     * {@code holds}; a field the server sets ({@code owned}) or an unknown one is refused as {@link #closed} does.
+     */
+    static <T> T closedObject(byte[] body, String example, String holds, List<String> fields,
+                              Map<String, String> owned, String what, Function<JsonNode, T> reader) {
+        required(body, holds, example);
+        JsonNode root = JsonBody.read(body, example);
         if (root == null || !root.isObject()) {
             throw ApiException.invalid("body", "the body must be a JSON object with " + holds + ", e.g. " + example);
         }
         return read("body", () -> {
-            closed(root, "", fields, what);
+            closed(root, "", fields, owned, what);
             return reader.apply(root);
         });
     }
@@ -68,14 +100,31 @@ final class BodyFields {
      * top-level object in the message ({@code "a task"}).
      */
     static void closed(JsonNode object, String prefix, List<String> allowed, String what) {
+        closed(object, prefix, allowed, Map.of(), what);
+    }
+
+    /**
+     * As {@link #closed(JsonNode, String, List, String)}, and refuses a field the server sets, whatever its value
+     * (null too) and even when {@code allowed} names it (a field the server sets only for some callers):
+     * {@code owned} maps each such field's name to who sets it from what ({@link #SET_AT}), which the 400 for it
+     * says. A view read back and sent again so learns which of its fields are not the request's.
+     */
+    static void closed(JsonNode object, String prefix, List<String> allowed, Map<String, String> owned,
+                       String what) {
         Iterator<String> names = object.fieldNames();
         while (names.hasNext()) {
             String name = names.next();
-            if (!allowed.contains(name)) {
-                throw ApiException.invalid(prefix + name, "unknown field '" + prefix + name + "'; "
-                        + (prefix.isEmpty() ? what : prefix.substring(0, prefix.length() - 1)) + " has "
-                        + String.join(", ", allowed));
+            String reason = owned.get(name);
+            if (reason != null) {
+                throw ApiException.invalid(prefix + name, prefix + name + " is set by the server, not by the request: "
+                        + reason + "; leave it out");
             }
+            if (allowed.contains(name)) {
+                continue;
+            }
+            throw ApiException.invalid(prefix + name, "unknown field '" + prefix + name + "'; "
+                    + (prefix.isEmpty() ? what : prefix.substring(0, prefix.length() - 1)) + " has "
+                    + String.join(", ", allowed));
         }
     }
 

@@ -11,12 +11,10 @@ import java.util.Map;
  * owners, as the snapshot does), {@code PUT /v1/pools/{pool}/limits/keys}, {@code PUT} and {@code DELETE
  * /v1/pools/{pool}/limits/rates/{name}} set and remove them, as a {@code LimitSet} on the submissions
  * topic keyed by the pool, journaled as set by the calling credential ({@value PoolRoutes#OPEN_SETTER}
- * on an open gateway) at the gateway's time.
+ * on an open gateway) at the gateway's time. A pool's limits can be set at any time, before any worker or
+ * task named it.
  */
 record LimitRoutes(GatewayContext context) {
-
-    /** Enough to learn whether a pool exists: one key, one class. */
-    private static final ListCaps EXISTS = new ListCaps(1, 1);
 
     /** {@code GET /v1/limits[?pool=][&keys=]}: every pool's limits, or one pool's. */
     void list(Context ctx) {
@@ -46,13 +44,12 @@ record LimitRoutes(GatewayContext context) {
                 at));
     }
 
-    /** Writes a checked limit of a pool some instance knows; a pool none knows is 404, and nothing is written. */
+    /**
+     * Writes a checked limit. The pool need not be known yet: an operator sets limits before the fleet
+     * arrives, and the scheduler keeps the pool from its first limit on, as from its first worker or task.
+     */
     private void publish(Context ctx, LimitSet limit) {
         String pool = limit.getPool();
-        if (context.cluster().limits(pool, EXISTS).isEmpty()) {
-            throw ApiException.notFound("pool", "no worker or task has named pool " + pool + " yet; a pool's limits "
-                    + "are set once a worker registered in it or a task was submitted to it");
-        }
         context.commands().limit(limit);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("pool", pool);

@@ -10,6 +10,7 @@ import io.cronoq.schemas.rules.LimitRules;
 import io.cronoq.schemas.rules.Violation;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -19,12 +20,37 @@ import java.util.Optional;
  * {@code burst}; its {@code DELETE} removes it). Shapes are checked here, every rule by
  * {@link LimitRules} — the scheduler's own — and any failure is a 400 naming the field as the request
  * spells it ({@code key}, {@code max}, {@code perSecond}, {@code burst}; {@code pool} and {@code name}
- * for the path).
+ * for the path). A field the views show but the server sets ({@code setBy}, {@code heldBack}) is a 400
+ * saying who sets it.
  */
 final class LimitSetParser {
 
     static final List<String> KEY_FIELDS = List.of("key", "max");
     static final List<String> RATE_FIELDS = List.of("perSecond", "burst");
+
+    private static final String KEY_FIGURE = "the scheduler computes it from the key's attempts and waiting tasks";
+    private static final String RATE_FIGURE = "the scheduler computes it from the bucket and the tasks that name it";
+
+    /** What a key's view and a key limit's answer show that the server sets: refused in a body. */
+    static final Map<String, String> KEY_SERVER_FIELDS = BodyFields.serverFields(
+            "pool", "the path names the pool",
+            "kind", "the route says which kind of limit it sets",
+            "setBy", BodyFields.SET_BY,
+            "setAt", BodyFields.SET_AT,
+            "running", KEY_FIGURE,
+            "inForce", KEY_FIGURE,
+            "atLimit", KEY_FIGURE,
+            "heldBack", KEY_FIGURE);
+    /** What a rate limit's view and answer show that the server sets: refused in a body. */
+    static final Map<String, String> RATE_SERVER_FIELDS = BodyFields.serverFields(
+            "pool", "the path names the pool",
+            "name", "the path names the rate limit",
+            "kind", "the route says which kind of limit it sets",
+            "setBy", BodyFields.SET_BY,
+            "setAt", BodyFields.SET_AT,
+            "defined", RATE_FIGURE,
+            "available", RATE_FIGURE,
+            "heldBack", RATE_FIGURE);
 
     private static final String KEY_EXAMPLE = "{\"key\":\"customer-42\",\"max\":2}";
     private static final String RATE_EXAMPLE = "{\"perSecond\":10,\"burst\":20}";
@@ -33,7 +59,8 @@ final class LimitSetParser {
 
     /** A key's limit in {@code pool} as this body sets it (max null: removed), by {@code setBy} at {@code at}. */
     static LimitSet key(String pool, byte[] body, String setBy, Instant at) {
-        LimitSet limit = closedObject(body, KEY_EXAMPLE, "key and max", KEY_FIELDS, "a concurrency key's limit",
+        LimitSet limit = closedObject(body, KEY_EXAMPLE, "key and max", KEY_FIELDS, KEY_SERVER_FIELDS,
+                "a concurrency key's limit",
                 root -> LimitSet.newBuilder()
                         .setPool(pool)
                         .setKind(LimitKind.CONCURRENCY_KEY)
@@ -48,7 +75,7 @@ final class LimitSetParser {
     /** Rate limit {@code name} of {@code pool} as this body defines it, by {@code setBy} at {@code at}. */
     static LimitSet rate(String pool, String name, byte[] body, String setBy, Instant at) {
         LimitSet limit = closedObject(body, RATE_EXAMPLE, "perSecond and, if you like, burst", RATE_FIELDS,
-                "a rate limit", root -> LimitSet.newBuilder()
+                RATE_SERVER_FIELDS, "a rate limit", root -> LimitSet.newBuilder()
                         .setPool(pool)
                         .setKind(LimitKind.RATE_LIMIT)
                         .setName(name)

@@ -31,7 +31,8 @@ final class PoolRoutes {
             return;
         }
         V view = one.apply(reader).orElseThrow(() -> ApiException.notFound(notFoundField, "no pool " + pool
-                + "; a pool exists once a worker registered in it or a task was submitted to it"));
+                + "; a pool exists once a worker registered in it, a task was submitted to it or its sharing or "
+                + "limits were set (a pool just named appears within moments)"));
         ctx.json(asList.apply(context.clock().instant().toString(), List.of(view)));
     }
 

@@ -14,6 +14,7 @@ import io.cronoq.schemas.rules.Violation;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -22,13 +23,44 @@ import java.util.Optional;
  * pool's {@code preemption} and {@code preemptionGraceMs} ({@code PUT /v1/pools/{pool}/sharing}).
  * Shapes are checked here, every rule by {@link SharingRules} — the scheduler's own — and any
  * failure is a 400 naming the field as the body spells it ({@code quotas[0].guaranteed}); the path's
- * {@code pool} and {@code tenant} are checked by the same rules. A field left out is left as it was.
+ * {@code pool} and {@code tenant} are checked by the same rules. A field left out is left as it was; a
+ * field the views show but the server sets ({@code setBy}, {@code slotsInUse}, the path's {@code pool})
+ * is a 400 saying who sets it.
  */
 final class SharingPolicyParser {
 
     static final List<String> TENANT_FIELDS = List.of("weight", "quotas");
     static final List<String> QUOTA_FIELDS = List.of("labels", "guaranteed", "max");
     static final List<String> POOL_FIELDS = List.of("preemption", "preemptionGraceMs");
+
+    /** Who sets the figures of a tenant's view. */
+    private static final String TENANT_FIGURE =
+            "the scheduler computes it from what the pool's tenants hold and wait for";
+
+    /** What a tenant's view shows that the server sets, each with who sets it from what: refused in a body. */
+    static final Map<String, String> TENANT_SERVER_FIELDS = BodyFields.serverFields(
+            "pool", "the path names the pool",
+            "tenant", "the path names the tenant",
+            "setBy", BodyFields.SET_BY,
+            "setAt", BodyFields.SET_AT,
+            "slotsInUse", TENANT_FIGURE,
+            "gpusInUse", TENANT_FIGURE,
+            "fairShare", TENANT_FIGURE,
+            "dominantShare", TENANT_FIGURE,
+            "waiting", TENANT_FIGURE,
+            "oldestWaitingSince", TENANT_FIGURE,
+            "oldestWaitingMs", TENANT_FIGURE);
+    /** What a quota's view shows that the server sets: refused in a body's quota. */
+    static final Map<String, String> QUOTA_SERVER_FIELDS = BodyFields.serverFields(
+            "scope", "the scheduler derives it from labels",
+            "inUse", "the scheduler counts the slots the tenant holds in the scope");
+    /** What a pool's sharing view shows that the server sets: refused in a body. */
+    static final Map<String, String> POOL_SERVER_FIELDS = BodyFields.serverFields(
+            "pool", "the path names the pool",
+            "setBy", BodyFields.SET_BY,
+            "setAt", BodyFields.SET_AT,
+            "slots", "the scheduler counts the slots of the pool's ACTIVE workers",
+            "gpus", "the scheduler counts the GPUs of the pool's ACTIVE workers");
 
     private static final String TENANT_EXAMPLE =
             "{\"weight\":3,\"quotas\":[{\"labels\":{\"gpu\":\"a100\"},\"guaranteed\":4,\"max\":16}]}";
@@ -38,7 +70,8 @@ final class SharingPolicyParser {
 
     /** Tenant {@code tenant}'s weight and quotas in {@code pool}, as this body sets them, by {@code setBy} at {@code at}. */
     static SharingPolicySet tenant(String pool, String tenant, byte[] body, String setBy, Instant at) {
-        return checked(closedObject(body, TENANT_EXAMPLE, "weight, quotas or both", TENANT_FIELDS, "a tenant's policy",
+        return checked(closedObject(body, TENANT_EXAMPLE, "weight, quotas or both", TENANT_FIELDS,
+                TENANT_SERVER_FIELDS, "a tenant's policy",
                 root -> SharingPolicySet.newBuilder()
                         .setPool(pool)
                         .setTenant(tenant)
@@ -52,7 +85,7 @@ final class SharingPolicyParser {
     /** The preemption settings of {@code pool}, as this body sets them, by {@code setBy} at {@code at}. */
     static SharingPolicySet pool(String pool, byte[] body, String setBy, Instant at) {
         SharingPolicySet policy = closedObject(body, POOL_EXAMPLE, "preemption, preemptionGraceMs or both",
-                POOL_FIELDS, "a pool's sharing", root -> SharingPolicySet.newBuilder()
+                POOL_FIELDS, POOL_SERVER_FIELDS, "a pool's sharing", root -> SharingPolicySet.newBuilder()
                         .setPool(pool)
                         .setPreemption(read("preemption", () -> bool(root.get("preemption"), "preemption")))
                         .setPreemptionGraceMs(read("preemptionGraceMs",
@@ -102,7 +135,7 @@ final class SharingPolicyParser {
                 throw ApiException.invalid(field, field + " must be an object {\"labels\":{...},\"guaranteed\":n,"
                         + "\"max\":n}, not " + BodyFields.type(q));
             }
-            closed(q, field + ".", QUOTA_FIELDS, field);
+            closed(q, field + ".", QUOTA_FIELDS, QUOTA_SERVER_FIELDS, field);
             Integer guaranteed = integer(q.get("guaranteed"), field + ".guaranteed");
             quotas.add(TenantQuota.newBuilder()
                     .setLabels(labels(q.get("labels"), field + ".labels"))

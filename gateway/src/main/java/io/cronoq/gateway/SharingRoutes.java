@@ -11,6 +11,7 @@ import java.util.Map;
  * the snapshot does); {@code PUT /v1/pools/{pool}/tenants/{tenant}} and {@code PUT
  * /v1/pools/{pool}/sharing} set it, as a {@code SharingPolicySet} on the submissions topic keyed by
  * the pool, journaled as set by the calling credential ({@value PoolRoutes#OPEN_SETTER} on an open gateway).
+ * A pool's sharing can be set at any time, before any worker or task named it.
  */
 record SharingRoutes(GatewayContext context) {
 
@@ -36,13 +37,12 @@ record SharingRoutes(GatewayContext context) {
         publish(ctx, policy);
     }
 
-    /** Writes a checked policy of a pool some instance knows; a pool none knows is 404, and nothing is written. */
+    /**
+     * Writes a checked policy. The pool need not be known yet: an operator sets quotas before the fleet
+     * arrives, and the scheduler keeps the pool from its first policy on, as from its first worker or task.
+     */
     private void publish(Context ctx, SharingPolicySet policy) {
         String pool = policy.getPool();
-        if (context.cluster().sharing(pool).isEmpty()) {
-            throw ApiException.notFound("pool", "no worker or task has named pool " + pool + " yet; a pool's sharing "
-                    + "is set once a worker registered in it or a task was submitted to it");
-        }
         context.commands().share(policy);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("pool", pool);

@@ -61,6 +61,21 @@ final class SubmissionParser {
     static final List<String> RESOURCE_FIELDS = List.of("cpu", "memory", "disk", "gpu", "packages");
     private static final Set<String> PREFERENCE_FIELDS = Set.of("labels", "weight");
 
+    /**
+     * The fields a task's view shows that the server sets, each with who sets it from what: a body naming one is
+     * refused (a task read back and sent again learns which of its fields are not the submission's).
+     */
+    static final Map<String, String> SERVER_FIELDS = BodyFields.serverFields(
+            "state", "the scheduler keeps a task's state (a new task is WAITING)",
+            "submittedAt", "the gateway stamps it with its clock when it accepts the task",
+            "updatedAt", "the scheduler stamps it whenever the task changes",
+            "payloadBytes", "the gateway counts the bytes of payload or payloadBase64",
+            "waiting", "the scheduler says why and since when a task waits",
+            "attempts", "the scheduler records each attempt it assigns");
+    /** Who sets {@code submitter} when the gateway checks tokens. */
+    static final String SUBMITTER_FROM_CREDENTIAL = "with tokens configured the gateway takes it from the calling "
+            + "credential";
+
     /** Avro/rule field names as the HTTP body spells them. */
     private static final Map<String, String> BODY_NAMES = new LinkedHashMap<>();
 
@@ -87,14 +102,24 @@ final class SubmissionParser {
         return parse(body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** The task these bytes of a body describe, checked against every submission rule. */
+    /** The task these bytes of a body describe, checked against every submission rule, on an open gateway. */
     TaskSubmitted parse(byte[] body) {
+        return parse(body, null);
+    }
+
+    /**
+     * The task these bytes of a body describe, checked against every submission rule; {@code credential} is the
+     * name of the calling credential when the gateway checks tokens (then the server sets {@code submitter} and a
+     * body naming it is refused), {@code null} on an open gateway (which keeps the body's {@code submitter}).
+     */
+    TaskSubmitted parse(byte[] body, String credential) {
+        BodyFields.required(body, "at least \"pool\"", "{\"pool\":\"default\",\"payload\":\"hello\"}");
         JsonNode root = JsonBody.read(body);
         if (root == null || !root.isObject()) {
             throw ApiException.invalid("body", "the body must be a JSON object with at least \"pool\"");
         }
         try {
-            return task(root);
+            return task(root, credential);
         } catch (ApiException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -102,8 +127,13 @@ final class SubmissionParser {
         }
     }
 
-    private TaskSubmitted task(JsonNode root) {
-        closed(root, "", FIELDS, "a task");
+    private TaskSubmitted task(JsonNode root, String credential) {
+        Map<String, String> owned = SERVER_FIELDS;
+        if (credential != null) {
+            owned = new LinkedHashMap<>(SERVER_FIELDS);
+            owned.put("submitter", SUBMITTER_FROM_CREDENTIAL + " ('" + JsonBody.shown(credential, 64) + "')");
+        }
+        closed(root, "", FIELDS, owned, "a task");
         TaskSubmitted.Builder task = TaskSubmitted.newBuilder()
                 .setPool(read("pool", () -> requiredText(root, "pool")))
                 .setTaskId(read("id", () -> optionalText(root, "id").orElseGet(() -> UUID.randomUUID().toString())))

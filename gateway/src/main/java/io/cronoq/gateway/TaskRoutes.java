@@ -26,14 +26,15 @@ final class TaskRoutes {
     }
 
     /**
-     * {@code POST /v1/tasks}: 202 with the id once the submission is durably on the topic. With
-     * tokens configured the task is journaled as submitted by the calling credential, whatever the
-     * body's {@code submitter} says, and runs for the credential's tenant when it is bound to one
+     * {@code POST /v1/tasks}: 202 with the id once the submission is durably on the topic. A body
+     * naming a field the server sets is 400 ({@link SubmissionParser#SERVER_FIELDS}). With tokens
+     * configured the task is journaled as submitted by the calling credential (a body naming a
+     * {@code submitter} is 400 for it), and runs for the credential's tenant when it is bound to one
      * ({@link TenantBinding}); an open gateway keeps the body's submitter (or none) and tenant.
      */
     void submit(Context ctx) {
-        TaskSubmitted task = parser.parse(ctx.bodyAsBytes());
         Credential caller = ctx.attribute(Access.CALLER);
+        TaskSubmitted task = parser.parse(ctx.bodyAsBytes(), caller == null ? null : caller.name());
         if (caller != null) {
             task.setSubmitter(caller.name());
             task.setTenant(TenantBinding.tenant(caller, task.getTenant()));

@@ -87,12 +87,18 @@ final class Api {
         return send(HttpRequest.newBuilder(uri(path)).method("HEAD", HttpRequest.BodyPublishers.noBody()));
     }
 
-    /** Any method, with the body's bytes exactly as given and {@code contentType} (none when null). */
-    Reply send(String method, String path, String contentType, byte[] body) {
+    /**
+     * Any method, with the body's bytes exactly as given (none: {@code Content-Length: 0}), {@code contentType} (none
+     * when null) and more headers as name, value pairs ({@code "Origin", "https://…"}).
+     */
+    Reply send(String method, String path, String contentType, byte[] body, String... headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).method(method,
                 body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
         if (contentType != null) {
             request.header("Content-Type", contentType);
+        }
+        for (int i = 0; i < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
         }
         return send(request);
     }

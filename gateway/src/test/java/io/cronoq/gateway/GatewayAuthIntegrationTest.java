@@ -133,20 +133,23 @@ class GatewayAuthIntegrationTest {
     }
 
     @Test
-    void theJournalSaysWhichCredentialSubmittedWhateverTheBodyClaims() {
+    void theJournalSaysWhichCredentialSubmittedAndABodyClaimingAnotherIsRefused() {
         Api submitter = node.api.withToken(secret("submitter"));
-        assertThat(submitter.post("/v1/tasks", "{\"pool\":\"" + OURS + "\",\"id\":\"stamped-1\",\"submitter\":\"mallory\"}")
-                .status()).isEqualTo(202);
+        Api.Reply claimed = submitter.post("/v1/tasks", "{\"pool\":\"" + OURS + "\",\"id\":\"stamped-1\","
+                + "\"submitter\":\"mallory\"}");
+        assertThat(claimed.status()).as(claimed.toString()).isEqualTo(400);
+        assertThat(claimed.json().path("error").path("field").asText()).isEqualTo("submitter");
+        assertThat(claimed.json().path("error").path("message").asText())
+                .contains("the gateway takes it from the calling credential ('submitter')");
         assertThat(submitter.post("/v1/tasks", "{\"pool\":\"" + OURS + "\",\"id\":\"stamped-2\"}").status())
                 .isEqualTo(202);
 
         Api admin = node.api.withToken(secret("admin"));
-        for (String id : new String[] {"stamped-1", "stamped-2"}) {
-            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-                Api.Reply task = admin.get("/v1/tasks/" + id + "?pool=" + OURS);
-                assertThat(task.status()).as(task.toString()).isEqualTo(200);
-                assertThat(task.json().path("submitter").asText()).isEqualTo("submitter");
-            });
-        }
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            Api.Reply task = admin.get("/v1/tasks/stamped-2?pool=" + OURS);
+            assertThat(task.status()).as(task.toString()).isEqualTo(200);
+            assertThat(task.json().path("submitter").asText()).isEqualTo("submitter");
+        });
+        assertThat(admin.get("/v1/tasks/stamped-1?pool=" + OURS).status()).as("nothing was written").isEqualTo(404);
     }
 }

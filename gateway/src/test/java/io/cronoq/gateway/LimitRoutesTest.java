@@ -27,13 +27,14 @@ import org.junit.jupiter.params.provider.CsvSource;
  * A pool's concurrency keys and rate limits, in Javalin's test server over a state in memory: {@code GET /v1/limits}
  * as JSON (every pool or one, keys capped, 404 for an unknown pool), and the admin's {@code PUT}s and {@code DELETE}
  * of a key's limit and of a rate limit — the {@code LimitSet} each writes on the submissions topic, each malformed
- * body or broken rule a 400 naming the field, an unknown pool a 404 naming it, and a caller that is not an admin of
- * the pool 401/403.
+ * body or broken rule (or field the server sets) a 400 naming the field, a pool no worker or task named yet taking
+ * its limits, and a caller that is not an admin of the pool 401/403.
  */
 class LimitRoutesTest {
 
     private static final String JSON = "application/json";
     private static final String KEYS = "/v1/pools/ours/limits/keys";
+    private static final String RATE = "/v1/pools/ours/limits/rates/openai";
     private static final String OPENAI = "/v1/pools/ours/limits/rates/openai";
 
     /** Pool ours: customer-42 at its admin's limit of 2 with 3 held back, then 150 keys one task each holds; two rates. */
@@ -228,14 +229,36 @@ class LimitRoutesTest {
     }
 
     @Test
-    void aPoolNoWorkerOrTaskHasNamedIs404NamingItAndNothingIsWritten() {
+    void aPoolNoWorkerOrTaskHasNamedYetTakesItsLimits() {
         TestGateway.test(open, (server, client) -> {
-            assertThat(refused(call(client, "PUT", "/v1/pools/nobody/limits/keys", null, JSON,
-                    "{\"key\":\"a\",\"max\":1}"), 404, "pool")).startsWith("no worker or task has named pool nobody yet");
-            assertThat(refused(call(client, "PUT", "/v1/pools/nobody/limits/rates/openai", null, JSON,
-                    "{\"perSecond\":1}"), 404, "pool")).startsWith("no worker or task has named pool nobody yet");
-            assertThat(refused(call(client, "DELETE", "/v1/pools/nobody/limits/rates/openai", null, null, null), 404,
-                    "pool")).startsWith("no worker or task has named pool nobody yet");
+            List<TestGateway.Answer> answers = List.of(
+                    call(client, "PUT", "/v1/pools/nobody/limits/keys", null, JSON, "{\"key\":\"a\",\"max\":1}"),
+                    call(client, "PUT", "/v1/pools/nobody/limits/rates/openai", null, JSON, "{\"perSecond\":1}"),
+                    call(client, "DELETE", "/v1/pools/nobody/limits/rates/openai", null, null, null));
+
+            assertThat(answers).allSatisfy(a -> assertThat(a.status()).as(a.toString()).isEqualTo(202));
+
+            assertThat(commands.written(LimitSet.class)).extracting(LimitSet::getPool, LimitSet::getName)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("nobody", "a"),
+                            org.assertj.core.groups.Tuple.tuple("nobody", "openai"),
+                            org.assertj.core.groups.Tuple.tuple("nobody", "openai"));
+        });
+    }
+
+    @ParameterizedTest(name = "{0} {1} -> 400 on {2}")
+    @CsvSource(delimiter = '|', value = {
+            KEYS + " | {\"key\":\"a\",\"max\":1,\"setBy\":\"me\"} | setBy     | calling credential",
+            KEYS + " | {\"key\":\"a\",\"max\":1,\"heldBack\":0}   | heldBack  | scheduler computes",
+            KEYS + " | {\"key\":\"a\",\"max\":1,\"running\":2}    | running   | scheduler computes",
+            KEYS + " | {\"kind\":\"RATE_LIMIT\",\"key\":\"a\"}    | kind      | which kind of limit",
+            RATE + " | {\"name\":\"other\",\"perSecond\":1}      | name      | the path names",
+            RATE + " | {\"perSecond\":1,\"available\":3.5}      | available | scheduler computes",
+            RATE + " | {\"perSecond\":1,\"setAt\":null}         | setAt     | its clock"})
+    void aFieldTheServerSetsIs400SayingWhoSetsItAndWritesNothing(String path, String body, String field, String who) {
+        TestGateway.test(open, (server, client) -> {
+            String message = refused(call(client, "PUT", path, null, JSON, body), 400, field);
+
+            assertThat(message).startsWith(field + " is set by the server, not by the request: ").contains(who);
             assertThat(commands.written(LimitSet.class)).isEmpty();
         });
     }

@@ -25,7 +25,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * How pools are shared between tenants, in Javalin's test server over a state in memory: {@code GET /v1/tenants}
  * as JSON (every pool or one, 404 for an unknown one), and the admin's {@code PUT}s of a tenant's weight and quotas
  * and of a pool's preemption — what they write on the submissions topic, each malformed body or broken rule a 400
- * naming the field, an unknown pool a 404 naming it, and a caller that is not an admin of the pool 401/403.
+ * naming the field (a field the server sets too), a pool no worker or task named yet taking its policy, and a
+ * caller that is not an admin of the pool 401/403.
  */
 class SharingRoutesTest {
 
@@ -230,12 +231,40 @@ class SharingRoutesTest {
     }
 
     @Test
-    void aPoolNoWorkerOrTaskHasNamedIs404NamingItAndNothingIsWritten() {
+    void aPoolNoWorkerOrTaskHasNamedYetTakesItsPolicy() {
         TestGateway.test(open, (server, client) -> {
-            assertThat(refused(call(client, "PUT", "/v1/pools/nobody/tenants/research", null, JSON, "{\"weight\":2}"),
-                    404, "pool")).startsWith("no worker or task has named pool nobody yet");
-            assertThat(refused(call(client, "PUT", "/v1/pools/nobody/sharing", null, JSON, "{\"preemption\":true}"),
-                    404, "pool")).startsWith("no worker or task has named pool nobody yet");
+            TestGateway.Answer tenant = call(client, "PUT", "/v1/pools/nobody/tenants/research", null, JSON,
+                    "{\"weight\":2}");
+            TestGateway.Answer pool = call(client, "PUT", "/v1/pools/nobody/sharing", null, JSON,
+                    "{\"preemption\":true}");
+
+            assertThat(tenant.status()).as(tenant.toString()).isEqualTo(202);
+            assertThat(pool.status()).as(pool.toString()).isEqualTo(202);
+
+            assertThat(commands.written(SharingPolicySet.class))
+                    .extracting(SharingPolicySet::getPool, SharingPolicySet::getTenant)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("nobody", "research"),
+                            org.assertj.core.groups.Tuple.tuple("nobody", null));
+        });
+    }
+
+    @ParameterizedTest(name = "{0} {1} -> 400 on {2}")
+    @CsvSource(delimiter = '|', value = {
+            TENANT + "  | {\"weight\":2,\"setBy\":\"me\"}                   | setBy           | calling credential",
+            TENANT + "  | {\"weight\":2,\"setAt\":\"2026-01-01T00:00:00Z\"} | setAt           | its clock",
+            TENANT + "  | {\"tenant\":\"research\",\"weight\":2}           | tenant          | the path names",
+            TENANT + "  | {\"pool\":\"ours\",\"weight\":2}                 | pool            | the path names",
+            TENANT + "  | {\"weight\":2,\"slotsInUse\":3}                   | slotsInUse      | scheduler computes",
+            TENANT + "  | {\"weight\":2,\"oldestWaitingMs\":null}           | oldestWaitingMs | scheduler computes",
+            TENANT + "  | {\"quotas\":[{\"guaranteed\":1,\"inUse\":3}]}    | quotas[0].inUse | the tenant holds",
+            TENANT + "  | {\"quotas\":[{\"scope\":\"pool\"}]}              | quotas[0].scope | from labels",
+            SHARING + " | {\"preemption\":true,\"slots\":6}                 | slots           | ACTIVE workers",
+            SHARING + " | {\"preemption\":true,\"setBy\":\"me\"}            | setBy           | calling credential"})
+    void aFieldTheServerSetsIs400SayingWhoSetsItAndWritesNothing(String path, String body, String field, String who) {
+        TestGateway.test(open, (server, client) -> {
+            String message = refused(call(client, "PUT", path, null, JSON, body), 400, field);
+
+            assertThat(message).startsWith(field + " is set by the server, not by the request: ").contains(who);
             assertThat(commands.written(SharingPolicySet.class)).isEmpty();
         });
     }

@@ -54,6 +54,39 @@ class SubmissionParserTest {
         assertThat(task.getSubmittedAt()).isEqualTo(NOW);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "state        | \"WAITING\"                | the scheduler keeps",
+            "submittedAt  | \"2026-03-01T09:00:00Z\"   | the gateway stamps it with its clock",
+            "updatedAt    | null                       | the scheduler stamps it",
+            "payloadBytes | 5                          | the gateway counts the bytes",
+            "waiting      | {\"reason\":\"busy\"}      | the scheduler says why",
+            "attempts     | []                         | the scheduler records each attempt"})
+    void aFieldTheServerSetsIsRefusedSayingWhoSetsIt(String field, String value, String who) {
+        assertThatThrownBy(() -> parser.parse("{\"pool\":\"p\",\"" + field + "\":" + value + "}"))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.field()).isEqualTo(field);
+                    assertThat(e.getMessage()).startsWith(field + " is set by the server, not by the request: ")
+                            .contains(who).endsWith("; leave it out");
+                });
+    }
+
+    @Test
+    void theSubmitterIsTheBodysOnAnOpenGatewayAndTheServersWithTokens() {
+        String body = "{\"pool\":\"p\",\"submitter\":\"admin\"}";
+
+        assertThat(parser.parse(body).getSubmitter()).as("an open gateway keeps it").isEqualTo("admin");
+        assertThatThrownBy(() -> parser.parse(body.getBytes(StandardCharsets.UTF_8), "ci"))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.field()).isEqualTo("submitter");
+                    assertThat(e.getMessage()).isEqualTo("submitter is set by the server, not by the request: "
+                            + "with tokens configured the gateway takes it from the calling credential ('ci'); "
+                            + "leave it out");
+                });
+        assertThat(parser.parse("{\"pool\":\"p\"}".getBytes(StandardCharsets.UTF_8), "ci").getSubmitter())
+                .as("the route stamps it").isNull();
+    }
+
     @Test
     void aMinimalBodyGetsAnIdAnEmptyPayloadAndNormalPriority() {
         TaskSubmitted task = parser.parse("{\"pool\":\"p\",\"payload\":\"héllo\"}");

@@ -77,7 +77,7 @@ class TaskRoutesTest {
     @Test
     void withTokensASubmitIsTheCallersInItsOwnPoolsOnly() {
         TestGateway.test(secured, (server, client) -> {
-            String body = "{\"pool\":\"ours\",\"id\":\"mine\",\"submitter\":\"someone-else\"}";
+            String body = "{\"pool\":\"ours\",\"id\":\"mine\"}";
             TestGateway.Answer none = call(client, "POST", "/v1/tasks", null, JSON, body);
 
             refused(none, 401, null);
@@ -86,9 +86,14 @@ class TaskRoutesTest {
             assertThat(refused(call(client, "POST", "/v1/tasks", "submitter", JSON, "{\"pool\":\"theirs\"}"), 403,
                     null)).contains("'theirs'");
             assertThat(commands.written(TaskSubmitted.class)).isEmpty();
+            assertThat(refused(call(client, "POST", "/v1/tasks", "submitter", JSON,
+                    "{\"pool\":\"ours\",\"id\":\"claimed\",\"submitter\":\"someone-else\"}"), 400, "submitter"))
+                    .as("the server sets it; a body claiming one is refused, not overwritten")
+                    .contains("from the calling credential ('submitter')");
+            assertThat(commands.written(TaskSubmitted.class)).isEmpty();
             assertThat(call(client, "POST", "/v1/tasks", "submitter", JSON, body).status()).isEqualTo(202);
             assertThat(commands.written(TaskSubmitted.class)).singleElement()
-                    .satisfies(t -> assertThat(t.getSubmitter()).as("the caller, not the body").isEqualTo("submitter"));
+                    .satisfies(t -> assertThat(t.getSubmitter()).as("the caller").isEqualTo("submitter"));
         });
     }
 

@@ -137,8 +137,6 @@ class TenantSharingIntegrationTest {
 
         Api.Reply other = as("ci").post("/v1/tasks", "{\"pool\":\"%s\",\"tenant\":\"default\"}".formatted(pool));
         Api.Reply notAdmin = as("batch").put("/v1/pools/" + pool + "/tenants/research", "{\"weight\":2}");
-        Api.Reply unknown = as("admin").put("/v1/pools/" + broker.uniqueName("nobody") + "/sharing",
-                "{\"preemption\":true}");
         Api.Reply invalid = as("admin").put("/v1/pools/" + pool + "/tenants/research", "{\"quotas\":[{\"max\":-1}]}");
 
         assertThat(other.status()).as(other.toString()).isEqualTo(403);
@@ -146,10 +144,66 @@ class TenantSharingIntegrationTest {
                 .isEqualTo("token 'ci' submits for tenant research only; leave tenant out or name research");
         assertThat(notAdmin.status()).as(notAdmin.toString()).isEqualTo(403);
         assertThat(as("none").put("/v1/pools/" + pool + "/sharing", "{\"preemption\":true}").status()).isEqualTo(401);
-        assertThat(unknown.status()).as(unknown.toString()).isEqualTo(404);
-        assertThat(unknown.json().path("error").path("field").asText()).isEqualTo("pool");
         assertThat(invalid.status()).as(invalid.toString()).isEqualTo(400);
         assertThat(invalid.json().path("error").path("field").asText()).isEqualTo("quotas[0].max");
+    }
+
+    /**
+     * Quotas and limits are written before the fleet arrives: a pool no worker or task has named takes its sharing
+     * and limits, is a pool from then on (the snapshot shows it with its policy and no workers, the tenants and
+     * limits views show its policy), and the workers that come later run its tasks under that policy.
+     */
+    @Test
+    void aPoolsPolicyIsSetBeforeItsFleetArrivesAndHoldsWhenTheFleetDoes() {
+        Api admin = as("admin");
+        String pool = broker.uniqueName("early");
+
+        List<Api.Reply> set = List.of(
+                admin.put("/v1/pools/" + pool + "/tenants/research", "{\"weight\":3,\"quotas\":[{\"max\":1}]}"),
+                admin.put("/v1/pools/" + pool + "/sharing", "{\"preemption\":false}"),
+                admin.put("/v1/pools/" + pool + "/limits/rates/openai", "{\"perSecond\":1000,\"burst\":10}"),
+                admin.put("/v1/pools/" + pool + "/limits/keys", "{\"key\":\"customer-42\",\"max\":1}"));
+        assertThat(set).allSatisfy(reply -> assertThat(reply.status()).as(reply.toString()).isEqualTo(202));
+
+        await().atMost(WAIT).untilAsserted(() -> {
+            Api.Reply one = admin.get("/v1/snapshot?pool=" + pool);
+            assertThat(one.status()).as(one.toString()).isEqualTo(200);
+            JsonNode snapshot = one.json().path("pools").get(0);
+            assertThat(snapshot.path("capacity").asInt()).isZero();
+            assertThat(snapshot.path("groups")).isEmpty();
+            assertThat(snapshot.path("tenants").findValuesAsText("tenant")).containsExactly("research");
+            assertThat(snapshot.path("limits").path("rates").findValuesAsText("name")).containsExactly("openai");
+            assertThat(poolOf(admin.get("/v1/snapshot").json(), pool).path("capacity").asInt())
+                    .as("every pool's snapshot holds it too").isZero();
+            JsonNode sharing = admin.get("/v1/tenants?pool=" + pool).json().path("pools").get(0);
+            assertThat(sharing.path("preemption").asBoolean()).isFalse();
+            assertThat(sharing.path("slots").asInt()).isZero();
+            JsonNode research = sharing.path("tenants").get(0);
+            assertThat(research.path("tenant").asText()).isEqualTo("research");
+            assertThat(research.path("weight").asDouble()).isEqualTo(3.0);
+            assertThat(research.path("quotas").get(0).path("max").asInt()).isEqualTo(1);
+            JsonNode limits = admin.get("/v1/limits?pool=" + pool).json().path("pools").get(0);
+            assertThat(limits.path("rates").get(0).path("defined").asBoolean()).isTrue();
+            assertThat(limits.path("rates").get(0).path("perSecond").asDouble()).isEqualTo(1000.0);
+            assertThat(limits.path("keys").get(0).path("key").asText()).isEqualTo("customer-42");
+            assertThat(limits.path("keys").get(0).path("limit").asInt()).isEqualTo(1);
+        });
+
+        inputs.register(pool, "cpu-1", Map.of(), 4);
+        await().atMost(WAIT).until(() -> admin.get("/v1/workers/cpu-1?pool=" + pool).status() == 200);
+        for (String id : List.of("r1", "r2")) {
+            submit(as("ci"), "{\"pool\":\"%s\",\"id\":\"%s\",\"rateLimits\":[{\"name\":\"openai\"}]}"
+                    .formatted(pool, id));
+        }
+
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(admin.get("/v1/tasks/r1?pool=" + pool).json().path("state").asText())
+                    .as("its rate limit was defined before the worker came").isEqualTo("ASSIGNED");
+            JsonNode second = admin.get("/v1/tasks/r2?pool=" + pool).json();
+            assertThat(second.path("state").asText()).isEqualTo("WAITING");
+            assertThat(second.path("waiting").path("reason").asText()).as("the quota set before the worker came")
+                    .isEqualTo("tenant research at its max: 1/1 slots of the pool");
+        });
     }
 
     private static Api as(String who) {

@@ -14,8 +14,9 @@ import java.util.TreeSet;
 
 /**
  * The state of every pool at one instant, as folding the journal up to it tells: per pool its
- * capacity, busy slots and task counts; per group its workers, capacity, busy slots and the waiting
- * tasks it could serve; per pool its queue of waiting tasks in the order they will be served.
+ * capacity, busy slots and task counts (a pool whose policy came before any worker or task has
+ * none); per group its workers, capacity, busy slots and the waiting tasks it could serve; per pool
+ * its queue of waiting tasks in the order they will be served.
  */
 record StateAt(Instant at, List<Pool> pools, List<GroupAt> groups, Map<String, List<Queued>> queues) {
 
@@ -54,7 +55,9 @@ record StateAt(Instant at, List<Pool> pools, List<GroupAt> groups, Map<String, L
                 waitingByPool.computeIfAbsent(t.pool(), p -> new ArrayList<>()).add(t);
             }
         }
-        TreeSet<String> poolNames = new TreeSet<>(tasksByPool.keySet());
+        // Every pool the scheduler keeps, as its snapshot lists them: one whose policy came first too.
+        TreeSet<String> poolNames = new TreeSet<>(fold.pools());
+        poolNames.addAll(tasksByPool.keySet());
         // Counted as the scheduler's snapshots count them: capacity and busy of ACTIVE workers only,
         // what DRAINING workers still run apart.
         Map<String, Map<Map<String, String>, int[]>> sums = new TreeMap<>();

@@ -210,15 +210,15 @@ class LimitsCommandTest {
     }
 
     @Test
-    void anUnknownPoolIsAFailureSayingSo() {
-        status = 404;
-        answer = "{\"error\":{\"code\":\"NOT_FOUND\",\"field\":\"pool\",\"message\":\"no worker or task has named "
-                + "pool gpu yet\"}}";
+    void aGatewayErrorThatIsNotTheInputsIsAFailureSayingSo() {
+        status = 403;
+        answer = "{\"error\":{\"code\":\"PERMISSION_DENIED\",\"message\":\"credential 'keeper' may not act in "
+                + "pool 'gpu'\"}}";
 
         Result refused = run("limits", "key", "--pool", "gpu", "--key", "k", "--max", "1");
 
         assertThat(refused.exit).isEqualTo(1);
-        assertThat(refused.err).contains("NOT_FOUND: no worker or task has named pool gpu yet");
+        assertThat(refused.err).contains("PERMISSION_DENIED: credential 'keeper' may not act in pool 'gpu'");
     }
 
     static Stream<Arguments> badFlags() {

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cronoq.events.JournalEntry;
+import io.cronoq.events.SharingPolicySet;
 import io.cronoq.events.TaskState;
 import io.cronoq.scheduler.replay.JournalFold;
 import java.io.PrintWriter;
@@ -61,6 +62,27 @@ class StateAtTest {
         assertThat(state.groups()).extracting(StateAt.GroupAt::workers, StateAt.GroupAt::capacity, StateAt.GroupAt::busy,
                 StateAt.GroupAt::drainingBusy).containsExactly(tuple(0, 0, 0, 1));
         assertThat(state.pools().get(0).capacity()).isZero();
+    }
+
+    @Test
+    void aPoolWhosePolicyCameBeforeAnyWorkerOrTaskIsInTheStateWithNone() {
+        List<JournalEntry> journal = JournalRecorder.scripted()
+                .share(0, SharingPolicySet.newBuilder().setPool("gpu").setTenant("prod").setWeight(3.0)
+                        .setSetBy("admin").setSetAt(t(0)).build())
+                .register(1_000, "batch", "w1", Fixtures.NONE, 1)
+                .record();
+
+        StateAt before = at(journal, t(500));
+        StateAt after = at(journal, t(2_000));
+
+        assertThat(before.pools()).as("the scheduler keeps the pool from its policy on, as its snapshot shows it")
+                .extracting(StateAt.Pool::pool, StateAt.Pool::workers, StateAt.Pool::capacity, StateAt.Pool::busy)
+                .containsExactly(tuple("gpu", 0, 0, 0));
+        assertThat(before.groups()).isEmpty();
+        assertThat(after.pools()).extracting(StateAt.Pool::pool).containsExactly("batch", "gpu");
+        StringWriter table = new StringWriter();
+        StateTable.write(before, new PrintWriter(table));
+        assertThat(table.toString()).contains("gpu");
     }
 
     @Test

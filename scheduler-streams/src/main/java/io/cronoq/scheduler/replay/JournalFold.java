@@ -20,6 +20,7 @@ import io.cronoq.schemas.events.JournalKind;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -27,12 +28,15 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
- * Folds journal entries, in order, into the state they describe: tasks with their attempts,
- * workers, and the groups they form. It reads no clock and calls no placement code: the journal
- * alone says what happened, so folding it up to any entry gives the state at that point in time.
+ * Folds journal entries, in order, into the state they describe: the pools, tasks with their
+ * attempts, workers, and the groups they form. It reads no clock and calls no placement code: the
+ * journal alone says what happened, so folding it up to any entry gives the state at that point in
+ * time.
  * A task leaves the fold when it is forgotten ({@code TaskForgotten}), as it leaves the stores;
  * a fold {@linkplain #keepingHistory() keeping history} keeps it instead, for timelines.
  */
@@ -57,6 +61,7 @@ public final class JournalFold {
     public record GroupCounts(String pool, Map<String, String> labels, int capacity, int busy, int workers) {}
 
     private final Map<String, Task> tasks = new LinkedHashMap<>();
+    private final SortedSet<String> pools = new TreeSet<>();
     /** Whether forgotten tasks stay (history) or leave (the stores' state). */
     private boolean keepForgotten;
     /** With {@link #keepForgotten}: ids forgotten and not submitted again since. */
@@ -82,7 +87,8 @@ public final class JournalFold {
      * Applies one journal record, each of its entries in order ({@link Journal#entries}); records
      * must come in journal order per pool. Returns whether the fold took any of them: false for an
      * input that decides nothing by itself (the decision journaled after it does), a decision that
-     * changes no task or worker, or an entry about a task or worker it does not hold.
+     * changes no task or worker, a policy of a pool it knew, or an entry about a task or worker it
+     * does not hold.
      */
     public boolean apply(JournalEntry record) {
         boolean took = false;
@@ -98,7 +104,10 @@ public final class JournalFold {
         lastAt = at;
         Object event = entry.getEvent();
         return switch (JournalKind.of(event)) {
-            case TASK_SUBMITTED -> submitted(pool, (TaskSubmitted) event);
+            case TASK_SUBMITTED -> {
+                pools.add(pool); // journaled only when accepted: the scheduler keeps the pool from here on
+                yield submitted(pool, (TaskSubmitted) event);
+            }
             case TASK_WAITING -> waiting(pool, (TaskWaiting) event);
             case ATTEMPT_ASSIGNED -> assigned(pool, (AttemptAssigned) event);
             case ATTEMPT_STARTED -> started(pool, (AttemptStarted) event);
@@ -116,6 +125,7 @@ public final class JournalFold {
             case WORKER_REGISTERED -> {
                 WorkerRegistered e = (WorkerRegistered) event;
                 pendingRegistrations.put(StoreNames.workerKey(pool, e.getWorkerId()), e); // it counts once accepted
+                pools.add(pool); // journaled only when accepted: the scheduler keeps the pool from here on
                 yield true;
             }
             case WORKER_ACCEPTED -> accepted(pool, (WorkerAccepted) event);
@@ -130,11 +140,10 @@ public final class JournalFold {
             // or worker: a refusal, a duplicate, a fenced report.
             case TASK_CANCEL_REQUESTED, ATTEMPT_SUCCEEDED, ATTEMPT_FAILED, DUPLICATE_SUBMISSION,
                     INPUT_REJECTED, WORKER_FENCED, REGISTRATION_REJECTED -> false;
-            // How a pool is shared changes no task or worker by itself; the assignments and
-            // preemptions it causes are journaled after it.
-            case SHARING_POLICY_SET -> false;
-            // Nor do a pool's limits: the assignments an admin's change allows are journaled after it.
-            case LIMIT_SET -> false;
+            // How a pool is shared changes no task or worker by itself (the assignments and preemptions it
+            // causes are journaled after it), nor do its limits; but an accepted one makes its pool, as in the
+            // stores: a pool's policy may come before any worker or task.
+            case SHARING_POLICY_SET, LIMIT_SET -> pools.add(pool);
         };
     }
 
@@ -203,6 +212,14 @@ public final class JournalFold {
     /** The task {@code taskId} of {@code pool}, or {@code null}. */
     public Task task(String pool, String taskId) {
         return tasks.get(StoreNames.taskKey(pool, taskId));
+    }
+
+    /**
+     * Every pool the journal named in an accepted input (a task, a worker, a sharing policy or a limit), sorted:
+     * the pools the stores hold, which keep a pool from its first such input on, policy before any fleet included.
+     */
+    public SortedSet<String> pools() {
+        return Collections.unmodifiableSortedSet(pools);
     }
 
     public Collection<Worker> workers() {

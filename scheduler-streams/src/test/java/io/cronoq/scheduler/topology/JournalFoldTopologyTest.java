@@ -14,6 +14,9 @@ import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.AttemptRef;
 import io.cronoq.events.AttemptRevoked;
 import io.cronoq.events.JournalEntry;
+import io.cronoq.events.LimitKind;
+import io.cronoq.events.LimitSet;
+import io.cronoq.events.SharingPolicySet;
 import io.cronoq.events.TaskCancelRequested;
 import io.cronoq.events.TaskRecord;
 import io.cronoq.events.TaskSubmitted;
@@ -35,7 +38,7 @@ import org.apache.kafka.streams.KeyValue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The journal is complete: folding it from the start yields the same tasks and workers as the stores. */
+/** The journal is complete: folding it from the start yields the same pools, tasks and workers as the stores. */
 class JournalFoldTopologyTest {
 
     private static final List<String> POOLS = List.of("cpu", "gpu");
@@ -173,6 +176,31 @@ class JournalFoldTopologyTest {
                 "kept 10m after it finished");
     }
 
+    /**
+     * A pool's policy may come before its fleet: a sharing policy or a limit for a pool no worker or task named yet
+     * makes the pool, in the stores (the punctuator ticks it, the queries show it) and in the fold alike; a policy
+     * the scheduler refuses makes none.
+     */
+    @Test
+    void aPolicyBeforeAnyWorkerOrTaskMakesThePoolInTheStoresAndInTheFold() {
+        scheduler.send(SharingPolicySet.newBuilder().setPool("gpu").setTenant("prod").setWeight(3.0)
+                .setSetBy("admin").setSetAt(Events.T0).build());
+        scheduler.send(LimitSet.newBuilder().setPool("llm").setKind(LimitKind.RATE_LIMIT).setName("openai")
+                .setPerSecond(10.0).setSetBy("admin").setSetAt(Events.T0).build());
+        scheduler.send(SharingPolicySet.newBuilder().setPool("refused").setTenant("prod").setWeight(0.0)
+                .setSetBy("admin").setSetAt(Events.T0).build());
+        scheduler.send(register("w1", "cpu", Map.of(), 1));
+        drainOutputs();
+
+        List<String> stored = scheduler.storeContents(StoreNames.POOLS).stream().map(kv -> kv.key).sorted().toList();
+        assertThat(stored).as("the pools the stores hold").containsExactly("cpu", "gpu", "llm");
+        JournalFold fold = new JournalFold();
+        fold.applyAll(journal);
+        assertThat(fold.pools()).as("the pools the journal folds to").containsExactlyElementsOf(stored);
+        assertThat(scheduler.storeContents(StoreNames.SHARING)).extracting(kv -> kv.key).containsExactly("gpu");
+        assertThat(scheduler.storeContents(StoreNames.LIMITS)).extracting(kv -> kv.key).containsExactly("llm");
+    }
+
     private static void withTime(TaskSubmitted task, Instant now, Random random) {
         switch (random.nextInt(8)) {
             case 0 -> task.setPriority(io.cronoq.events.Priority.values()[random.nextInt(4)]);
@@ -218,6 +246,9 @@ class JournalFoldTopologyTest {
                             .map(a -> org.assertj.core.groups.Tuple.tuple(a.getAttempt(), a.getWorkerId(), a.getGeneration()))
                             .toList());
         }
+
+        assertThat(fold.pools()).as("pools").containsExactlyElementsOf(scheduler.storeContents(StoreNames.POOLS)
+                .stream().map(kv -> kv.key).sorted().toList());
 
         List<KeyValue<String, WorkerRecord>> workers = scheduler.storeContents(StoreNames.WORKERS);
         Map<String, JournalFold.Worker> foldedWorkers = fold.workers().stream()
