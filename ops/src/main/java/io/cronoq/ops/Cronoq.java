@@ -31,12 +31,8 @@ public final class Cronoq {
         // The agent process owns its flags and their rules (stop at `--`, exit 2 naming the flag).
         cli.addSubcommand("worker", WorkerCommand.configure(new CommandLine(new WorkerCommand())));
         cli.setExecutionExceptionHandler((error, command, parsed) -> {
-            if (error instanceof IllegalArgumentException) {
-                command.getErr().println(command.getColorScheme().errorText("cronoq: " + error.getMessage()));
-                return CommandLine.ExitCode.USAGE;
-            }
             command.getErr().println(command.getColorScheme().errorText("cronoq: " + error.getMessage()));
-            return CommandLine.ExitCode.SOFTWARE;
+            return error instanceof IllegalArgumentException ? CommandLine.ExitCode.USAGE : CommandLine.ExitCode.SOFTWARE;
         });
         return cli;
     }

@@ -1,6 +1,5 @@
 package io.cronoq.ops.http;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cronoq.events.LimitKind;
 import io.cronoq.events.LimitSet;
@@ -35,8 +34,8 @@ final class LimitsKeyCommand extends PoolChangeCommand {
     boolean remove;
 
     @Override
-    JsonNode send(GatewayClient client, ObjectNode body) {
-        return client.put(poolPath("/limits/keys"), body);
+    String part() {
+        return "/limits/keys";
     }
 
     @Override

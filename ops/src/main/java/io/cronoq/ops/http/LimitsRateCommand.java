@@ -1,6 +1,5 @@
 package io.cronoq.ops.http;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cronoq.events.LimitKind;
 import io.cronoq.events.LimitSet;
@@ -42,9 +41,8 @@ final class LimitsRateCommand extends PoolChangeCommand {
     boolean remove;
 
     @Override
-    JsonNode send(GatewayClient client, ObjectNode body) {
-        String path = poolPath("/limits/rates/" + Query.encode(name));
-        return remove ? client.delete(path) : client.put(path, body);
+    String part() {
+        return "/limits/rates/" + Query.encode(name);
     }
 
     @Override

@@ -23,28 +23,32 @@ abstract class PoolChangeCommand implements Callable<Integer> {
     Clock clock = Clock.systemUTC();
 
     /**
-     * The JSON body the flags describe, checked first by the scheduler's own rules (null where the change is
-     * sent without one).
+     * The JSON body the flags describe, checked first by the scheduler's own rules; null where the change
+     * is a DELETE of {@link #part()}, sent without one.
      *
      * @throws IllegalArgumentException naming the flag whose value is wrong and what to give instead
      */
     abstract ObjectNode body();
 
-    /** Sends the change with {@code body} and returns the gateway's answer. */
-    abstract JsonNode send(GatewayClient client, ObjectNode body);
+    /**
+     * What the change is to, under the pool's gateway path, e.g. {@code /sharing} for
+     * {@code /v1/pools/gpu/sharing}; called once the flags are checked.
+     */
+    abstract String part();
 
     /** What was done, in words, for people. */
     abstract String done();
-
-    /** The gateway path of the pool's {@code part}, e.g. {@code /v1/pools/gpu/sharing} for {@code /sharing}. */
-    final String poolPath(String part) {
-        return "/v1/pools/" + Query.encode(pool) + part;
-    }
 
     @Override
     public final Integer call() {
         ObjectNode body = body();
         gateway.print(send(gateway.client(), body), done());
         return 0;
+    }
+
+    /** PUTs {@code body} to the pool's {@link #part()}, or DELETEs it without a body; the gateway's answer. */
+    private JsonNode send(GatewayClient client, ObjectNode body) {
+        String path = "/v1/pools/" + Query.encode(pool) + part();
+        return body == null ? client.delete(path) : client.put(path, body);
     }
 }

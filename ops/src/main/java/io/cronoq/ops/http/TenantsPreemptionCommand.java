@@ -1,6 +1,5 @@
 package io.cronoq.ops.http;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cronoq.events.SharingPolicySet;
 import io.cronoq.ops.sharing.SharingFlags;
@@ -38,8 +37,8 @@ final class TenantsPreemptionCommand extends PoolChangeCommand {
     String grace;
 
     @Override
-    JsonNode send(GatewayClient client, ObjectNode body) {
-        return client.put(poolPath("/sharing"), body);
+    String part() {
+        return "/sharing";
     }
 
     @Override

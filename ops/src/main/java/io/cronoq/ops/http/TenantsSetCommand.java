@@ -1,6 +1,5 @@
 package io.cronoq.ops.http;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cronoq.events.SharingPolicySet;
@@ -49,8 +48,8 @@ final class TenantsSetCommand extends PoolChangeCommand {
     boolean noQuotas;
 
     @Override
-    JsonNode send(GatewayClient client, ObjectNode body) {
-        return client.put(poolPath("/tenants/" + Query.encode(tenant)), body);
+    String part() {
+        return "/tenants/" + Query.encode(tenant);
     }
 
     @Override

@@ -38,8 +38,7 @@ public final class LimitRules {
             return Optional.empty();
         }
         if (keys.size() > MAX_PER_TASK) {
-            return Optional.of(new Violation("concurrency", keys.size() + " concurrency keys; a task names at most "
-                    + MAX_PER_TASK));
+            return tooMany("concurrency", keys.size(), "concurrency keys");
         }
         Set<String> seen = keys.size() == 1 ? null : new HashSet<>();
         for (int i = 0; i < keys.size(); i++) {
@@ -66,8 +65,7 @@ public final class LimitRules {
             return Optional.empty();
         }
         if (uses.size() > MAX_PER_TASK) {
-            return Optional.of(new Violation("rateLimits", uses.size() + " rate limits; a task names at most "
-                    + MAX_PER_TASK));
+            return tooMany("rateLimits", uses.size(), "rate limits");
         }
         Set<String> seen = uses.size() == 1 ? null : new HashSet<>();
         for (int i = 0; i < uses.size(); i++) {
@@ -160,6 +158,11 @@ public final class LimitRules {
             }
         }
         return true;
+    }
+
+    /** Too many entries in a task's list {@code field}: {@code count} {@code what}, more than {@link #MAX_PER_TASK}. */
+    private static Optional<Violation> tooMany(String field, int count, String what) {
+        return Optional.of(new Violation(field, count + " " + what + "; a task names at most " + MAX_PER_TASK));
     }
 
     /** Whether a key's max is absent or 1 to {@link #MAX_COUNT}. */
