@@ -177,6 +177,18 @@ final class ChaosRun {
         }
     }
 
+    /** Nanoseconds as whole milliseconds. */
+    static long ms(long nanos) {
+        return java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(nanos);
+    }
+
+    /** Prints a measured figure on standard output (where Surefire keeps it) and logs it. */
+    static void report(Logger log, String format, Object... args) {
+        String line = String.format(format, args);
+        System.out.println(line);
+        log.info(line);
+    }
+
     /** Waits until an in-JVM scheduler runs. */
     static void awaitRunning(SchedulerApp scheduler, Duration timeout) {
         await("the scheduler runs").atMost(timeout)

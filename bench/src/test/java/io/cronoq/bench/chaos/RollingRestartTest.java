@@ -128,12 +128,10 @@ class RollingRestartTest {
     }
 
     private static long ms(long nanos) {
-        return TimeUnit.NANOSECONDS.toMillis(nanos);
+        return ChaosRun.ms(nanos);
     }
 
     private static void report(String format, Object... args) {
-        String line = String.format(format, args);
-        System.out.println(line);
-        log.info(line);
+        ChaosRun.report(log, format, args);
     }
 }
