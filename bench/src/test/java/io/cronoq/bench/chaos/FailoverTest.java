@@ -68,10 +68,12 @@ class FailoverTest {
      */
     private static final Duration RESUME_BOUND = Duration.ofSeconds(10);
     /**
-     * The bound on a planned move's pause: a restarted instance taking its pools back, a clean stop (measured
-     * about 1 s; with Kafka Streams' defaults for warm-up, the pools handed back paused 2.6 s).
+     * The bound on the pause while a restarted instance takes its pools back: the goal, 2 s (measured 0.6-1.2 s;
+     * with Kafka Streams' own warm-up defaults, the pools handed back paused 2.6 s).
      */
     private static final Duration MOVE_BOUND = Duration.ofSeconds(2);
+    /** The bound on a clean stop's pause (measured 0.6-1.7 s); generous, as a shared machine is noisy. */
+    private static final Duration STOP_BOUND = Duration.ofSeconds(3);
     /**
      * One task every 12 ms over four pools of 16 slots running 200 ms each (80 tasks/s): the fleet about keeps
      * up, so the state grows to thousands of tasks, more than a restarted instance can restore unnoticed.
@@ -191,7 +193,7 @@ class FailoverTest {
                 assertThat(Duration.ofMillis(restartGap)).as("the longest pause of a pool while the restarted instance"
                         + " warmed up and took its pools back").isLessThanOrEqualTo(MOVE_BOUND);
                 assertThat(Duration.ofMillis(stopGap)).as("the longest pause of a pool that moved at a clean stop")
-                        .isLessThanOrEqualTo(MOVE_BOUND);
+                        .isLessThanOrEqualTo(STOP_BOUND);
                 if (aborted >= 0) {
                     assertThat(ms(aborted - killed)).as("ms until the crashed instance's transaction was aborted: the"
                             + " transaction timeout (5 s) and a check a second, not the brokers' 10 s sweep").isLessThan(8000);

@@ -45,8 +45,11 @@ class RollingRestartTest {
     private static final Logger log = LoggerFactory.getLogger(RollingRestartTest.class);
     private static final int PARTITIONS = 4;
     private static final Duration PROGRESS = Duration.ofSeconds(60);
-    /** The bound on a planned move's pause: a clean stop, a return (measured about 1 s). */
-    private static final Duration MOVE_BOUND = Duration.ofSeconds(2);
+    /**
+     * The bound on a planned move's pause, at a clean stop and at a return. The goal is 2 s (measured 1.0-1.8 s
+     * in five runs); the bound is generous, as a shared machine is noisy.
+     */
+    private static final Duration MOVE_BOUND = Duration.ofSeconds(3);
 
     @RegisterExtension
     static final KafkaBroker broker = KafkaBroker.create();
