@@ -59,6 +59,8 @@ class StreamsPropertiesTest {
         assertThat(props.get(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG))).isEqualTo(6000);
         assertThat(props.get(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG))).isEqualTo(500);
         assertThat(props.get(StreamsConfig.ACCEPTABLE_RECOVERY_LAG_CONFIG)).isEqualTo(2000);
+        assertThat(props.get(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG)).as("a dirty close keeps committed state")
+                .isEqualTo(true);
         assertThat(props.get(StreamsConfig.PROBING_REBALANCE_INTERVAL_MS_CONFIG)).isEqualTo(60000);
         assertThat(props.get(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG))).isEqualTo(5000);
         assertThat(props.get(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG)).isEqualTo(1);
