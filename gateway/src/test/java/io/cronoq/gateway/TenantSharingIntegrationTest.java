@@ -165,28 +165,30 @@ class TenantSharingIntegrationTest {
                 admin.put("/v1/pools/" + pool + "/limits/keys", "{\"key\":\"customer-42\",\"max\":1}"));
         assertThat(set).allSatisfy(reply -> assertThat(reply.status()).as(reply.toString()).isEqualTo(202));
 
+        // path(), not get(): until all four changes are folded, a missing element fails an assertion (tried
+        // again) rather than throwing.
         await().atMost(WAIT).untilAsserted(() -> {
             Api.Reply one = admin.get("/v1/snapshot?pool=" + pool);
             assertThat(one.status()).as(one.toString()).isEqualTo(200);
-            JsonNode snapshot = one.json().path("pools").get(0);
+            JsonNode snapshot = one.json().path("pools").path(0);
             assertThat(snapshot.path("capacity").asInt()).isZero();
             assertThat(snapshot.path("groups")).isEmpty();
             assertThat(snapshot.path("tenants").findValuesAsText("tenant")).containsExactly("research");
             assertThat(snapshot.path("limits").path("rates").findValuesAsText("name")).containsExactly("openai");
             assertThat(poolOf(admin.get("/v1/snapshot").json(), pool).path("capacity").asInt())
                     .as("every pool's snapshot holds it too").isZero();
-            JsonNode sharing = admin.get("/v1/tenants?pool=" + pool).json().path("pools").get(0);
+            JsonNode sharing = admin.get("/v1/tenants?pool=" + pool).json().path("pools").path(0);
             assertThat(sharing.path("preemption").asBoolean()).isFalse();
             assertThat(sharing.path("slots").asInt()).isZero();
-            JsonNode research = sharing.path("tenants").get(0);
+            JsonNode research = sharing.path("tenants").path(0);
             assertThat(research.path("tenant").asText()).isEqualTo("research");
             assertThat(research.path("weight").asDouble()).isEqualTo(3.0);
-            assertThat(research.path("quotas").get(0).path("max").asInt()).isEqualTo(1);
-            JsonNode limits = admin.get("/v1/limits?pool=" + pool).json().path("pools").get(0);
-            assertThat(limits.path("rates").get(0).path("defined").asBoolean()).isTrue();
-            assertThat(limits.path("rates").get(0).path("perSecond").asDouble()).isEqualTo(1000.0);
-            assertThat(limits.path("keys").get(0).path("key").asText()).isEqualTo("customer-42");
-            assertThat(limits.path("keys").get(0).path("limit").asInt()).isEqualTo(1);
+            assertThat(research.path("quotas").path(0).path("max").asInt()).isEqualTo(1);
+            JsonNode limits = admin.get("/v1/limits?pool=" + pool).json().path("pools").path(0);
+            assertThat(limits.path("rates").path(0).path("defined").asBoolean()).isTrue();
+            assertThat(limits.path("rates").path(0).path("perSecond").asDouble()).isEqualTo(1000.0);
+            assertThat(limits.path("keys").path(0).path("key").asText()).isEqualTo("customer-42");
+            assertThat(limits.path("keys").path(0).path("limit").asInt()).isEqualTo(1);
         });
 
         inputs.register(pool, "cpu-1", Map.of(), 4);

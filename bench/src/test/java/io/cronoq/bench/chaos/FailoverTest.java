@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * commit, no leave of the group), and the test measures how long that pool goes without an assignment
  * ("time to resume": from the kill to the first assignment a worker receives after the outage), how long
  * the survivor's own pools were held up, and, once the killed instance is started again with its state wiped
- * (as exactly-once wipes what a crash left uncommitted) under its static membership id, how long until it runs
+ * (the worst case: a lost disk) under its static membership id, how long until it runs
  * and owns pools again and the longest pause of any pool meanwhile (it must warm up before a pool moves back);
  * last, the other instance is stopped cleanly (it leaves the group), and the test measures how long its pools
  * went without an assignment. Nothing may be lost or assigned twice, and every task must finish.
@@ -149,8 +149,8 @@ class FailoverTest {
                         + " at most %d ms without an assignment)", resumeMs, ms(tookOver - killed),
                         aborted < 0 ? "- (none was open)" : ms(aborted - killed) + " ms", survivorPools, othersMs);
 
-                // Its state is gone, as after a crash under exactly-once (the uncommitted stores are wiped): the
-                // restarted instance must restore every store before it can own a pool again.
+                // Its state is gone (the worst case: a lost disk, or stores without transactional writes, which
+                // exactly-once wipes after a crash): it must restore every store before it can own a pool again.
                 String ownerName = owner == a ? "A" : "B";
                 ChaosRun.wipe(dir.resolve("state-" + ownerName));
                 long restarted = System.nanoTime();
