@@ -103,6 +103,12 @@ final class BodyFields {
         closed(object, prefix, allowed, Map.of(), what);
     }
 
+    /** The 400 for a body naming {@code field}, which the server sets: {@code reason} says who sets it from what. */
+    static ApiException serverSet(String field, String reason) {
+        return ApiException.invalid(field, field + " is set by the server, not by the request: " + reason
+                + "; leave it out");
+    }
+
     /**
      * As {@link #closed(JsonNode, String, List, String)}, and refuses a field the server sets, whatever its value
      * (null too) and even when {@code allowed} names it (a field the server sets only for some callers):
@@ -116,8 +122,7 @@ final class BodyFields {
             String name = names.next();
             String reason = owned.get(name);
             if (reason != null) {
-                throw ApiException.invalid(prefix + name, prefix + name + " is set by the server, not by the request: "
-                        + reason + "; leave it out");
+                throw serverSet(prefix + name, reason);
             }
             if (allowed.contains(name)) {
                 continue;

@@ -128,12 +128,11 @@ final class SubmissionParser {
     }
 
     private TaskSubmitted task(JsonNode root, String credential) {
-        Map<String, String> owned = SERVER_FIELDS;
-        if (credential != null) {
-            owned = new LinkedHashMap<>(SERVER_FIELDS);
-            owned.put("submitter", SUBMITTER_FROM_CREDENTIAL + " ('" + JsonBody.shown(credential, 64) + "')");
+        closed(root, "", FIELDS, SERVER_FIELDS, "a task");
+        if (credential != null && root.has("submitter")) {
+            throw BodyFields.serverSet("submitter", SUBMITTER_FROM_CREDENTIAL + " ('" + JsonBody.shown(credential, 64)
+                    + "')");
         }
-        closed(root, "", FIELDS, owned, "a task");
         TaskSubmitted.Builder task = TaskSubmitted.newBuilder()
                 .setPool(read("pool", () -> requiredText(root, "pool")))
                 .setTaskId(read("id", () -> optionalText(root, "id").orElseGet(() -> UUID.randomUUID().toString())))

@@ -20,11 +20,6 @@ final class AssignmentGaps {
         arrivals.computeIfAbsent(a.getPool(), p -> new CopyOnWriteArrayList<>()).add(System.nanoTime());
     }
 
-    /** How many assignments of {@code pool} arrived after {@code from}. */
-    long countAfter(String pool, long from) {
-        return arrivals.getOrDefault(pool, List.of()).stream().filter(t -> t > from).count();
-    }
-
     /**
      * When scheduling of {@code pool} resumed after an outage that began at {@code start}: the first assignment
      * after a gap of at least {@code gapNanos} that began no earlier than {@code gapNanos} before {@code start}

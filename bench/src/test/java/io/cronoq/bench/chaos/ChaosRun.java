@@ -25,12 +25,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -169,7 +171,7 @@ final class ChaosRun {
             return;
         }
         try (var paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.delete(p);
             }
         } catch (IOException e) {
@@ -179,7 +181,7 @@ final class ChaosRun {
 
     /** Nanoseconds as whole milliseconds. */
     static long ms(long nanos) {
-        return java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(nanos);
+        return TimeUnit.NANOSECONDS.toMillis(nanos);
     }
 
     /** Prints a measured figure on standard output (where Surefire keeps it) and logs it. */

@@ -160,8 +160,9 @@ public final class SchedulerApp implements AutoCloseable {
         // closes every task dirty (the group no longer knows the member, so its commit is refused), and a crash
         // does too. Transactional stores keep a transaction's writes apart until it commits, so a dirty close
         // keeps what was committed: after a broker restart the first assignment came 1.4-2.5 s (median 1.8, five
-        // runs) after the broker served, against 1.5-2.9 s (median 2.3) with the wipe and full restore. Interactive queries
-        // (the gateway's reads) still see the writes of the open transaction, as before.
+        // runs) after the broker served, against 1.5-2.9 s (median 2.3) with the wipe and full restore.
+        // Interactive queries (the gateway's reads) keep Kafka's default isolation, read-uncommitted: they still
+        // see the writes of the open transaction, as before.
         if (StreamsConfig.EXACTLY_ONCE_V2.equals(config.get(SchedulerConfig.PROCESSING_GUARANTEE))) {
             props.putIfAbsent(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, true);
         }

@@ -104,6 +104,15 @@ public final class SchedulerConfig {
             HEARTBEAT_TIMEOUT_MS, LEAVE_GRACE_MS, RESERVATION_LEAD_MS, DEADLINE_LEAD_MS, PRIORITY_STEP_MS,
             START_TOLERANCE_MS, TASK_RETENTION_MS, JOURNAL_RECORDS);
 
+    /** The Kafka settings cronoq sets from a key of its own, each with that key: the Kafka form is refused. */
+    private static final Map<String, Key> KAFKA_FORMS = Map.of(
+            "group.instance.id", INSTANCE_ID,
+            "session.timeout.ms", SESSION_TIMEOUT_MS,
+            "heartbeat.interval.ms", HEARTBEAT_INTERVAL_MS,
+            "transaction.timeout.ms", TRANSACTION_TIMEOUT_MS,
+            "acceptable.recovery.lag", ACCEPTABLE_RECOVERY_LAG,
+            "probing.rebalance.interval.ms", PROBING_REBALANCE_INTERVAL_MS);
+
     private final Map<String, String> values;
 
     private SchedulerConfig(Map<String, String> values) {
@@ -148,16 +157,15 @@ public final class SchedulerConfig {
             throw new IllegalArgumentException(TRANSACTION_TIMEOUT_MS.name() + " is " + transaction
                     + "; it must be far above " + COMMIT_INTERVAL_MS.name() + " (" + getInt(COMMIT_INTERVAL_MS) + ")");
         }
-        for (String kafkaKey : List.of("group.instance.id", "session.timeout.ms", "heartbeat.interval.ms",
-                "transaction.timeout.ms", "acceptable.recovery.lag", "probing.rebalance.interval.ms")) {
+        KAFKA_FORMS.forEach((kafkaKey, cronoqKey) -> {
             for (String form : List.of(kafkaKey, "consumer." + kafkaKey, "main.consumer." + kafkaKey,
                     "producer." + kafkaKey)) {
                 if (values.containsKey(form)) {
-                    throw new IllegalArgumentException("'" + form + "' is set by cronoq; use "
-                            + cronoqKeyFor(kafkaKey).name() + " instead");
+                    throw new IllegalArgumentException("'" + form + "' is set by cronoq; use " + cronoqKey.name()
+                            + " instead");
                 }
             }
-        }
+        });
         intAtLeast(STREAM_THREADS, 1);
         intAtLeast(PARTITIONS, 1);
         intAtLeast(AUTH_SIGNATURE_MAX_AGE_MS, 1);
@@ -179,17 +187,6 @@ public final class SchedulerConfig {
             throw new IllegalArgumentException(PROCESSING_GUARANTEE.name() + " is '" + guarantee
                     + "'; use exactly_once_v2 or at_least_once");
         }
-    }
-
-    private static Key cronoqKeyFor(String kafkaKey) {
-        return switch (kafkaKey) {
-            case "group.instance.id" -> INSTANCE_ID;
-            case "session.timeout.ms" -> SESSION_TIMEOUT_MS;
-            case "heartbeat.interval.ms" -> HEARTBEAT_INTERVAL_MS;
-            case "acceptable.recovery.lag" -> ACCEPTABLE_RECOVERY_LAG;
-            case "probing.rebalance.interval.ms" -> PROBING_REBALANCE_INTERVAL_MS;
-            default -> TRANSACTION_TIMEOUT_MS;
-        };
     }
 
     public String get(Key key) {
