@@ -147,6 +147,8 @@ public final class ChildProcessRunner {
             finish(writer, name, "stdin");
             finish(outReader, name, "stdout");
             finish(errReader, name, "stderr");
+            // Read or given up on: a stream a leftover grandchild still holds open is let go here.
+            closeStreams(process);
             int exit = process.exitValue();
             String stderr = err.text();
             Ending ending;
@@ -226,6 +228,17 @@ public final class ChildProcessRunner {
         } catch (InterruptedException e) {
             pump.cancel(true);
             Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void closeStreams(Process process) {
+        for (java.io.Closeable stream : List.of(process.getOutputStream(), process.getInputStream(),
+                process.getErrorStream())) {
+            try {
+                stream.close();
+            } catch (IOException e) {
+                log.debug("Closing a stream of pid {} failed: {}", process.pid(), e.toString());
+            }
         }
     }
 

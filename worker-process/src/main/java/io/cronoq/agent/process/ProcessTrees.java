@@ -30,14 +30,18 @@ final class ProcessTrees {
         return out;
     }
 
-    /** Sends SIGKILL to the child's process group, its descendants and the child. */
+    /**
+     * Sends SIGKILL to the child's process group, its descendants and the child. The child is killed through its
+     * handle, not {@link Process#destroyForcibly()}, which also closes the child's output streams: a child that had
+     * already ended would lose what it printed whenever its readers had not drained it yet.
+     */
     static void kill(Process process) {
         List<ProcessHandle> descendants = process.descendants().toList();
         if (SETSID) {
             killGroup(process.pid());
         }
         descendants.forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly();
+        process.toHandle().destroyForcibly();
     }
 
     private static void killGroup(long pgid) {
