@@ -8,7 +8,6 @@ import io.cronoq.scheduler.query.SchedulerQueries;
 import io.cronoq.scheduler.query.ReadOnlyStores;
 import io.cronoq.scheduler.query.TaskCursor;
 import io.cronoq.scheduler.query.TaskFilter;
-import io.cronoq.scheduler.topology.StoreNames;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,9 +18,7 @@ import java.util.TreeSet;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
-import org.apache.kafka.streams.state.QueryableStoreTypes;
 
 /**
  * The state held by this scheduler instance: the stores of the input partitions it runs as active
@@ -197,11 +194,7 @@ record LocalStateReader(KafkaStreams streams, String inputTopic, Clock clock) im
         }
         try {
             for (int partition : ownedPartitions()) {
-                for (String store : List.of(StoreNames.TASKS, StoreNames.WORKERS, StoreNames.POOLS,
-                        StoreNames.WAITING, StoreNames.WAITING_COUNTS)) {
-                    streams.store(StoreQueryParameters.fromNameAndType(store, QueryableStoreTypes.keyValueStore())
-                            .withPartition(partition)).approximateNumEntries();
-                }
+                ReadOnlyStores.partition(streams, partition).tasks().approximateNumEntries();
             }
         } catch (InvalidStateStoreException | ApiException e) {
             return new Readiness(false, state.name(), "the stores are not queryable: " + e.getMessage());

@@ -5,7 +5,6 @@ import io.cronoq.scheduler.policy.limits.Limits;
 import io.cronoq.scheduler.policy.match.Requirement;
 import io.cronoq.scheduler.policy.time.Retention;
 import io.cronoq.scheduler.policy.time.Leases;
-import io.cronoq.scheduler.policy.store.LineKeys;
 import io.cronoq.scheduler.policy.store.TimerQueue;
 import io.cronoq.scheduler.policy.store.PoolStore;
 import io.cronoq.events.AttemptOutcome;
@@ -91,9 +90,7 @@ final class PoolModel {
     /** The class whose line a task waits in: its requirement's, in its tenant's lines, with its limits. */
     WaitClass classOf(TaskRecord task) {
         TaskSubmitted s = task.getTask();
-        String requirementKey = Requirement.keyOf(s);
-        return groups.classFor(LineKeys.of(requirementKey, s.getTenant(), s.getConcurrency(), s.getRateLimits()),
-                requirementKey, s);
+        return groups.classFor(RecordedPlaces.lineKey(s), Requirement.keyOf(s), s);
     }
 
     /** The leases of the running attempts, read from their tasks (one read per busy slot) on first use. */

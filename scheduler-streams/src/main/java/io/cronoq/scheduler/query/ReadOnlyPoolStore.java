@@ -9,13 +9,12 @@ import io.cronoq.scheduler.policy.store.Place;
 import io.cronoq.scheduler.policy.store.PoolStore;
 import io.cronoq.scheduler.policy.store.TimerQueue;
 import io.cronoq.scheduler.policy.store.WaitingQueue;
+import io.cronoq.scheduler.topology.PoolIndex;
 import io.cronoq.scheduler.topology.StoreNames;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 
 /**
@@ -135,29 +134,24 @@ final class ReadOnlyPoolStore implements PoolStore {
         return new UnsupportedOperationException("the query side never writes scheduler state");
     }
 
-    /** The pool's waiting index, read-only. */
+    /** The pool's waiting lines, read-only. */
     private final class ReadOnlyWaitingQueue implements WaitingQueue {
+
+        private WaitingQueue lines() {
+            PoolIndex index = stores.index().find(pool);
+            return index == null ? null : index.waiting();
+        }
 
         @Override
         public Entry first(String classKey) {
-            String prefix = StoreNames.classPrefix(pool, classKey);
-            try (KeyValueIterator<String, String> it = stores.waiting().prefixScan(prefix, KEYS)) {
-                if (!it.hasNext()) {
-                    return null;
-                }
-                KeyValue<String, String> head = it.next();
-                return new Entry(classKey, StoreNames.placeOf(head.key), head.value);
-            }
+            WaitingQueue lines = lines();
+            return lines == null ? null : lines.first(classKey);
         }
 
         @Override
         public Map<String, Long> counts() {
-            Map<String, Long> result = new HashMap<>();
-            try (KeyValueIterator<String, Long> it =
-                         stores.waitingCounts().prefixScan(StoreNames.poolPrefix(pool), KEYS)) {
-                it.forEachRemaining(kv -> result.put(StoreNames.classOf(pool, kv.key), kv.value));
-            }
-            return result;
+            WaitingQueue lines = lines();
+            return lines == null ? Map.of() : lines.counts();
         }
 
         @Override

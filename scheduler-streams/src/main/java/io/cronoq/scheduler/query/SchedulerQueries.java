@@ -14,6 +14,7 @@ import io.cronoq.scheduler.policy.match.Requirement;
 import io.cronoq.scheduler.policy.PoolSnapshot;
 import io.cronoq.scheduler.query.PoolState.ClassState;
 import io.cronoq.scheduler.query.PoolState.GroupState;
+import io.cronoq.scheduler.topology.PoolIndex;
 import io.cronoq.scheduler.topology.StoreNames;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,14 +23,13 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * Read-side questions over the scheduler's stores — the pools, one pool's state, a task, a page
@@ -169,20 +169,24 @@ public final class SchedulerQueries {
         // The page is the `limit` newest that pass: keep them in a heap whose head is the oldest kept.
         PriorityQueue<TaskRecord> page = new PriorityQueue<>(TaskCursor.NEWEST_FIRST.reversed());
         if (filter.state() == TaskState.WAITING) {
-            // In a line (the waiting index) or waiting for a timer outside one (delayed); a task in
-            // a line may have a timer too (its deadline), so each id is offered once.
-            Set<String> seen = new HashSet<>();
-            for (ReadOnlyKeyValueStore<String, String> index : List.of(stores.waiting(), stores.timers())) {
-                try (KeyValueIterator<String, String> it = filter.pool() == null ? index.all()
-                        : index.prefixScan(StoreNames.poolPrefix(filter.pool()), KEYS)) {
-                    it.forEachRemaining(kv -> {
-                        String pool = StoreNames.poolOfIndexKey(kv.key);
-                        if (seen.add(StoreNames.taskKey(pool, kv.value))) {
-                            offer(page, StoreNames.task(stores.tasks(), pool, kv.value), filter);
-                        }
-                    });
-                }
-            }
+            // In a line or waiting for a timer outside one (delayed); a task in a line may have a
+            // timer too (its deadline), so each id is offered once.
+            Map<String, PoolIndex> pools = filter.pool() == null ? stores.index().pools()
+                    : Optional.ofNullable(stores.index().find(filter.pool())).map(i -> Map.of(filter.pool(), i))
+                    .orElse(Map.of());
+            pools.forEach((pool, index) -> {
+                Set<String> seen = new HashSet<>();
+                index.lines().values().forEach(line -> line.values().forEach(id -> {
+                    if (seen.add(id)) {
+                        offer(page, StoreNames.task(stores.tasks(), pool, id), filter);
+                    }
+                }));
+                index.pendingTimers().forEach(timer -> {
+                    if (seen.add(timer.taskId())) {
+                        offer(page, StoreNames.task(stores.tasks(), pool, timer.taskId()), filter);
+                    }
+                });
+            });
         } else {
             try (KeyValueIterator<String, TaskRecord> it = stores.tasks().all()) {
                 it.forEachRemaining(kv -> offer(page, kv.value, filter));
@@ -211,18 +215,21 @@ public final class SchedulerQueries {
         record Entry(String classKey, Place order, String taskId, long place) {}
         Comparator<Entry> lineOrder = Comparator.comparing(Entry::order);
         PriorityQueue<Entry> first = new PriorityQueue<>(lineOrder.reversed());
-        Map<String, Long> places = new HashMap<>();
-        try (KeyValueIterator<String, String> it = stores.waiting().prefixScan(StoreNames.poolPrefix(pool), KEYS)) {
-            while (it.hasNext()) {
-                KeyValue<String, String> kv = it.next();
-                String classKey = StoreNames.classOf(pool, kv.key);
-                long place = places.merge(classKey, 1L, Long::sum); // keys of a class come in line order
-                first.add(new Entry(classKey, StoreNames.placeOf(kv.key), kv.value, place));
+        PoolIndex index = stores.index().find(pool);
+        Map<String, NavigableMap<Place, String>> lines = index == null ? Map.of() : index.lines();
+        lines.forEach((classKey, line) -> {
+            long place = 0;
+            // The first `limit` of the pool are among the first `limit` of each line.
+            for (Map.Entry<Place, String> e : line.entrySet()) {
+                if (++place > limit) {
+                    break;
+                }
+                first.add(new Entry(classKey, e.getKey(), e.getValue(), place));
                 if (first.size() > limit) {
                     first.poll();
                 }
             }
-        }
+        });
         List<Entry> entries = new ArrayList<>(first);
         entries.sort(lineOrder);
         List<WaitingTask> result = new ArrayList<>(entries.size());

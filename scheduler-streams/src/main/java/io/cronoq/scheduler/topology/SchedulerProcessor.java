@@ -74,10 +74,7 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
                 context.getStateStore(StoreNames.POOLS),
                 context.getStateStore(StoreNames.SHARING),
                 context.getStateStore(StoreNames.LIMITS),
-                context.getStateStore(StoreNames.WAITING),
-                context.getStateStore(StoreNames.WAITING_COUNTS),
-                context.getStateStore(StoreNames.TIMERS),
-                context.getStateStore(StoreNames.EXPIRIES));
+                IndexedTaskStore.indexOf(context.getStateStore(StoreNames.TASKS)));
         context.schedule(tick, PunctuationType.WALL_CLOCK_TIME, this::tick);
         context.schedule(RATE_TICK, PunctuationType.WALL_CLOCK_TIME, this::rateTick);
     }

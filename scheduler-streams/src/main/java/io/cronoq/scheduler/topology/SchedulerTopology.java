@@ -65,15 +65,11 @@ public final class SchedulerTopology {
 
         topology.addProcessor(SCHEDULER, () -> new SchedulerProcessor(guard, rules, tick, journalPerEntry),
                 "submissions-decode", "workers-decode", "completions-decode");
-        topology.addStateStore(cached(StoreNames.TASKS, topics.serde(TaskRecord.class)), SCHEDULER);
+        topology.addStateStore(tasks(topics.serde(TaskRecord.class), rules), SCHEDULER);
         topology.addStateStore(cached(StoreNames.WORKERS, topics.serde(WorkerRecord.class)), SCHEDULER);
         topology.addStateStore(cached(StoreNames.POOLS, topics.serde(PoolRecord.class)), SCHEDULER);
         topology.addStateStore(cached(StoreNames.SHARING, topics.serde(SharingRecord.class)), SCHEDULER);
         topology.addStateStore(cached(StoreNames.LIMITS, topics.serde(LimitsRecord.class)), SCHEDULER);
-        topology.addStateStore(ordered(StoreNames.WAITING), SCHEDULER);
-        topology.addStateStore(cached(StoreNames.WAITING_COUNTS, Serdes.Long()), SCHEDULER);
-        topology.addStateStore(ordered(StoreNames.TIMERS), SCHEDULER);
-        topology.addStateStore(ordered(StoreNames.EXPIRIES), SCHEDULER);
 
         addSink(topology, ASSIGNMENTS_SINK, topics.assignments(), SCHEDULER);
         addSink(topology, JOURNAL_SINK, topics.journal(), SCHEDULER);
@@ -106,12 +102,12 @@ public final class SchedulerTopology {
     }
 
     /**
-     * A store read in key order (a line's head, the earliest timer): not cached. A range over a cached
-     * store copies every cached key of the range first, so with a whole drained line in the cache each
-     * head cost the line's length (35% of the stream thread in a profiled drain); and its keys are
-     * written once and deleted once, so a cache saves no changelog writes.
+     * The tasks store: cached like the others, and its RocksDB carries the index of waiting lines,
+     * timers and expiries derived from the task records ({@link IndexedTaskStore}), so only the
+     * records are logged.
      */
-    private static StoreBuilder<?> ordered(String name) {
-        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), Serdes.String());
+    private static StoreBuilder<?> tasks(Serde<TaskRecord> serde, TimeRules rules) {
+        var rocks = IndexedTaskStore.supplier(Stores.persistentKeyValueStore(StoreNames.TASKS), serde, rules);
+        return Stores.keyValueStoreBuilder(rocks, Serdes.String(), serde).withCachingEnabled();
     }
 }

@@ -48,9 +48,10 @@ final class StorePoolStore implements PoolStore {
         this.pool = pool;
         this.stores = stores;
         this.decoded = decoded;
-        this.waiting = new StoreWaitingQueue(pool, stores.waiting(), stores.waitingCounts());
-        this.timers = new StoreTimerQueue(pool, stores.timers());
-        this.expiries = new StoreTimerQueue(pool, stores.expiries());
+        PoolIndex index = stores.index().pool(pool);
+        this.waiting = index.waiting();
+        this.timers = index.timers();
+        this.expiries = index.expiries();
     }
 
     /** Writes what the last input (or tick) changed. */
@@ -194,8 +195,11 @@ final class StorePoolStore implements PoolStore {
                            KeyValueStore<String, PoolRecord> pools,
                            KeyValueStore<String, SharingRecord> sharing,
                            KeyValueStore<String, LimitsRecord> limits,
-                           KeyValueStore<String, String> waiting,
-                           KeyValueStore<String, Long> waitingCounts,
-                           KeyValueStore<String, String> timers,
-                           KeyValueStore<String, String> expiries) {}
+                           TaskIndex index) {
+
+        /** Checks that the tasks store carries its index. */
+        WritableStores {
+            java.util.Objects.requireNonNull(index, "the tasks store has no index: it must be built by SchedulerTopology");
+        }
+    }
 }

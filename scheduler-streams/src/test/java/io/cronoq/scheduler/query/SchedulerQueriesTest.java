@@ -62,15 +62,7 @@ class SchedulerQueriesTest {
                 topics.workers().valueSerde().serializer());
         completions = driver.createInputTopic(topics.completions().name(),
                 topics.completions().keySerde().serializer(), topics.completions().valueSerde().serializer());
-        queries = new SchedulerQueries(new ReadOnlyStores(
-                driver.getKeyValueStore(StoreNames.TASKS),
-                driver.getKeyValueStore(StoreNames.WORKERS),
-                driver.getKeyValueStore(StoreNames.POOLS),
-                driver.getKeyValueStore(StoreNames.SHARING),
-                driver.getKeyValueStore(StoreNames.LIMITS),
-                driver.getKeyValueStore(StoreNames.WAITING),
-                driver.getKeyValueStore(StoreNames.WAITING_COUNTS),
-                driver.getKeyValueStore(StoreNames.TIMERS)));
+        queries = new SchedulerQueries(ReadOnlyStores.of(driver::getKeyValueStore));
     }
 
     @AfterEach

@@ -45,9 +45,7 @@ class ResourcePlacementTopologyTest {
         String reason = "0/1 workers can run it: 1 has too little memory (needs 8Gi, largest 4Gi)";
         assertThat(journalOf(TaskWaiting.class)).extracting(TaskWaiting::getReason).containsExactly(reason);
         assertThat(scheduler.task("train").getWaitingReason()).isEqualTo(reason);
-        List<KeyValue<String, String>> line = scheduler.storeContents(StoreNames.WAITING);
-        assertThat(line).singleElement().satisfies(kv -> {
-            String classKey = kv.key.split("\0")[1];
+        assertThat(scheduler.index(POOL).lines().keySet()).singleElement().satisfies(classKey -> {
             assertThat(classKey).isEqualTo("gpu=a100|mem=8589934592;gpu=1");
             assertThat(Requirement.parse(classKey).resources().memoryBytes()).isEqualTo(8 * GI);
         });
@@ -60,7 +58,7 @@ class ResourcePlacementTopologyTest {
         List<AttemptAssigned> out = assigned();
         assertThat(out).extracting(AttemptAssigned::getTaskId, AttemptAssigned::getWorkerId)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("train", "big-a100"));
-        assertThat(scheduler.storeContents(StoreNames.WAITING)).isEmpty();
+        assertThat(scheduler.index(POOL).lines()).isEmpty();
     }
 
     @Test

@@ -30,6 +30,8 @@ import org.apache.kafka.streams.errors.ProcessorStateException;
 import org.apache.kafka.streams.errors.TaskMigratedException;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.Test;
@@ -53,39 +55,59 @@ class RuntimeFaultsTest {
         addStore(StoreNames.POOLS, topics.serde(PoolRecord.class), false);
         addStore(StoreNames.SHARING, topics.serde(io.cronoq.events.SharingRecord.class), false);
         addStore(StoreNames.LIMITS, topics.serde(io.cronoq.events.LimitsRecord.class), false);
-        addStore(StoreNames.WAITING, Serdes.String(), false);
-        addStore(StoreNames.WAITING_COUNTS, Serdes.Long(), false);
-        addStore(StoreNames.TIMERS, Serdes.String(), false);
-        addStore(StoreNames.EXPIRIES, Serdes.String(), false);
         SchedulerProcessor processor = new SchedulerProcessor(RegistrationGuard.open(), TimeRules.DEFAULT,
                 Duration.ofSeconds(1), false);
         processor.init(context);
         return processor;
     }
 
-    /** A real in-memory store; the tasks store fails every write with {@link #failure} once it is set. */
-    @SuppressWarnings("unchecked")
+    /**
+     * A real in-memory store; the tasks store (with its index, as the topology builds it) fails every
+     * write with {@link #failure} once it is set.
+     */
     private <V> void addStore(String name, Serde<V> serde, boolean failing) {
-        KeyValueStore<String, V> store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name),
-                Serdes.String(), serde).withLoggingDisabled().withCachingDisabled().build();
-        store.init(context.getStateStoreContext(), store);
-        if (!failing) {
-            context.addStateStore(store);
-            return;
+        KeyValueBytesStoreSupplier memory = Stores.inMemoryKeyValueStore(name);
+        KeyValueBytesStoreSupplier supplier = memory;
+        if (failing) {
+            supplier = IndexedTaskStore.supplier(faulty(memory), topics.serde(TaskRecord.class), TimeRules.DEFAULT);
         }
+        KeyValueStore<String, V> store = Stores.keyValueStoreBuilder(supplier, Serdes.String(), serde)
+                .withLoggingDisabled().withCachingDisabled().build();
+        store.init(context.getStateStoreContext(), store);
+        context.addStateStore(store);
+    }
+
+    /** The stores of {@code memory}, failing every write with {@link #failure} once it is set. */
+    private KeyValueBytesStoreSupplier faulty(KeyValueBytesStoreSupplier memory) {
         Supplier<RuntimeException> fault = () -> failure;
-        KeyValueStore<String, V> faulty = (KeyValueStore<String, V>) Proxy.newProxyInstance(
-                getClass().getClassLoader(), new Class<?>[] {KeyValueStore.class}, (proxy, method, args) -> {
-                    if (fault.get() != null && method.getName().startsWith("put")) {
-                        throw fault.get();
-                    }
-                    try {
-                        return method.invoke(store, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
-        context.addStateStore(faulty);
+        return new KeyValueBytesStoreSupplier() {
+            @Override
+            public String name() {
+                return memory.name();
+            }
+
+            @Override
+            @SuppressWarnings("unchecked")
+            public KeyValueStore<Bytes, byte[]> get() {
+                KeyValueStore<Bytes, byte[]> store = memory.get();
+                return (KeyValueStore<Bytes, byte[]>) Proxy.newProxyInstance(getClass().getClassLoader(),
+                        new Class<?>[] {KeyValueStore.class}, (proxy, method, args) -> {
+                            if (fault.get() != null && method.getName().startsWith("put")) {
+                                throw fault.get();
+                            }
+                            try {
+                                return method.invoke(store, args);
+                            } catch (InvocationTargetException e) {
+                                throw e.getCause();
+                            }
+                        });
+            }
+
+            @Override
+            public String metricsScope() {
+                return memory.metricsScope();
+            }
+        };
     }
 
     private static Record<String, Inbound> submission(String id) {
@@ -116,7 +138,9 @@ class RuntimeFaultsTest {
         assertThatThrownBy(() -> processor.process(submission("t1"))).isSameAs(failure);
 
         failure = new ProcessorStateException("No space left on device");
-        assertThatThrownBy(() -> processor.process(submission("t2"))).isSameAs(failure);
+        // Kafka Streams' store layers wrap a store's fault in one of their own, of the same kind.
+        assertThatThrownBy(() -> processor.process(submission("t2"))).isInstanceOf(ProcessorStateException.class)
+                .hasMessageContaining("No space left on device");
         assertThat(deadLetters()).isZero();
     }
 

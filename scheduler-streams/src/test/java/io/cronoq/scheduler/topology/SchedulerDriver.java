@@ -50,6 +50,7 @@ final class SchedulerDriver implements AutoCloseable {
     private final TestOutputTopic<String, AssignmentEvent> assignments;
     private final TestOutputTopic<String, JournalEntry> journal;
     private final TestOutputTopic<String, DeadLetter> deadLetters;
+    private final io.cronoq.scheduler.policy.TimeRules rules;
 
     SchedulerDriver() {
         this(RegistrationGuard.open());
@@ -80,6 +81,7 @@ final class SchedulerDriver implements AutoCloseable {
         all.put(SchedulerConfig.BOOTSTRAP_SERVERS.name(), "dummy:9092");
         all.put(SchedulerConfig.STATE_DIR.name(), stateDir.toString());
         SchedulerConfig config = SchedulerConfig.of(all);
+        this.rules = config.timeRules();
         var topology = SchedulerTopology.build(topics, guard, config.timeRules(), config.tickInterval(),
                 config.journalPerEntry());
         this.driver = wallClock == null
@@ -120,19 +122,19 @@ final class SchedulerDriver implements AutoCloseable {
         } else {
             throw new IllegalArgumentException("not an input event: " + event.getSchema().getName());
         }
-        return this;
+        return indexMatchesRecords();
     }
 
     /** Pipes a worker event, keyed by its pool, with an explicit record timestamp. */
     SchedulerDriver sendWorkerEventAt(SpecificRecord event, java.time.Instant timestamp) {
         workers.pipeInput(poolOf(event), new WorkerEvent(event), timestamp);
-        return this;
+        return indexMatchesRecords();
     }
 
     /** Lets wall-clock time pass: the scheduler ticks (once, if a tick is due). */
     SchedulerDriver advance(java.time.Duration duration) {
         driver.advanceWallClockTime(duration);
-        return this;
+        return indexMatchesRecords();
     }
 
     /** Pipes raw bytes to an input topic (poison records). */
@@ -187,6 +189,41 @@ final class SchedulerDriver implements AutoCloseable {
     WorkerRecord worker(String pool, String workerId) {
         KeyValueStore<String, WorkerRecord> store = driver.getKeyValueStore(StoreNames.WORKERS);
         return store.get(StoreNames.workerKey(pool, workerId));
+    }
+
+    /** The index of a pool's waiting lines, timers and expiries, as the tasks store carries it. */
+    PoolIndex index(String pool) {
+        return IndexedTaskStore.indexOf(driver.getKeyValueStore(StoreNames.TASKS)).pool(pool);
+    }
+
+    /**
+     * Checks, after every input and tick, that the index the policy changed as it decided equals
+     * the one the task records give (what a restarted or promoted instance rebuilds), so every test
+     * on this driver also tests that the records always say where their tasks are.
+     */
+    private SchedulerDriver indexMatchesRecords() {
+        TaskIndex live = IndexedTaskStore.indexOf(driver.getKeyValueStore(StoreNames.TASKS));
+        TaskIndex rebuilt = new TaskIndex(rules);
+        KeyValueStore<String, TaskRecord> store = driver.getKeyValueStore(StoreNames.TASKS);
+        try (var it = store.all()) {
+            it.forEachRemaining(kv -> rebuilt.add(kv.value));
+        }
+        org.assertj.core.api.Assertions.assertThat(describe(live))
+                .as("the index kept by the policy, against the one rebuilt from the task records")
+                .isEqualTo(describe(rebuilt));
+        return this;
+    }
+
+    private static List<String> describe(TaskIndex index) {
+        List<String> out = new ArrayList<>();
+        index.pools().forEach((pool, p) -> {
+            p.lines().forEach((line, entries) -> entries.forEach((place, id) ->
+                    out.add(pool + " line " + line + " " + place + " " + id)));
+            p.pendingTimers().forEach(t -> out.add(pool + " timer " + t));
+            p.pendingExpiries().forEach(t -> out.add(pool + " expiry " + t));
+        });
+        java.util.Collections.sort(out);
+        return out;
     }
 
     <V> List<KeyValue<String, V>> storeContents(String storeName) {

@@ -99,15 +99,7 @@ class TaskIdentityTopologyTest {
     void theReadSideFindsEachPoolsTaskAndEveryPoolThatUsesAnId() {
         scheduler.send(task("inference", "x", "infer"));
         scheduler.send(task("training", "x", "train"));
-        SchedulerQueries queries = new SchedulerQueries(new ReadOnlyStores(
-                scheduler.driver.getKeyValueStore(StoreNames.TASKS),
-                scheduler.driver.getKeyValueStore(StoreNames.WORKERS),
-                scheduler.driver.getKeyValueStore(StoreNames.POOLS),
-                scheduler.driver.getKeyValueStore(StoreNames.SHARING),
-                scheduler.driver.getKeyValueStore(StoreNames.LIMITS),
-                scheduler.driver.getKeyValueStore(StoreNames.WAITING),
-                scheduler.driver.getKeyValueStore(StoreNames.WAITING_COUNTS),
-                scheduler.driver.getKeyValueStore(StoreNames.TIMERS)));
+        SchedulerQueries queries = new SchedulerQueries(ReadOnlyStores.of(scheduler.driver::getKeyValueStore));
 
         assertThat(queries.task("training", "x").orElseThrow().getTask().getPool()).isEqualTo("training");
         assertThat(queries.tasksWithId("x")).extracting(t -> t.getTask().getPool())

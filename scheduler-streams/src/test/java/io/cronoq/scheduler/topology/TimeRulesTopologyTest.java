@@ -228,7 +228,7 @@ class TimeRulesTopologyTest {
         delayed.setNotBefore(T0.plusSeconds(60));
         scheduler.send(delayed);
         scheduler.send(task("done", T0));
-        assertThat(scheduler.storeContents(StoreNames.TIMERS)).hasSize(1);
+        assertThat(scheduler.index(POOL).pendingTimers()).hasSize(1);
         scheduler.journal();
         scheduler.assignments();
 
@@ -239,8 +239,8 @@ class TimeRulesTopologyTest {
             assertThat(cancelled.getPreviousState()).as(id).isEqualTo(before);
             assertThat(scheduler.task(id).getState()).as(id).isEqualTo(TaskState.CANCELLED);
         }
-        assertThat(scheduler.storeContents(StoreNames.TIMERS)).as("the delayed task's timer is gone").isEmpty();
-        assertThat(scheduler.storeContents(StoreNames.WAITING)).isEmpty();
+        assertThat(scheduler.index(POOL).pendingTimers()).as("the delayed task's timer is gone").isEmpty();
+        assertThat(scheduler.index(POOL).lines()).isEmpty();
         // Each revoked attempt was sent to its worker, whose slot went to the next task ("done").
         assertThat(scheduler.assignments()).extracting(kv -> kv.value.getClass().getSimpleName())
                 .containsExactly("AttemptRevoked", "AttemptAssigned", "AttemptRevoked");
@@ -398,7 +398,7 @@ class TimeRulesTopologyTest {
         seen.addAll(first);
         fold.applyAll(first);
         assertThat(fold.tasks()).containsOnlyKeys(POOL + "/t1");
-        assertThat(scheduler.storeContents(StoreNames.EXPIRIES)).hasSize(1);
+        assertThat(scheduler.index(POOL).pendingExpiries()).hasSize(1);
 
         advanceTo(T0.plusSeconds(61)); // 59 s after it finished: kept
         assertThat(scheduler.journal()).isEmpty();
@@ -411,7 +411,7 @@ class TimeRulesTopologyTest {
         assertThat(f.getFinishedAt()).isEqualTo(T0.plusSeconds(2));
         assertThat(forgotten.get(0).getCause()).isEqualTo("kept 1m after it finished (cronoq.task.retention.ms)");
         assertThat(scheduler.task("t1")).isNull();
-        assertThat(scheduler.storeContents(StoreNames.EXPIRIES)).isEmpty();
+        assertThat(scheduler.index(POOL).pendingExpiries()).isEmpty();
         fold.applyAll(forgotten);
         assertThat(fold.tasks()).as("the journal folds to what the stores hold").isEmpty();
         // The id is free again: a new task, not a duplicate.

@@ -16,9 +16,10 @@ import java.util.List;
  * is forgotten {@link TimeRules#retentionMs} after it finished, with {@code TaskForgotten} in the
  * journal, so the stores hold the live tasks and a window of history rather than every task ever
  * run. Its history stays in the journal, and its id may be submitted again as a new task. Each
- * finished task has one entry in the pool's expiries, at the end of its retention as it was when
- * the task finished; with a retention of 0 none is written and nothing is forgotten (expiries
- * written before stay, and fire if a retention is set again).
+ * finished task has one entry in the pool's expiries, at the end of its retention; with a retention
+ * of 0 there is none and nothing is forgotten. The expiries are kept in memory and rebuilt from the
+ * task records whenever a pool's state is loaded, under the retention in force then: a retention
+ * changed across a restart applies to the tasks that finished before it too.
  */
 public final class Retention {
 
@@ -34,9 +35,17 @@ public final class Retention {
 
     /** The task just finished at {@code at}: it is forgotten when its retention ends. */
     public void finished(TaskRecord task, Instant at) {
-        if (retentionMs > 0) {
-            expiries.add(new TimerQueue.Timer(saturatedAdd(at.toEpochMilli(), retentionMs), task.getTask().getTaskId()));
+        TimerQueue.Timer expiry = expiry(task, at, retentionMs);
+        if (expiry != null) {
+            expiries.add(expiry);
         }
+    }
+
+    /** The expiry of a task that finished at {@code at}, kept {@code retentionMs} (0: forever, no expiry). */
+    public static TimerQueue.Timer expiry(TaskRecord task, Instant at, long retentionMs) {
+        return retentionMs > 0
+                ? new TimerQueue.Timer(saturatedAdd(at.toEpochMilli(), retentionMs), task.getTask().getTaskId())
+                : null;
     }
 
     /** Forgets at most {@code max} finished tasks whose retention ended by {@code now}, earliest first. */

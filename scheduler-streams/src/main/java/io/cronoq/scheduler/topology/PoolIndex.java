@@ -1,0 +1,131 @@
+package io.cronoq.scheduler.topology;
+
+import io.cronoq.scheduler.policy.store.Place;
+import io.cronoq.scheduler.policy.store.TimerQueue;
+import io.cronoq.scheduler.policy.store.WaitingQueue;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.NavigableSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One pool's waiting lines, timers and expiries, in memory. They are not logged: they are a function
+ * of the pool's task records ({@code RecordedPlaces}), rebuilt from them when the tasks store opens
+ * and kept current as it restores ({@link IndexedTaskStore}), and changed by the policy as it
+ * decides. One thread writes (the stream thread, or the restoring one); queries read at the same
+ * time and see each line in order, though not one instant of all of them.
+ */
+public final class PoolIndex {
+
+    private static final Comparator<TimerQueue.Timer> TIMER_ORDER =
+            Comparator.comparingLong(TimerQueue.Timer::atMillis).thenComparing(TimerQueue.Timer::taskId);
+
+    private final Map<String, Line> lines = new ConcurrentHashMap<>();
+    private final Timers timers = new Timers();
+    private final Timers expiries = new Timers();
+    private final WaitingQueue waiting = new Waiting();
+
+    /** The waiting lines, by line key. */
+    public WaitingQueue waiting() {
+        return waiting;
+    }
+
+    /** The pending timers of waiting tasks, earliest first. */
+    public TimerQueue timers() {
+        return timers;
+    }
+
+    /** When finished tasks are forgotten, earliest first. */
+    public TimerQueue expiries() {
+        return expiries;
+    }
+
+    /** Each line's tasks in line order (place → task id), by line key; a read-only view. */
+    public Map<String, NavigableMap<Place, String>> lines() {
+        Map<String, NavigableMap<Place, String>> view = new HashMap<>();
+        lines.forEach((key, line) -> view.put(key, Collections.unmodifiableNavigableMap(line.entries)));
+        return view;
+    }
+
+    /** The pending timers, earliest first; a read-only view. */
+    public NavigableSet<TimerQueue.Timer> pendingTimers() {
+        return Collections.unmodifiableNavigableSet(timers.set);
+    }
+
+    /** When finished tasks are forgotten, earliest first; a read-only view. */
+    public NavigableSet<TimerQueue.Timer> pendingExpiries() {
+        return Collections.unmodifiableNavigableSet(expiries.set);
+    }
+
+    /** One line: its entries in order, and their number (a skip list counts itself by walking). */
+    private static final class Line {
+        final ConcurrentSkipListMap<Place, String> entries = new ConcurrentSkipListMap<>();
+        final AtomicLong size = new AtomicLong();
+    }
+
+    private final class Waiting implements WaitingQueue {
+
+        @Override
+        public void add(Entry entry) {
+            Line line = lines.computeIfAbsent(entry.classKey(), k -> new Line());
+            if (line.entries.put(entry.place(), entry.taskId()) == null) {
+                line.size.incrementAndGet();
+            }
+        }
+
+        @Override
+        public void remove(String classKey, Place place) {
+            Line line = lines.get(classKey);
+            if (line != null && line.entries.remove(place) != null && line.size.decrementAndGet() == 0) {
+                lines.remove(classKey, line); // a line that empties goes: keys of lines come and go (limits)
+            }
+        }
+
+        @Override
+        public Entry first(String classKey) {
+            Line line = lines.get(classKey);
+            Map.Entry<Place, String> head = line == null ? null : line.entries.firstEntry();
+            return head == null ? null : new Entry(classKey, head.getKey(), head.getValue());
+        }
+
+        @Override
+        public Map<String, Long> counts() {
+            Map<String, Long> counts = new HashMap<>();
+            lines.forEach((key, line) -> {
+                long size = line.size.get();
+                if (size > 0) {
+                    counts.put(key, size);
+                }
+            });
+            return counts;
+        }
+    }
+
+    private static final class Timers implements TimerQueue {
+
+        final ConcurrentSkipListSet<Timer> set = new ConcurrentSkipListSet<>(TIMER_ORDER);
+
+        @Override
+        public void add(Timer timer) {
+            set.add(timer);
+        }
+
+        @Override
+        public void remove(Timer timer) {
+            set.remove(timer);
+        }
+
+        @Override
+        public Timer first() {
+            Iterator<Timer> it = set.iterator();
+            return it.hasNext() ? it.next() : null;
+        }
+    }
+}

@@ -1,0 +1,179 @@
+package io.cronoq.scheduler.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cronoq.events.Priority;
+import io.cronoq.events.TaskRecord;
+import io.cronoq.events.TaskState;
+import io.cronoq.events.TaskSubmitted;
+import io.cronoq.scheduler.policy.RecordedPlaces;
+import io.cronoq.scheduler.policy.TimeRules;
+import io.cronoq.schemas.InMemorySchemaRegistry;
+import io.cronoq.schemas.Topics;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.processor.StateRestoreCallback;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The tasks store's RocksDB keeps the index of waiting lines, timers and expiries that its records
+ * give: built by one scan when it opens, and kept current by every restored batch, however often a
+ * batch is replayed. Real RocksDB; the restore callback is called as Kafka Streams' changelog reader
+ * calls it.
+ */
+class IndexedTaskStoreTest {
+
+    private static final Instant T0 = Instant.parse("2026-12-01T00:00:00Z");
+    private static final TimeRules RULES = TimeRules.DEFAULT.withRetentionMs(60_000);
+
+    private final Serde<TaskRecord> serde = Topics.withPrefix("cronoq.", new InMemorySchemaRegistry())
+            .serde(TaskRecord.class);
+
+    @TempDir
+    Path dir;
+
+    private KeyValueStore<Bytes, byte[]> store;
+    private RecordBatchingStateRestoreCallback restore;
+    private long offset;
+
+    @AfterEach
+    void close() {
+        if (store != null && store.isOpen()) {
+            store.close();
+        }
+    }
+
+    @Test
+    void restoredBatchesBuildTheIndexAndAReplayedBatchChangesNothing() {
+        open();
+        List<ConsumerRecord<byte[], byte[]>> batch = List.of(
+                record(inLine("a", 1)), record(delayed("b", 2)), record(finished("c", 3)), record(inLine("d", 4)));
+
+        restore.restoreBatch(batch);
+        List<String> once = describe();
+        restore.restoreBatch(batch); // records beyond the checkpoint are read again after a crash
+
+        assertThat(describe()).isEqualTo(once).containsExactly(
+                "line kind=cpu " + place(inLine("a", 1)) + " a",
+                "line kind=cpu " + place(inLine("d", 4)) + " d",
+                "timer " + T0.plusSeconds(60).toEpochMilli() + " b",
+                "expiry " + T0.plusSeconds(60).toEpochMilli() + " c");
+    }
+
+    @Test
+    void aRecordReplacedOrDeletedInALaterBatchLeavesItsOldEntries() {
+        open();
+        restore.restoreBatch(List.of(record(inLine("a", 1)), record(delayed("b", 2)), record(finished("c", 3))));
+
+        TaskRecord running = inLine("a", 1);
+        running.setState(TaskState.RUNNING);
+        // Within one batch: b joins its line, then is assigned; c is forgotten.
+        TaskRecord bInLine = inLine("b", 2);
+        TaskRecord bRunning = inLine("b", 2);
+        bRunning.setState(TaskState.RUNNING);
+        restore.restoreBatch(List.of(record(running), record(bInLine), record(bRunning), tombstone("c")));
+
+        assertThat(describe()).isEmpty();
+    }
+
+    @Test
+    void aReopenedStoreRebuildsItsIndexByOneScan() {
+        open();
+        restore.restoreBatch(List.of(record(inLine("a", 1)), record(delayed("b", 2)), record(finished("c", 3))));
+        List<String> before = describe();
+        store.close();
+        assertThat(IndexedTaskStore.indexOf(store).pools()).as("closing forgets the index").isEmpty();
+
+        open();
+
+        assertThat(describe()).isEqualTo(before).hasSize(3);
+    }
+
+    private void open() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "indexed-store-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, dir.toString());
+        MockProcessorContext<Object, Object> context = new MockProcessorContext<>(props,
+                new org.apache.kafka.streams.processor.TaskId(0, 0), dir.toFile());
+        StateStoreContext real = context.getStateStoreContext();
+        StateStoreContext capturing = (StateStoreContext) java.lang.reflect.Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[] {StateStoreContext.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("register")) {
+                        restore = (RecordBatchingStateRestoreCallback) (StateRestoreCallback) args[1];
+                        return null;
+                    }
+                    try {
+                        return method.invoke(real, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        store = IndexedTaskStore.supplier(Stores.persistentKeyValueStore(StoreNames.TASKS), serde, RULES).get();
+        store.init(capturing, store);
+    }
+
+    private List<String> describe() {
+        List<String> out = new ArrayList<>();
+        PoolIndex index = IndexedTaskStore.indexOf(store).find("p");
+        if (index == null) {
+            return out;
+        }
+        index.lines().forEach((line, entries) -> entries.forEach((place, id) -> out.add("line " + line + " " + place + " " + id)));
+        index.pendingTimers().forEach(t -> out.add("timer " + t.atMillis() + " " + t.taskId()));
+        index.pendingExpiries().forEach(t -> out.add("expiry " + t.atMillis() + " " + t.taskId()));
+        return out;
+    }
+
+    private static String place(TaskRecord task) {
+        return RecordedPlaces.lineEntry(task).place().toString();
+    }
+
+    private ConsumerRecord<byte[], byte[]> record(TaskRecord task) {
+        byte[] key = StoreNames.taskKey("p", task.getTask().getTaskId()).getBytes(StandardCharsets.UTF_8);
+        return new ConsumerRecord<>("changelog", 0, offset++, key, serde.serializer().serialize("changelog", task));
+    }
+
+    private ConsumerRecord<byte[], byte[]> tombstone(String taskId) {
+        byte[] key = StoreNames.taskKey("p", taskId).getBytes(StandardCharsets.UTF_8);
+        return new ConsumerRecord<>("changelog", 0, offset++, key, null);
+    }
+
+    private static TaskRecord inLine(String id, long sequence) {
+        return new TaskRecord(submitted(id), TaskState.WAITING, sequence, new ArrayList<>(), null, T0, T0,
+                1_000L, null);
+    }
+
+    private static TaskRecord delayed(String id, long sequence) {
+        return new TaskRecord(submitted(id), TaskState.WAITING, sequence, new ArrayList<>(), null, T0, T0,
+                Long.MAX_VALUE, T0.plusSeconds(60));
+    }
+
+    private static TaskRecord finished(String id, long sequence) {
+        return new TaskRecord(submitted(id), TaskState.SUCCEEDED, sequence, new ArrayList<>(), null, null, T0,
+                Long.MAX_VALUE, null);
+    }
+
+    private static TaskSubmitted submitted(String id) {
+        return new TaskSubmitted(id, "p", Map.of("kind", "cpu"), null, ByteBuffer.wrap(new byte[] {1}),
+                Priority.NORMAL, null, null, null, null, 30_000L, null, List.of(), null, T0, null, List.of(), List.of());
+    }
+}
