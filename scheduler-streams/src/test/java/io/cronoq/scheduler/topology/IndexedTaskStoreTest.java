@@ -17,18 +17,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.processor.StateRestoreCallback;
-import org.apache.kafka.streams.processor.StateStore;
-import org.apache.kafka.streams.processor.StateStoreContext;
-import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -108,27 +101,9 @@ class IndexedTaskStoreTest {
     }
 
     private void open() {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "indexed-store-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, dir.toString());
-        MockProcessorContext<Object, Object> context = new MockProcessorContext<>(props,
-                new org.apache.kafka.streams.processor.TaskId(0, 0), dir.toFile());
-        StateStoreContext real = context.getStateStoreContext();
-        StateStoreContext capturing = (StateStoreContext) java.lang.reflect.Proxy.newProxyInstance(
-                getClass().getClassLoader(), new Class<?>[] {StateStoreContext.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("register")) {
-                        restore = (RecordBatchingStateRestoreCallback) (StateRestoreCallback) args[1];
-                        return null;
-                    }
-                    try {
-                        return method.invoke(real, args);
-                    } catch (java.lang.reflect.InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
-        store = IndexedTaskStore.supplier(Stores.persistentKeyValueStore(StoreNames.TASKS), serde, RULES).get();
-        store.init(capturing, store);
+        OpenedTaskStore opened = OpenedTaskStore.open(dir.toFile(), serde, RULES);
+        store = opened.store();
+        restore = opened.restore();
     }
 
     private List<String> describe() {

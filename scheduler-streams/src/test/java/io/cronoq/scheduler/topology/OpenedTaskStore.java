@@ -1,0 +1,54 @@
+package io.cronoq.scheduler.topology;
+
+import io.cronoq.events.TaskRecord;
+import io.cronoq.scheduler.policy.TimeRules;
+import java.io.File;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.processor.StateRestoreCallback;
+import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.processor.TaskId;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * A tasks store over real RocksDB in {@code dir}, opened as the topology builds it (with its index),
+ * and the restore callback it registered, to be called as Kafka Streams' changelog reader calls it.
+ */
+record OpenedTaskStore(KeyValueStore<Bytes, byte[]> store, RecordBatchingStateRestoreCallback restore) {
+
+    static OpenedTaskStore open(File dir, Serde<TaskRecord> serde, TimeRules rules) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "indexed-store");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, dir.toString());
+        StateStoreContext real = new MockProcessorContext<>(props, new TaskId(0, 0), dir).getStateStoreContext();
+        RecordBatchingStateRestoreCallback[] registered = new RecordBatchingStateRestoreCallback[1];
+        StateStoreContext capturing = (StateStoreContext) Proxy.newProxyInstance(OpenedTaskStore.class.getClassLoader(),
+                new Class<?>[] {StateStoreContext.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("register")) {
+                        registered[0] = (RecordBatchingStateRestoreCallback) (StateRestoreCallback) args[1];
+                        return null;
+                    }
+                    try {
+                        return method.invoke(real, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        KeyValueStore<Bytes, byte[]> store =
+                IndexedTaskStore.supplier(Stores.persistentKeyValueStore(StoreNames.TASKS), serde, rules).get();
+        store.init(capturing, store);
+        return new OpenedTaskStore(store, registered[0]);
+    }
+
+    TaskIndex index() {
+        return IndexedTaskStore.indexOf(store);
+    }
+}
