@@ -28,6 +28,7 @@ record OpenedTaskStore(KeyValueStore<Bytes, byte[]> store, RecordBatchingStateRe
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "indexed-store");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, dir.toString());
+        props.put("processing.exception.handler.global.enabled", "true"); // as the scheduler sets it; quiets a warning
         StateStoreContext real = new MockProcessorContext<>(props, new TaskId(0, 0), dir).getStateStoreContext();
         RecordBatchingStateRestoreCallback[] registered = new RecordBatchingStateRestoreCallback[1];
         StateStoreContext capturing = (StateStoreContext) Proxy.newProxyInstance(OpenedTaskStore.class.getClassLoader(),
