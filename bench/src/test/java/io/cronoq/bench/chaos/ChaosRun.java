@@ -51,7 +51,9 @@ final class ChaosRun {
 
     private static final Logger log = LoggerFactory.getLogger(ChaosRun.class);
     /** The options of a scheduler child: small, quick to start. */
-    static final List<String> CHILD_JVM = List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+    /** The children's JVM options; {@code -Dcronoq.chaos.child.xmx=2g} gives them more heap (a run with a large backlog). */
+    static final List<String> CHILD_JVM = List.of("-Xmx" + System.getProperty("cronoq.chaos.child.xmx", "384m"),
+            "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
     private ChaosRun() {}
 

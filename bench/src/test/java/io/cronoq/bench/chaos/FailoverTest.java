@@ -3,6 +3,7 @@ package io.cronoq.bench.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.WorkerRegistered;
 import io.cronoq.bench.JournalWatcher;
 import io.cronoq.bench.SchedulerProcess;
@@ -79,6 +80,12 @@ class FailoverTest {
      * up, so the state grows to thousands of tasks, more than a restarted instance can restore unnoticed.
      */
     private static final long LOAD_PERIOD_MS = 12;
+    /**
+     * Tasks that wait in the killed owner's pool for a label no worker has, submitted before the load:
+     * 0 in the suite; {@code -Dcronoq.failover.backlog=1000000} (with {@code -Dcronoq.chaos.child.xmx=2g})
+     * measures a failover with a million tasks waiting.
+     */
+    private static final int BACKLOG = Integer.getInteger("cronoq.failover.backlog", 0);
 
     @RegisterExtension
     static final KafkaBroker broker = KafkaBroker.create();
@@ -115,6 +122,9 @@ class FailoverTest {
             await("both instances own pools and keep a standby of the other's").atMost(PROGRESS)
                     .until(() -> settled(a, b, standbys) && settled(b, a, standbys));
 
+            if (BACKLOG > 0) {
+                submitBacklog(bootstrap, topics, run, pools.get(0));
+            }
             try (SteadyLoad load = SteadyLoad.start(bootstrap, topics, run, pools, LOAD_PERIOD_MS)) {
                 progress(journal, 1500, "before the kill");
                 String pool = pools.get(0);
@@ -274,6 +284,50 @@ class FailoverTest {
         }
         extra = settings;
         return settings;
+    }
+
+    /** Submits {@link #BACKLOG} tasks no worker can run to {@code pool}, and waits until the scheduler read them all. */
+    private static void submitBacklog(String bootstrap, Topics topics, String run, String pool) throws Exception {
+        String topic = topics.submissions().name();
+        try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<String, byte[]>(Map.of(
+                org.apache.kafka.clients.producer.ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                org.apache.kafka.clients.producer.ProducerConfig.LINGER_MS_CONFIG, 20,
+                org.apache.kafka.clients.producer.ProducerConfig.BATCH_SIZE_CONFIG, 262_144),
+                new org.apache.kafka.common.serialization.StringSerializer(),
+                new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+            for (int i = 0; i < BACKLOG; i++) {
+                TaskSubmitted task = TaskSubmitted.newBuilder().setTaskId(run + "-blocked-" + i).setPool(pool)
+                        .setLabels(Map.of("kind", "nowhere")).setSubmittedAt(Instant.now()).build();
+                byte[] value = topics.submissions().valueSerde().serializer()
+                        .serialize(topic, new io.cronoq.events.SubmissionEvent(task));
+                producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topic, pool, value));
+            }
+            producer.flush();
+        }
+        long submitted = System.nanoTime();
+        try (Admin admin = ChaosRun.admin(bootstrap)) {
+            await("the scheduler reads the backlog of " + BACKLOG).atMost(Duration.ofMinutes(10))
+                    .pollInterval(Duration.ofSeconds(1)).until(() -> submissionsLag(admin, run, topic) == 0);
+        }
+        report("failover: a backlog of %d tasks waits in %s (read %d ms after it was submitted)", BACKLOG, pool,
+                ms(System.nanoTime() - submitted));
+    }
+
+    private static long submissionsLag(Admin admin, String group, String topic) throws Exception {
+        var committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+        var ends = new java.util.HashMap<org.apache.kafka.common.TopicPartition,
+                org.apache.kafka.clients.admin.OffsetSpec>();
+        committed.keySet().stream().filter(tp -> tp.topic().equals(topic))
+                .forEach(tp -> ends.put(tp, org.apache.kafka.clients.admin.OffsetSpec.latest()));
+        if (ends.isEmpty()) {
+            return Long.MAX_VALUE;
+        }
+        long lag = 0;
+        for (var e : admin.listOffsets(ends).all().get().entrySet()) {
+            var offset = committed.get(e.getKey());
+            lag += e.getValue().offset() - (offset == null ? 0 : offset.offset());
+        }
+        return lag;
     }
 
     private static void progress(JournalWatcher journal, int tasks, String when) {
