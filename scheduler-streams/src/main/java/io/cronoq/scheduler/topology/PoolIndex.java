@@ -1,18 +1,16 @@
 package io.cronoq.scheduler.topology;
 
+import io.cronoq.scheduler.policy.store.InMemoryTimerQueue;
 import io.cronoq.scheduler.policy.store.Place;
 import io.cronoq.scheduler.policy.store.TimerQueue;
 import io.cronoq.scheduler.policy.store.WaitingQueue;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.NavigableSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -24,12 +22,9 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class PoolIndex {
 
-    private static final Comparator<TimerQueue.Timer> TIMER_ORDER =
-            Comparator.comparingLong(TimerQueue.Timer::atMillis).thenComparing(TimerQueue.Timer::taskId);
-
     private final Map<String, Line> lines = new ConcurrentHashMap<>();
-    private final Timers timers = new Timers();
-    private final Timers expiries = new Timers();
+    private final InMemoryTimerQueue timers = new InMemoryTimerQueue();
+    private final InMemoryTimerQueue expiries = new InMemoryTimerQueue();
     private final WaitingQueue waiting = new Waiting();
 
     /** The waiting lines, by line key. */
@@ -56,12 +51,12 @@ public final class PoolIndex {
 
     /** The pending timers, earliest first; a read-only view. */
     public NavigableSet<TimerQueue.Timer> pendingTimers() {
-        return Collections.unmodifiableNavigableSet(timers.set);
+        return timers.pending();
     }
 
     /** When finished tasks are forgotten, earliest first; a read-only view. */
     public NavigableSet<TimerQueue.Timer> pendingExpiries() {
-        return Collections.unmodifiableNavigableSet(expiries.set);
+        return expiries.pending();
     }
 
     /** One line: its entries in order, and their number (a skip list counts itself by walking). */
@@ -105,27 +100,6 @@ public final class PoolIndex {
                 }
             });
             return counts;
-        }
-    }
-
-    private static final class Timers implements TimerQueue {
-
-        final ConcurrentSkipListSet<Timer> set = new ConcurrentSkipListSet<>(TIMER_ORDER);
-
-        @Override
-        public void add(Timer timer) {
-            set.add(timer);
-        }
-
-        @Override
-        public void remove(Timer timer) {
-            set.remove(timer);
-        }
-
-        @Override
-        public Timer first() {
-            Iterator<Timer> it = set.iterator();
-            return it.hasNext() ? it.next() : null;
         }
     }
 }

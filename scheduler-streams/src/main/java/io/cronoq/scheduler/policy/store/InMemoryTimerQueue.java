@@ -1,14 +1,20 @@
 package io.cronoq.scheduler.policy.store;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
-import java.util.TreeSet;
+import java.util.NavigableSet;
+import java.util.concurrent.ConcurrentSkipListSet;
 
-/** A {@link TimerQueue} in memory, for tests, benchmarks and simulation; the topology keeps it in RocksDB. */
+/**
+ * A {@link TimerQueue} in memory, earliest first: the topology's (beside its tasks store), and the one of tests,
+ * benchmarks and simulation. One thread writes; others may read it at the same time.
+ */
 public final class InMemoryTimerQueue implements TimerQueue {
 
-    private final TreeSet<Timer> timers = new TreeSet<>(
+    private final ConcurrentSkipListSet<Timer> timers = new ConcurrentSkipListSet<>(
             Comparator.comparingLong(Timer::atMillis).thenComparing(Timer::taskId));
 
     @Override
@@ -23,7 +29,13 @@ public final class InMemoryTimerQueue implements TimerQueue {
 
     @Override
     public Timer first() {
-        return timers.isEmpty() ? null : timers.first();
+        Iterator<Timer> it = timers.iterator();
+        return it.hasNext() ? it.next() : null;
+    }
+
+    /** The pending timers, earliest first; a read-only view. */
+    public NavigableSet<Timer> pending() {
+        return Collections.unmodifiableNavigableSet(timers);
     }
 
     /** Every pending timer, earliest first (for inspection and tests). */

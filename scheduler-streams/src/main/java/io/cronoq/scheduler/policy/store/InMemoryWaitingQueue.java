@@ -9,7 +9,8 @@ import java.util.TreeMap;
 /**
  * A {@link WaitingQueue} in memory: per line, its one entry, or a {@code TreeMap} by place once it
  * holds more (a line of its own is common: a task naming a concurrency key often waits alone). For
- * tests, benchmarks, replay and simulation; the topology keeps the same entries in RocksDB.
+ * tests, benchmarks, replay and simulation; the topology keeps the same entries in a form its
+ * queries may read while it writes ({@code PoolIndex}).
  */
 public final class InMemoryWaitingQueue implements WaitingQueue {
 

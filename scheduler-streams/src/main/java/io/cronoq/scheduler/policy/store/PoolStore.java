@@ -8,7 +8,8 @@ import io.cronoq.events.WorkerRecord;
 
 /**
  * The storage seam of one pool's scheduler: the state of record that the policy reads and writes.
- * The topology backs it with RocksDB stores; tests, benchmarks and simulations with memory.
+ * The topology backs it with RocksDB stores and an index of lines and timers derived from them;
+ * tests, benchmarks and simulations with memory.
  * Implementations hold only what the policy put: they never decide anything.
  */
 public interface PoolStore {

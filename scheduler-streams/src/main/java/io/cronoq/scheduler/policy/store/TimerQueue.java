@@ -7,8 +7,8 @@ import java.util.List;
  * The pending timers of one pool's waiting tasks, earliest first: when a delayed task (not before,
  * retry backoff, a fixed start's reservation) joins its line, or when a task's deadline is near
  * enough to move it ahead. At most one timer per task; the task's record holds its time
- * ({@code timerAt}), so a timer can be removed without a scan. Kept in the store, not the heap:
- * a million tasks may wait for tomorrow.
+ * ({@code timerAt}), so a timer can be removed without a scan, and the timers can be rebuilt from the
+ * records.
  */
 public interface TimerQueue {
 

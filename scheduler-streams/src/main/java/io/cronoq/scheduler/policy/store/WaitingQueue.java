@@ -3,9 +3,9 @@ package io.cronoq.scheduler.policy.store;
 import java.util.Map;
 
 /**
- * Waiting tasks of one pool, kept per requirement class in ascending {@link Place} order. The
- * policy keeps only the class heads and counts in memory, so a backlog of millions stays in the
- * store, not the heap.
+ * Waiting tasks of one pool, kept per line (requirement class, tenant, limits) in ascending
+ * {@link Place} order. The policy itself keeps only the lines' heads and counts; the lines are the
+ * store's (the topology derives them from the task records and keeps them beside its tasks store).
  */
 public interface WaitingQueue {
 
