@@ -25,6 +25,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The tasks store's RocksDB keeps the index of waiting lines, timers and expiries that its records
@@ -71,10 +73,15 @@ class IndexedTaskStoreTest {
                 "expiry " + T0.plusSeconds(60).toEpochMilli() + " c");
     }
 
-    @Test
-    void aRecordReplacedOrDeletedInALaterBatchLeavesItsOldEntries() {
-        open();
+    @ParameterizedTest(name = "transactional stores: {0}")
+    @ValueSource(booleans = {false, true})
+    void aRecordReplacedOrDeletedInALaterBatchLeavesItsOldEntries(boolean transactional) {
+        open(transactional);
         restore.restoreBatch(List.of(record(inLine("a", 1)), record(delayed("b", 2)), record(finished("c", 3))));
+        if (transactional) {
+            // Not committed yet: the next batch must still see these records to take out what they said.
+            assertThat(store.approximateNumUncommittedBytes()).isPositive();
+        }
 
         TaskRecord running = inLine("a", 1);
         running.setState(TaskState.RUNNING);
@@ -101,7 +108,11 @@ class IndexedTaskStoreTest {
     }
 
     private void open() {
-        OpenedTaskStore opened = OpenedTaskStore.open(dir.toFile(), serde, RULES);
+        open(false);
+    }
+
+    private void open(boolean transactional) {
+        OpenedTaskStore opened = OpenedTaskStore.open(dir.toFile(), serde, RULES, transactional);
         store = opened.store();
         restore = opened.restore();
     }

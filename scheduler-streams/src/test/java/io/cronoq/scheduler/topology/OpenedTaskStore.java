@@ -24,11 +24,20 @@ import org.apache.kafka.streams.state.Stores;
 record OpenedTaskStore(KeyValueStore<Bytes, byte[]> store, RecordBatchingStateRestoreCallback restore) {
 
     static OpenedTaskStore open(File dir, Serde<TaskRecord> serde, TimeRules rules) {
+        return open(dir, serde, rules, false);
+    }
+
+    /** With {@code transactional}, RocksDB buffers writes until a commit, as the scheduler runs it under exactly-once. */
+    static OpenedTaskStore open(File dir, Serde<TaskRecord> serde, TimeRules rules, boolean transactional) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "indexed-store");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, dir.toString());
         props.put("processing.exception.handler.global.enabled", "true"); // as the scheduler sets it; quiets a warning
+        if (transactional) {
+            props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+            props.put(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, "true");
+        }
         StateStoreContext real = new MockProcessorContext<>(props, new TaskId(0, 0), dir).getStateStoreContext();
         RecordBatchingStateRestoreCallback[] registered = new RecordBatchingStateRestoreCallback[1];
         StateStoreContext capturing = (StateStoreContext) Proxy.newProxyInstance(OpenedTaskStore.class.getClassLoader(),
