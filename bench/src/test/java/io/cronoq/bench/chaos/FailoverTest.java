@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.WorkerRegistered;
+import io.cronoq.bench.InputLag;
 import io.cronoq.bench.JournalWatcher;
 import io.cronoq.bench.SchedulerProcess;
 import io.cronoq.bench.SimulatedWorkers;
@@ -287,7 +288,7 @@ class FailoverTest {
     }
 
     /** Submits {@link #BACKLOG} tasks no worker can run to {@code pool}, and waits until the scheduler read them all. */
-    private static void submitBacklog(String bootstrap, Topics topics, String run, String pool) throws Exception {
+    private static void submitBacklog(String bootstrap, Topics topics, String run, String pool) {
         String topic = topics.submissions().name();
         try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<String, byte[]>(Map.of(
                 org.apache.kafka.clients.producer.ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
@@ -305,29 +306,10 @@ class FailoverTest {
             producer.flush();
         }
         long submitted = System.nanoTime();
-        try (Admin admin = ChaosRun.admin(bootstrap)) {
-            await("the scheduler reads the backlog of " + BACKLOG).atMost(Duration.ofMinutes(10))
-                    .pollInterval(Duration.ofSeconds(1)).until(() -> submissionsLag(admin, run, topic) == 0);
-        }
+        await("the scheduler reads the backlog of " + BACKLOG).atMost(Duration.ofMinutes(10))
+                .pollInterval(Duration.ofSeconds(1)).until(() -> InputLag.of(bootstrap, run, topic) == 0);
         report("failover: a backlog of %d tasks waits in %s (read %d ms after it was submitted)", BACKLOG, pool,
                 ms(System.nanoTime() - submitted));
-    }
-
-    private static long submissionsLag(Admin admin, String group, String topic) throws Exception {
-        var committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
-        var ends = new java.util.HashMap<org.apache.kafka.common.TopicPartition,
-                org.apache.kafka.clients.admin.OffsetSpec>();
-        committed.keySet().stream().filter(tp -> tp.topic().equals(topic))
-                .forEach(tp -> ends.put(tp, org.apache.kafka.clients.admin.OffsetSpec.latest()));
-        if (ends.isEmpty()) {
-            return Long.MAX_VALUE;
-        }
-        long lag = 0;
-        for (var e : admin.listOffsets(ends).all().get().entrySet()) {
-            var offset = committed.get(e.getKey());
-            lag += e.getValue().offset() - (offset == null ? 0 : offset.offset());
-        }
-        return lag;
     }
 
     private static void progress(JournalWatcher journal, int tasks, String when) {

@@ -171,9 +171,9 @@ public final class SchedulerQueries {
         if (filter.state() == TaskState.WAITING) {
             // In a line or waiting for a timer outside one (delayed); a task in a line may have a
             // timer too (its deadline), so each id is offered once.
+            PoolIndex one = filter.pool() == null ? null : stores.index().find(filter.pool());
             Map<String, PoolIndex> pools = filter.pool() == null ? stores.index().pools()
-                    : Optional.ofNullable(stores.index().find(filter.pool())).map(i -> Map.of(filter.pool(), i))
-                    .orElse(Map.of());
+                    : one == null ? Map.of() : Map.of(filter.pool(), one);
             pools.forEach((pool, index) -> {
                 Set<String> seen = new HashSet<>();
                 index.lines().values().forEach(line -> line.values().forEach(id -> {

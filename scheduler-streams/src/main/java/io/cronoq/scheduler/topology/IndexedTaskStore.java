@@ -81,14 +81,9 @@ public final class IndexedTaskStore extends WrappedStateStore<KeyValueStore<Byte
 
     /** The index beside the tasks store {@code store} (any layer of it), or {@code null} when it has none. */
     public static TaskIndex indexOf(StateStore store) {
-        StateStore layer = store;
-        while (layer != null) {
-            if (layer instanceof IndexedTaskStore indexed) {
-                return indexed.index;
-            }
-            layer = layer instanceof WrappedStateStore<?, ?, ?> wrapped ? wrapped.wrapped() : null;
-        }
-        return null;
+        IndexedTaskStore indexed = store instanceof IndexedTaskStore self ? self
+                : store instanceof WrappedStateStore<?, ?, ?> layers ? layers.findInner(IndexedTaskStore.class) : null;
+        return indexed == null ? null : indexed.index;
     }
 
     /** An interactive query for the index of one partition's tasks store. */
