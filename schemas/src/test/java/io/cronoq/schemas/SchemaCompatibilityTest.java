@@ -4,19 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Stream;
 
 import io.cronoq.events.TaskSubmitted;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
 import org.apache.avro.SchemaCompatibility.SchemaCompatibilityType;
-import org.apache.avro.SchemaParser;
 import org.apache.avro.specific.SpecificData;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -31,8 +28,8 @@ class SchemaCompatibilityTest {
     @TestFactory
     Stream<DynamicTest> currentSchemasReadEveryReleasedVersion() throws IOException, URISyntaxException {
         List<DynamicTest> tests = new ArrayList<>();
-        for (Path versionDir : releasedVersions()) {
-            Map<String, Schema> released = parseAll(versionDir);
+        for (Path versionDir : ReleasedSchemas.versions()) {
+            Map<String, Schema> released = ReleasedSchemas.parseAll(versionDir);
             released.forEach((name, writer) -> tests.add(DynamicTest.dynamicTest(
                     versionDir.getFileName() + " " + name, () -> {
                         Schema reader = current(name);
@@ -46,10 +43,10 @@ class SchemaCompatibilityTest {
 
     @Test
     void releasedVersionsAreFound() throws IOException, URISyntaxException {
-        List<Path> versions = releasedVersions();
+        List<Path> versions = ReleasedSchemas.versions();
 
         assertThat(versions).extracting(p -> p.getFileName().toString()).contains("v1");
-        Map<String, Schema> v1 = parseAll(versions.get(0));
+        Map<String, Schema> v1 = ReleasedSchemas.parseAll(versions.get(0));
         assertThat(v1).containsKeys("io.cronoq.events.SubmissionEvent", "io.cronoq.events.JournalEntry",
                 "io.cronoq.events.TaskRecord");
         // References across files are resolved: the envelope's branches are full records.
@@ -59,7 +56,7 @@ class SchemaCompatibilityTest {
 
     @Test
     void addingAFieldWithoutADefaultIsCaught() throws IOException, URISyntaxException {
-        Schema releasedTask = parseAll(releasedVersions().get(0)).get(TaskSubmitted.getClassSchema().getFullName());
+        Schema releasedTask = ReleasedSchemas.parseAll(ReleasedSchemas.versions().get(0)).get(TaskSubmitted.getClassSchema().getFullName());
 
         Schema withRequiredField = withExtraField(TaskSubmitted.getClassSchema(), "costCentre", null);
         Schema withDefaultedField = withExtraField(TaskSubmitted.getClassSchema(), "costCentre", "none");
@@ -82,42 +79,6 @@ class SchemaCompatibilityTest {
     /** Today's schema of a released type, from its generated class; a released type that vanished fails here. */
     private static Schema current(String fullName) throws ClassNotFoundException {
         return SpecificData.get().getSchema(Class.forName(fullName));
-    }
-
-    private static List<Path> releasedVersions() throws IOException, URISyntaxException {
-        Path root = Path.of(SchemaCompatibilityTest.class.getResource("/released").toURI());
-        try (Stream<Path> dirs = Files.list(root)) {
-            return dirs.filter(Files::isDirectory)
-                    .sorted((a, b) -> Integer.compare(versionNumber(a), versionNumber(b)))
-                    .toList();
-        }
-    }
-
-    private static int versionNumber(Path dir) {
-        String name = dir.getFileName().toString();
-        if (!name.matches("v\\d+")) {
-            throw new IllegalStateException("Released schema directories are named v<n>, found " + dir);
-        }
-        return Integer.parseInt(name.substring(1));
-    }
-
-    /** Every named schema of one released version, by full name; files may reference each other in any order. */
-    private static Map<String, Schema> parseAll(Path versionDir) throws IOException {
-        SchemaParser parser = new SchemaParser();
-        List<Path> files;
-        try (Stream<Path> walk = Files.walk(versionDir)) {
-            files = walk.filter(p -> p.toString().endsWith(".avsc")).sorted().toList();
-        }
-        List<SchemaParser.ParseResult> results = new ArrayList<>();
-        for (Path file : files) {
-            results.add(parser.parse(file));
-        }
-        Map<String, Schema> named = new TreeMap<>();
-        for (SchemaParser.ParseResult result : results) {
-            Schema schema = result.mainSchema();
-            named.put(schema.getFullName(), schema);
-        }
-        return named;
     }
 
     private static Schema withExtraField(Schema record, String name, Object defaultValue) {

@@ -146,18 +146,19 @@ final class SchedulerDriver implements AutoCloseable {
     /** Every assignment-topic record produced since the last call, as (worker id, event). */
     List<KeyValue<String, SpecificRecord>> assignments() {
         List<KeyValue<String, SpecificRecord>> out = new ArrayList<>();
-        assignments.readKeyValuesToList().forEach(kv -> out.add(KeyValue.pair(kv.key, (SpecificRecord) kv.value.getEvent())));
+        assignments.readKeyValuesToList().forEach(kv -> out.add(
+                KeyValue.pair(kv.key, (SpecificRecord) CodecAgreement.checked(kv.value).getEvent())));
         return out;
     }
 
     /** Journal records produced since the last call, as written: each holds what one input or tick caused. */
     List<JournalEntry> journalRecords() {
-        return journal.readValuesToList();
+        return journal.readValuesToList().stream().map(CodecAgreement::checked).toList();
     }
 
     /** Journal entries produced since the last call. */
     List<JournalEntry> journal() {
-        return journal.readValuesToList().stream().flatMap(r -> Journal.entries(r).stream()).toList();
+        return journalRecords().stream().flatMap(r -> Journal.entries(r).stream()).toList();
     }
 
     List<DeadLetter> deadLetters() {
@@ -239,8 +240,13 @@ final class SchedulerDriver implements AutoCloseable {
         return String.valueOf(event.get(event.getSchema().getField("pool").pos()));
     }
 
+    /** Closes the driver, once every task record left in the store was checked against Avro's writer and reader. */
     @Override
     public void close() {
-        driver.close();
+        try (var it = driver.<String, TaskRecord>getKeyValueStore(StoreNames.TASKS).all()) {
+            it.forEachRemaining(kv -> CodecAgreement.checked(kv.value));
+        } finally {
+            driver.close();
+        }
     }
 }

@@ -1,0 +1,39 @@
+package io.cronoq.schemas.codec;
+
+import io.cronoq.events.AssignmentEvent;
+import java.io.IOException;
+import org.apache.avro.io.Decoder;
+import org.apache.avro.io.Encoder;
+
+/**
+ * A record of the assignments topic, one union: an assignment is written by hand; a revocation, a fencing and a
+ * registration's answer by Avro.
+ */
+public final class AssignmentEventCodec implements RecordCodec<AssignmentEvent> {
+
+    /** The fingerprint of the AssignmentEvent schema this codec writes; a changed schema fails a test until it follows. */
+    static final long PINNED = 0x7a06ef1a5f80c9dcL;
+
+    private final RecordUnion event =
+            new RecordUnion(AssignmentEvent.getClassSchema().getField("event").schema(), AssignmentEvent.class);
+
+    @Override
+    public Class<AssignmentEvent> type() {
+        return AssignmentEvent.class;
+    }
+
+    @Override
+    public long pinned() {
+        return PINNED;
+    }
+
+    @Override
+    public void write(AssignmentEvent a, Encoder out) throws IOException {
+        event.write(a.getEvent(), out);
+    }
+
+    @Override
+    public AssignmentEvent read(Decoder in) throws IOException {
+        return new AssignmentEvent(event.read(in));
+    }
+}

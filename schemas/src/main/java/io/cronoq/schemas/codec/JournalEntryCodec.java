@@ -1,0 +1,60 @@
+package io.cronoq.schemas.codec;
+
+import static io.cronoq.schemas.codec.Binary.instant;
+import static io.cronoq.schemas.codec.Binary.optionalString;
+
+import io.cronoq.events.JournalEntry;
+import io.cronoq.events.JournalItem;
+import java.io.IOException;
+import org.apache.avro.io.Decoder;
+import org.apache.avro.io.Encoder;
+
+/**
+ * A journal record: its pool, time, first event and cause, and the further entries the same input caused. The
+ * events every task passes through are written by hand, the rarer ones by Avro.
+ */
+public final class JournalEntryCodec implements RecordCodec<JournalEntry> {
+
+    /** The fingerprint of the JournalEntry schema this codec writes; a changed schema fails a test until it follows. */
+    static final long PINNED = 0x647e69fd061c69cdL;
+
+    private final RecordUnion events =
+            new RecordUnion(JournalEntry.getClassSchema().getField("event").schema(), JournalEntry.class);
+    private final Part<JournalItem> item = new Part<>() {
+        @Override
+        public void write(JournalItem i, Encoder out) throws IOException {
+            events.write(i.getEvent(), out);
+            optionalString(out, i.getCause());
+        }
+
+        @Override
+        public JournalItem read(Decoder in) throws IOException {
+            return new JournalItem(events.read(in), optionalString(in));
+        }
+    };
+
+    @Override
+    public Class<JournalEntry> type() {
+        return JournalEntry.class;
+    }
+
+    @Override
+    public long pinned() {
+        return PINNED;
+    }
+
+    @Override
+    public void write(JournalEntry e, Encoder out) throws IOException {
+        out.writeString(e.getPool());
+        instant(out, e.getAt());
+        events.write(e.getEvent(), out);
+        optionalString(out, e.getCause());
+        Binary.array(out, e.getMore(), item);
+    }
+
+    @Override
+    public JournalEntry read(Decoder in) throws IOException {
+        return new JournalEntry(in.readString(), instant(in), events.read(in), optionalString(in),
+                Binary.array(in, item));
+    }
+}
