@@ -392,6 +392,8 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
     private static void latency(PrintWriter out, String what, Latency.Summary l) {
         out.printf(Locale.ROOT, "  %-28s p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms (%,d samples)%n",
                 what, l.p50(), l.p90(), l.p99(), l.max(), l.count());
+        out.printf(Locale.ROOT, "  %-28s %d of %d seconds had a latency over 250 ms; the max came %d s in%n",
+                "", l.slowSeconds(), l.seconds(), l.worstAtSecond());
     }
 
     private static void memory(PrintWriter out, Memory m) {

@@ -33,6 +33,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class SchedulerApp implements AutoCloseable {
 
+    /** The stream thread producers' first retry back-off (ms): see {@link #streamsProperties}. */
+    static final int PRODUCER_RETRY_BACKOFF_MS = 10;
+
     private static final Logger log = LoggerFactory.getLogger(SchedulerApp.class);
 
     private final SchedulerConfig config;
@@ -140,10 +143,15 @@ public final class SchedulerApp implements AutoCloseable {
             props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, server);
         }
         props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, OversizedOutputHandler.class);
-        if (!props.containsKey(ProducerConfig.LINGER_MS_CONFIG)
-                && !props.containsKey(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG))) {
-            props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), lingerMs(config));
-        }
+        producerDefault(props, ProducerConfig.LINGER_MS_CONFIG, lingerMs(config));
+        // The stream thread's producer retries soon. Under the brokers' second version of transactions, a batch
+        // sent while the coordinator still completes the previous transaction is refused with
+        // CONCURRENT_TRANSACTIONS, and the batches pipelined behind it then with OUT_OF_ORDER_SEQUENCE_NUMBER;
+        // each is retried after retry.backoff.ms, doubling up to retry.backoff.max.ms. With Kafka's 100 ms the
+        // commit's flush waited 279-333 ms for them (profiled bench runs), and every task of that commit with it.
+        // The coordinator is done within milliseconds; a broker that stays away still backs the retries off to
+        // retry.backoff.max.ms (1 s).
+        producerDefault(props, ProducerConfig.RETRY_BACKOFF_MS_CONFIG, PRODUCER_RETRY_BACKOFF_MS);
         // No task idling: a task processes what it has fetched without waiting for its other input partitions.
         // Idling costs stream-thread CPU (Kafka Streams formats its "waiting for data" message eagerly for every
         // empty input partition on every record: 16-19% of the thread in profiled drains), and the order across
@@ -167,6 +175,13 @@ public final class SchedulerApp implements AutoCloseable {
             props.putIfAbsent(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, true);
         }
         return props;
+    }
+
+    /** Sets a setting of the stream threads' producers, unless the configuration set it, prefixed or not. */
+    private static void producerDefault(Properties props, String key, Object value) {
+        if (!props.containsKey(key) && !props.containsKey(StreamsConfig.producerPrefix(key))) {
+            props.put(StreamsConfig.producerPrefix(key), value);
+        }
     }
 
     /**

@@ -26,6 +26,8 @@ class StreamsPropertiesTest {
         assertThat(props.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG)).isEqualTo(StreamsConfig.EXACTLY_ONCE_V2);
         assertThat(props.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo(20);
         assertThat(props.get(PRODUCER_LINGER)).isEqualTo(10);
+        assertThat(props.get(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG)))
+                .as("a batch refused while the last transaction completes is retried soon").isEqualTo(10);
         assertThat(props.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG))
                 .as("the order across input topics does not matter: the leave grace")
                 .isEqualTo(StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
@@ -42,12 +44,15 @@ class StreamsPropertiesTest {
     @Test
     void aConfiguredLingerOrIdleTimeWins() {
         Properties unprefixed = SchedulerApp.streamsProperties(config(Map.of(
-                ProducerConfig.LINGER_MS_CONFIG, "3", StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "0")));
+                ProducerConfig.LINGER_MS_CONFIG, "3", StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "0",
+                ProducerConfig.RETRY_BACKOFF_MS_CONFIG, "250")));
         Properties prefixed = SchedulerApp.streamsProperties(config(Map.of(PRODUCER_LINGER, "7")));
 
         assertThat(unprefixed.get(ProducerConfig.LINGER_MS_CONFIG)).isEqualTo("3");
         assertThat(unprefixed).doesNotContainKey(PRODUCER_LINGER);
         assertThat(unprefixed.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG)).isEqualTo("0");
+        assertThat(unprefixed.get(ProducerConfig.RETRY_BACKOFF_MS_CONFIG)).isEqualTo("250");
+        assertThat(unprefixed).doesNotContainKey(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG));
         assertThat(prefixed.get(PRODUCER_LINGER)).isEqualTo("7");
     }
 
