@@ -394,6 +394,13 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
                 what, l.p50(), l.p90(), l.p99(), l.max(), l.count());
         out.printf(Locale.ROOT, "  %-28s %d of %d seconds had a latency over 250 ms; the max came %d s in%n",
                 "", l.slowSeconds(), l.seconds(), l.worstAtSecond());
+        if (!l.slowAt().isEmpty()) {
+            StringBuilder seconds = new StringBuilder();
+            l.slowAt().forEach((second, ms) -> seconds.append(seconds.length() == 0 ? "" : ", ")
+                    .append(String.format(Locale.ROOT, "%d s (%.0f ms)", second, ms)));
+            out.printf(Locale.ROOT, "  %-28s slow seconds after %s, with their worst: %s%n", "", l.firstSecond(),
+                    seconds);
+        }
     }
 
     private static void memory(PrintWriter out, Memory m) {

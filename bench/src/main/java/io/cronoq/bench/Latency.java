@@ -20,6 +20,7 @@ public final class Latency {
     /** Per second of the recorder's clock (seconds since it was made): the worst latency recorded in it. */
     private final Map<Long, Long> worstBySecond = new TreeMap<>();
     private final long startNanos = System.nanoTime();
+    private final long startEpochMillis = System.currentTimeMillis();
 
     /** Records one latency given in nanoseconds; a negative one (clock skew) counts as zero. */
     public synchronized void recordNanos(long nanos) {
@@ -30,19 +31,24 @@ public final class Latency {
 
     /** The figures so far. */
     public synchronized Summary summary() {
-        long slow = worstBySecond.values().stream().filter(m -> m > SLOW_MICROS).count();
+        long first = worstBySecond.isEmpty() ? 0 : worstBySecond.keySet().iterator().next();
         long worstSecond = -1;
         long worst = -1;
-        long first = worstBySecond.isEmpty() ? 0 : worstBySecond.keySet().iterator().next();
+        Map<Long, Double> slow = new TreeMap<>();
         for (Map.Entry<Long, Long> e : worstBySecond.entrySet()) {
+            long second = e.getKey() - first;
             if (e.getValue() > worst) {
                 worst = e.getValue();
-                worstSecond = e.getKey() - first;
+                worstSecond = second;
+            }
+            if (e.getValue() > SLOW_MICROS) {
+                slow.put(second, millis(e.getValue()));
             }
         }
         return new Summary(histogram.getTotalCount(), millis(histogram.getValueAtPercentile(50)),
                 millis(histogram.getValueAtPercentile(90)), millis(histogram.getValueAtPercentile(99)),
-                millis(histogram.getMaxValue()), worstBySecond.size(), slow, worstSecond);
+                millis(histogram.getMaxValue()), worstBySecond.size(), slow.size(), worstSecond, slow,
+                java.time.Instant.ofEpochMilli(startEpochMillis + first * 1000).toString());
     }
 
     private static double millis(long micros) {
@@ -52,8 +58,10 @@ public final class Latency {
     /**
      * Percentiles in milliseconds of {@code count} latencies; of the {@code seconds} seconds that recorded any,
      * {@code slowSeconds} had one over 250 ms, and the worst latency was recorded {@code worstAtSecond} seconds
-     * after the first sample.
+     * after the first sample; {@code slowAt} gives each slow second (seconds after the first sample's) with its
+     * worst latency in milliseconds, and {@code firstSecond} is when the first sample's second began by the wall
+     * clock (ISO-8601), so a stall can be matched with the logs.
      */
     public record Summary(long count, double p50, double p90, double p99, double max, long seconds, long slowSeconds,
-                          long worstAtSecond) {}
+                          long worstAtSecond, Map<Long, Double> slowAt, String firstSecond) {}
 }

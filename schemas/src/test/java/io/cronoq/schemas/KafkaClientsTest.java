@@ -38,4 +38,18 @@ class KafkaClientsTest {
         assertThat(KafkaClients.admin(COMMON, "a")).containsEntry("bootstrap.servers", "b:9092")
                 .containsEntry("client.id", "a").doesNotContainKeys("linger.ms", "group.id");
     }
+
+    @Test
+    void everyKindTriesAnUnreachableBrokerAgainWithinAQuarterSecondUnlessTold() {
+        for (String key : new String[] {"reconnect.backoff.max.ms", "retry.backoff.max.ms"}) {
+            assertThat(KafkaClients.durableProducer(COMMON, "p")).as(key).containsEntry(key, 250);
+            assertThat(KafkaClients.logReader(COMMON, "r")).as(key).containsEntry(key, 250);
+            assertThat(KafkaClients.admin(COMMON, "a")).as(key).containsEntry(key, 250);
+
+            Map<String, Object> told = Map.of(key, 2000);
+            assertThat(KafkaClients.durableProducer(told, "p")).as(key).containsEntry(key, 2000);
+            assertThat(KafkaClients.logReader(told, "r")).as(key).containsEntry(key, 2000);
+            assertThat(KafkaClients.admin(told, "a")).as(key).containsEntry(key, 2000);
+        }
+    }
 }

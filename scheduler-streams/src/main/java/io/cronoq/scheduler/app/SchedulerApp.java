@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
 import java.util.zip.CRC32;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.CloseOptions;
@@ -35,6 +36,8 @@ public final class SchedulerApp implements AutoCloseable {
 
     /** The stream thread producers' first retry back-off (ms): see {@link #streamsProperties}. */
     static final int PRODUCER_RETRY_BACKOFF_MS = 10;
+    /** How long (ms) at most a fetch of the restore consumer (restoring, or keeping a standby) waits for records. */
+    static final int RESTORE_FETCH_WAIT_MS = 10;
 
     private static final Logger log = LoggerFactory.getLogger(SchedulerApp.class);
 
@@ -143,6 +146,18 @@ public final class SchedulerApp implements AutoCloseable {
             props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, server);
         }
         props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, OversizedOutputHandler.class);
+        // After a broker's restart. Every client of the instance (its consumers, producers and admin) tries an
+        // unreachable broker again, and refreshes its metadata, within KafkaClients.BACKOFF_MAX_MS rather than
+        // Kafka's 1 s, so it is back soon after the broker serves. The group no longer knows the instance then (its
+        // session ran out while the broker started), so its tasks are closed and opened again, and each is checked
+        // against its changelogs before it runs: the restore consumer's fetch of a changelog with nothing left to
+        // restore (only an aborted transaction's records) waited up to fetch.max.wait.ms, 500 ms per task, one task
+        // after the other. It waits at most RESTORE_FETCH_WAIT_MS: a standby's restore consumer then fetches that
+        // often while its changelogs are idle (a busy changelog answers at once anyway), a small cost to a broker.
+        props.putIfAbsent(CommonClientConfigs.RECONNECT_BACKOFF_MAX_MS_CONFIG, KafkaClients.BACKOFF_MAX_MS);
+        props.putIfAbsent(CommonClientConfigs.RETRY_BACKOFF_MAX_MS_CONFIG, KafkaClients.BACKOFF_MAX_MS);
+        props.putIfAbsent(StreamsConfig.restoreConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG),
+                RESTORE_FETCH_WAIT_MS);
         producerDefault(props, ProducerConfig.LINGER_MS_CONFIG, lingerMs(config));
         // The stream thread's producer retries soon. Under the brokers' second version of transactions, a batch
         // sent while the coordinator still completes the previous transaction is refused with
@@ -150,7 +165,7 @@ public final class SchedulerApp implements AutoCloseable {
         // each is retried after retry.backoff.ms, doubling up to retry.backoff.max.ms. With Kafka's 100 ms the
         // commit's flush waited 279-333 ms for them (profiled bench runs), and every task of that commit with it.
         // The coordinator is done within milliseconds; a broker that stays away still backs the retries off to
-        // retry.backoff.max.ms (1 s).
+        // retry.backoff.max.ms (KafkaClients.BACKOFF_MAX_MS, below).
         producerDefault(props, ProducerConfig.RETRY_BACKOFF_MS_CONFIG, PRODUCER_RETRY_BACKOFF_MS);
         // No task idling: a task processes what it has fetched without waiting for its other input partitions.
         // Idling costs stream-thread CPU (Kafka Streams formats its "waiting for data" message eagerly for every

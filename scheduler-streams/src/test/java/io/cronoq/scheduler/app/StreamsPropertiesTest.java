@@ -69,6 +69,13 @@ class StreamsPropertiesTest {
         assertThat(props.get(StreamsConfig.PROBING_REBALANCE_INTERVAL_MS_CONFIG)).isEqualTo(60000);
         assertThat(props.get(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG))).isEqualTo(5000);
         assertThat(props.get(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG)).isEqualTo(1);
+        assertThat(props.get(ConsumerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG))
+                .as("every client of the instance is back soon after a broker's restart").isEqualTo(250);
+        assertThat(props.get(ConsumerConfig.RETRY_BACKOFF_MAX_MS_CONFIG)).isEqualTo(250);
+        assertThat(props.get(StreamsConfig.restoreConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG)))
+                .as("a task with nothing to restore runs without waiting out a fetch").isEqualTo(10);
+        assertThat(SchedulerApp.streamsProperties(config(Map.of(ConsumerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "900")))
+                .get(ConsumerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG)).as("unless configured").isEqualTo("900");
     }
 
     @Test
