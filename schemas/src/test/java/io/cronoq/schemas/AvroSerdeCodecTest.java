@@ -9,6 +9,7 @@ import io.cronoq.events.TaskRecord;
 import io.cronoq.schemas.codec.ListDatumReader;
 import io.cronoq.schemas.codec.RandomDatum;
 import io.cronoq.schemas.codec.RecordCodec;
+import io.cronoq.schemas.codec.SameRecord;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -78,12 +79,8 @@ class AvroSerdeCodecTest {
             for (int i = 0; i < PER_VERSION; i++) {
                 byte[] body = body(writer, random.of(released));
                 T expected = avro.read(null, DecoderFactory.get().binaryDecoder(body, null));
-                assertThat(serde.deserialize(TOPIC, withHeader(id, body)))
-                        .as("%s of %s, instance %d", type.getSimpleName(), dir.getFileName(), i)
-                        .usingRecursiveComparison()
-                        .withEqualsForType(ByteBuffer::equals, ByteBuffer.class)
-                        .withEqualsForType(Double::equals, Double.class)
-                        .isEqualTo(expected);
+                SameRecord.same(serde.deserialize(TOPIC, withHeader(id, body)), expected,
+                        type.getSimpleName() + " of " + dir.getFileName() + ", instance " + i);
             }
             assertThat(serde.readsByHand(id))
                     .as("%s of %s is read by the codec only if it is today's schema", type.getSimpleName(), dir)

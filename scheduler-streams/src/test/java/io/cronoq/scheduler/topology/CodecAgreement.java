@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.cronoq.schemas.codec.Codecs;
 import io.cronoq.schemas.codec.ListDatumReader;
 import io.cronoq.schemas.codec.RecordCodec;
+import io.cronoq.schemas.codec.SameRecord;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import org.apache.avro.Schema;
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.BinaryEncoder;
@@ -46,10 +46,10 @@ final class CodecAgreement {
                     .isEqualTo(avro);
             T byAvro = new ListDatumReader<T>(schema, schema, ListDatumReader.readingModel(codec.type()))
                     .read(null, decoder(avro));
-            assertThat(codec.read(decoder(avro))).usingRecursiveComparison()
-                    .withEqualsForType(ByteBuffer::equals, ByteBuffer.class)
-                    .withEqualsForType(Double::equals, Double.class)
-                    .isEqualTo(byAvro).isEqualTo(record);
+            T byCodec = codec.read(decoder(avro));
+            SameRecord.same(byCodec, byAvro, "the " + codec.type().getSimpleName() + " its codec read");
+            assertThat(byCodec).as("the %s its codec read, against the one written", codec.type().getSimpleName())
+                    .isEqualTo(record);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
