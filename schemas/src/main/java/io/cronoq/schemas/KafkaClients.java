@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -42,9 +43,8 @@ public final class KafkaClients {
         Map<String, Object> config = new HashMap<>();
         config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         config.put(ProducerConfig.BATCH_SIZE_CONFIG, 64 * 1024);
-        config.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, BACKOFF_MAX_MS);
-        config.put(ProducerConfig.RETRY_BACKOFF_MAX_MS_CONFIG, BACKOFF_MAX_MS);
         config.putAll(known(common, ProducerConfig.configNames()));
+        shortBackoffs(config);
         Object acks = config.get(ProducerConfig.ACKS_CONFIG);
         if (acks != null && !acks.toString().equals("all") && !acks.toString().equals("-1")) {
             throw new IllegalArgumentException("acks=" + acks + " would let an event be lost after its send "
@@ -78,8 +78,7 @@ public final class KafkaClients {
     private static Map<String, Object> committedReader(Map<String, ?> common, String clientId,
                                                        String offsetReset) {
         Map<String, Object> config = known(common, ConsumerConfig.configNames());
-        config.putIfAbsent(ConsumerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, BACKOFF_MAX_MS);
-        config.putIfAbsent(ConsumerConfig.RETRY_BACKOFF_MAX_MS_CONFIG, BACKOFF_MAX_MS);
+        shortBackoffs(config);
         config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -90,8 +89,7 @@ public final class KafkaClients {
     /** An admin client with the common settings an admin client knows. */
     public static Map<String, Object> admin(Map<String, ?> common, String clientId) {
         Map<String, Object> config = known(common, AdminClientConfig.configNames());
-        config.putIfAbsent(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, BACKOFF_MAX_MS);
-        config.putIfAbsent(AdminClientConfig.RETRY_BACKOFF_MAX_MS_CONFIG, BACKOFF_MAX_MS);
+        shortBackoffs(config);
         config.put(AdminClientConfig.CLIENT_ID_CONFIG, clientId);
         return config;
     }
@@ -109,6 +107,22 @@ public final class KafkaClients {
      */
     public static String uniqueId(String name) {
         return name + "-" + SEQUENCE.incrementAndGet();
+    }
+
+    /**
+     * Caps both back-offs at {@link #BACKOFF_MAX_MS} in a client's settings, or in Kafka Streams' settings (which it
+     * hands to all its clients), unless they set the cap or the first back-off themselves: a first back-off set
+     * longer than the cap would otherwise be cut down to it, so Kafka's own handling applies then.
+     */
+    public static void shortBackoffs(Map<? super String, Object> config) {
+        if (!config.containsKey(CommonClientConfigs.RECONNECT_BACKOFF_MAX_MS_CONFIG)
+                && !config.containsKey(CommonClientConfigs.RECONNECT_BACKOFF_MS_CONFIG)) {
+            config.put(CommonClientConfigs.RECONNECT_BACKOFF_MAX_MS_CONFIG, BACKOFF_MAX_MS);
+        }
+        if (!config.containsKey(CommonClientConfigs.RETRY_BACKOFF_MAX_MS_CONFIG)
+                && !config.containsKey(CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG)) {
+            config.put(CommonClientConfigs.RETRY_BACKOFF_MAX_MS_CONFIG, BACKOFF_MAX_MS);
+        }
     }
 
     private static Map<String, Object> known(Map<String, ?> common, Set<String> names) {

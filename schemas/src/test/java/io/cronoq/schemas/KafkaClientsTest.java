@@ -50,6 +50,13 @@ class KafkaClientsTest {
             assertThat(KafkaClients.durableProducer(told, "p")).as(key).containsEntry(key, 2000);
             assertThat(KafkaClients.logReader(told, "r")).as(key).containsEntry(key, 2000);
             assertThat(KafkaClients.admin(told, "a")).as(key).containsEntry(key, 2000);
+
+            // A first back-off set without a cap is not cut down to cronoq's cap: Kafka's own handling applies.
+            String first = key.replace(".max", "");
+            Map<String, Object> longFirst = Map.of(first, 2000);
+            assertThat(KafkaClients.durableProducer(longFirst, "p")).as(first).doesNotContainKey(key);
+            assertThat(KafkaClients.logReader(longFirst, "r")).as(first).doesNotContainKey(key);
+            assertThat(KafkaClients.admin(longFirst, "a")).as(first).doesNotContainKey(key);
         }
     }
 }

@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
 import java.util.zip.CRC32;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.CloseOptions;
@@ -154,8 +153,7 @@ public final class SchedulerApp implements AutoCloseable {
         // restore (only an aborted transaction's records) waited up to fetch.max.wait.ms, 500 ms per task, one task
         // after the other. It waits at most RESTORE_FETCH_WAIT_MS: a standby's restore consumer then fetches that
         // often while its changelogs are idle (a busy changelog answers at once anyway), a small cost to a broker.
-        props.putIfAbsent(CommonClientConfigs.RECONNECT_BACKOFF_MAX_MS_CONFIG, KafkaClients.BACKOFF_MAX_MS);
-        props.putIfAbsent(CommonClientConfigs.RETRY_BACKOFF_MAX_MS_CONFIG, KafkaClients.BACKOFF_MAX_MS);
+        KafkaClients.shortBackoffs(props);
         props.putIfAbsent(StreamsConfig.restoreConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG),
                 RESTORE_FETCH_WAIT_MS);
         producerDefault(props, ProducerConfig.LINGER_MS_CONFIG, lingerMs(config));
