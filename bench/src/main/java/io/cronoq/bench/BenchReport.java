@@ -395,9 +395,9 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
         out.printf(Locale.ROOT, "  %-28s %d of %d seconds had a latency over 250 ms; the max came %d s in%n",
                 "", l.slowSeconds(), l.seconds(), l.worstAtSecond());
         if (!l.slowAt().isEmpty()) {
-            StringBuilder seconds = new StringBuilder();
-            l.slowAt().forEach((second, ms) -> seconds.append(seconds.length() == 0 ? "" : ", ")
-                    .append(String.format(Locale.ROOT, "%d s (%.0f ms)", second, ms)));
+            String seconds = l.slowAt().entrySet().stream()
+                    .map(e -> String.format(Locale.ROOT, "%d s (%.0f ms)", e.getKey(), e.getValue()))
+                    .collect(java.util.stream.Collectors.joining(", "));
             out.printf(Locale.ROOT, "  %-28s slow seconds after %s, with their worst: %s%n", "", l.firstSecond(),
                     seconds);
         }

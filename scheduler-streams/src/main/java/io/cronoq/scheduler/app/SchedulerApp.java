@@ -163,7 +163,7 @@ public final class SchedulerApp implements AutoCloseable {
         // each is retried after retry.backoff.ms, doubling up to retry.backoff.max.ms. With Kafka's 100 ms the
         // commit's flush waited 279-333 ms for them (profiled bench runs), and every task of that commit with it.
         // The coordinator is done within milliseconds; a broker that stays away still backs the retries off to
-        // retry.backoff.max.ms (KafkaClients.BACKOFF_MAX_MS, below).
+        // retry.backoff.max.ms (KafkaClients.BACKOFF_MAX_MS, above).
         producerDefault(props, ProducerConfig.RETRY_BACKOFF_MS_CONFIG, PRODUCER_RETRY_BACKOFF_MS);
         // No task idling: a task processes what it has fetched without waiting for its other input partitions.
         // Idling costs stream-thread CPU (Kafka Streams formats its "waiting for data" message eagerly for every

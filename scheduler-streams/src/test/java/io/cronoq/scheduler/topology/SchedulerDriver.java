@@ -42,6 +42,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 final class SchedulerDriver implements AutoCloseable {
 
+    /** Up to this many task records the index is checked after every input; beyond, after every {@link #CHECK_EVERY}th. */
+    private static final int CHECK_EVERY_INPUT_UP_TO = 256;
+    private static final int CHECK_EVERY = 64;
+
     final Topics topics;
     final TopologyTestDriver driver;
     private final TestInputTopic<String, SubmissionEvent> submissions;
@@ -51,8 +55,6 @@ final class SchedulerDriver implements AutoCloseable {
     private final TestOutputTopic<String, JournalEntry> journal;
     private final TestOutputTopic<String, DeadLetter> deadLetters;
     private final io.cronoq.scheduler.policy.TimeRules rules;
-    private static final int CHECK_EVERY_INPUT_UP_TO = 256;
-    private static final int CHECK_EVERY = 64;
     /** Inputs and ticks so far. */
     private long steps;
 

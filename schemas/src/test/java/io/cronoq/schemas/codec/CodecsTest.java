@@ -116,7 +116,7 @@ class CodecsTest {
         void to(BinaryEncoder out) throws IOException;
     }
 
-    private static byte[] write(Writing writing) throws IOException {
+    static byte[] write(Writing writing) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         BinaryEncoder out = EncoderFactory.get().binaryEncoder(bytes, null);
         writing.to(out);

@@ -4,16 +4,13 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cronoq.events.TaskRecord;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.LinkedList;
 import java.util.Map;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumWriter;
-import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
-import org.apache.avro.io.EncoderFactory;
 import org.junit.jupiter.api.Test;
 
 /** The comparison the codec tests rest on finds a difference anywhere in a record and names where. */
@@ -62,11 +59,8 @@ class SameRecordTest {
     private static byte[] randomTaskRecord() {
         Schema schema = TaskRecord.getClassSchema();
         try {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
-            new GenericDatumWriter<>(schema, GenericData.get()).write(new RandomDatum(7).of(schema), encoder);
-            encoder.flush();
-            return out.toByteArray();
+            return CodecsTest.write(out -> new GenericDatumWriter<>(schema, GenericData.get())
+                    .write(new RandomDatum(7).of(schema), out));
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
