@@ -7,7 +7,6 @@ import io.cronoq.scheduler.policy.limits.Limits;
 import io.cronoq.scheduler.policy.store.Place;
 import io.cronoq.scheduler.policy.store.WaitingQueue;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -24,7 +23,7 @@ import java.util.Set;
  * same requirement) until empty classes outnumber waiting ones by far; then {@link Groups} forgets
  * them, so a stream of ever-new requirements does not grow the heap without bound.
  */
-final class ClassIndex {
+final class ClassIndex implements Tenants.Watcher {
 
     /** Empty classes kept at least, whatever the number of waiting ones. */
     private static final int KEEP_EMPTY = 1_024;
@@ -36,9 +35,8 @@ final class ClassIndex {
     /** Classes with at least one waiting task, in the order they last became non-empty. */
     private final LinkedHashSet<WaitClass> waitingClasses = new LinkedHashSet<>();
     private long waiting;
-    /** Each tenant's classes with waiting tasks, at its {@link Tenant#index()}, in the order they last became non-empty. */
-    @SuppressWarnings("unchecked")
-    private LinkedHashSet<WaitClass>[] byTenant = new LinkedHashSet[1];
+    /** Each waiting tenant's classes with waiting tasks, in the order they last became non-empty. */
+    private final Map<Tenant, LinkedHashSet<WaitClass>> byTenant = new HashMap<>();
 
     ClassIndex(WaitingQueue queue, Tenants tenants, Limits<WaitClass> limits) {
         this.queue = queue;
@@ -64,23 +62,35 @@ final class ClassIndex {
 
     /** The tenant's classes that have waiting tasks (read only: a tenant that never waited costs nothing). */
     Set<WaitClass> waitingOf(Tenant t) {
-        int i = t.index();
-        Set<WaitClass> set = i < byTenant.length ? byTenant[i] : null;
+        Set<WaitClass> set = byTenant.get(t);
         return set != null ? set : Set.of();
     }
 
-    /** The tenant's own set of classes with waiting tasks, made the first time one of them waits. */
-    private LinkedHashSet<WaitClass> linesOf(Tenant t) {
-        int i = t.index();
-        if (i >= byTenant.length) {
-            byTenant = Arrays.copyOf(byTenant, Math.max(i + 1, byTenant.length * 2));
+    /** A waiting tenant's share changed: it moves among the tenants of each class it waits in. */
+    @Override
+    public void shareChanged(Tenant t) {
+        Set<WaitClass> waiting = byTenant.get(t);
+        if (waiting != null) {
+            for (WaitClass c : waiting) {
+                c.need.seats.shareChanged(t);
+            }
         }
-        LinkedHashSet<WaitClass> set = byTenant[i];
-        if (set == null) {
-            set = new LinkedHashSet<>();
-            byTenant[i] = set;
+    }
+
+    /** A tenant went below a guarantee or back, or reached a max or left it: each class it waits in takes note. */
+    @Override
+    public void standingChanged(Tenant t) {
+        Set<WaitClass> waiting = byTenant.get(t);
+        if (waiting != null) {
+            for (WaitClass c : waiting) {
+                c.need.seats.standingChanged(t);
+            }
         }
-        return set;
+    }
+
+    /** Forgets a line whose tenant was forgotten (it has no waiting task): its tenant's name stands for a new one. */
+    void forget(WaitClass c) {
+        classes.remove(c.key(), c);
     }
 
     /** Whether enough empty classes piled up to be worth forgetting. */
@@ -129,6 +139,7 @@ final class ClassIndex {
             boolean open = c.count > 0 && c.need.close(c); // reopened in its new place
             c.headPlace = place;
             c.headTaskId = taskId;
+            c.heldTold = null;
             if (open) {
                 c.need.open(c);
             }
@@ -156,6 +167,7 @@ final class ClassIndex {
     }
 
     private void refreshHead(WaitClass c) {
+        c.heldTold = null;
         boolean open = c.need.close(c); // reopened in its new place
         WaitingQueue.Entry head = c.count > 0 ? queue.first(c.key()) : null;
         if (head == null) {
@@ -187,18 +199,23 @@ final class ClassIndex {
         need.count += count - c.count;
         if (c.count == 0 && count > 0) {
             waitingClasses.add(c);
-            LinkedHashSet<WaitClass> ofTenant = linesOf(c.tenant);
-            if (ofTenant.isEmpty()) {
+            LinkedHashSet<WaitClass> ofTenant = byTenant.get(c.tenant);
+            if (ofTenant == null) {
                 tenants.waiting(c.tenant, true);
+                ofTenant = new LinkedHashSet<>();
+                byTenant.put(c.tenant, ofTenant);
             }
             ofTenant.add(c);
             need.waiting.add(c);
             c.count = count;
+            need.counted(c);
             if (c.limits() != null) {
                 limits.lineJoined(c);
             }
             return;
         } else if (c.count > 0 && count == 0) {
+            c.count = 0;
+            need.counted(c);
             if (c.limits() != null) {
                 limits.lineEmptied(c);
                 // A line of limits is seldom used again (keys come and go): it goes at once, not at a sweep.
@@ -206,9 +223,10 @@ final class ClassIndex {
                 c.need.removeLine(c);
             }
             waitingClasses.remove(c);
-            LinkedHashSet<WaitClass> ofTenant = linesOf(c.tenant);
+            LinkedHashSet<WaitClass> ofTenant = byTenant.get(c.tenant);
             ofTenant.remove(c);
             if (ofTenant.isEmpty()) {
+                byTenant.remove(c.tenant);
                 tenants.waiting(c.tenant, false);
             }
             need.waiting.remove(c);

@@ -68,6 +68,11 @@ final class Groups {
      */
     WaitClass classFor(String key, String requirementKey, TaskSubmitted task) {
         WaitClass c = classes.get(key);
+        if (c != null && c.tenant.forgotten()) {
+            classes.forget(c); // an empty line of a tenant forgotten since: the name stands for a new one
+            c.need.removeLine(c);
+            c = null;
+        }
         if (c == null) {
             if (classes.sweepDue()) {
                 for (WaitClass gone : classes.sweep()) {
@@ -89,7 +94,7 @@ final class Groups {
             }
             Need n = needs.get(requirementKey);
             if (n == null) {
-                n = new Need(Requirement.parse(requirementKey));
+                n = new Need(Requirement.parse(requirementKey), tenants);
                 needs.put(requirementKey, n);
                 for (Group g : groups.values()) {
                     if (g.labels().includes(n.labels())) {
@@ -161,7 +166,7 @@ final class Groups {
             p.removed = true;
             for (Need n : p.needs) {
                 n.profiles.remove(p);
-                n.freeProfiles.remove(p);
+                n.unlist(p);
             }
             if (g.isEmpty()) {
                 groups.remove(g.labels().key());
@@ -205,7 +210,7 @@ final class Groups {
             if (w.live() && w.profile() != null) {
                 for (AttemptRef ref : w.running()) {
                     if (tenants.get(ref.getTenant()) == t) {
-                        t.countInQuotas(w.profile().labels(), +1);
+                        tenants.countIntoQuotas(t, w.profile().labels());
                     }
                 }
             }
@@ -224,7 +229,7 @@ final class Groups {
         n.profiles.add(p);
         n.capacity += p.capacity;
         if (p.listedFree) {
-            n.freeProfiles.add(p);
+            n.list(p);
         }
     }
 
@@ -239,9 +244,9 @@ final class Groups {
             n.capacity += delta;
             if (free != p.listedFree) {
                 if (free) {
-                    n.freeProfiles.add(p);
+                    n.list(p);
                 } else {
-                    n.freeProfiles.remove(p);
+                    n.unlist(p);
                 }
             }
         }

@@ -1,6 +1,7 @@
 package io.cronoq.scheduler.policy;
 
 import io.cronoq.scheduler.policy.sharing.Tenant;
+import io.cronoq.scheduler.policy.sharing.Tenants;
 import io.cronoq.scheduler.policy.limits.LineLimits;
 import io.cronoq.scheduler.policy.limits.Limits;
 import io.cronoq.scheduler.policy.match.LabelSet;
@@ -8,15 +9,17 @@ import io.cronoq.scheduler.policy.match.Preferences;
 import io.cronoq.scheduler.policy.match.Requirement;
 import io.cronoq.events.Preference;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One requirement class: what the waiting tasks with exactly the same {@link Requirement} (labels
  * and resource need) share whatever their tenant. It keeps the profiles that can serve it (labels
  * and resources, computed once when the class or the profile appears), which of those have a free
  * slot now, their total capacity, why its tasks wait, and its tenants' lines ({@link WaitClass}, one
- * per tenant and set of limits its tasks name);
+ * per tenant and set of limits its tasks name, seated by tenant in {@link TenantSeats});
  * so deciding where a task goes or why it waits never looks at the backlog, and a profile's change
  * touches each requirement once, however many tenants wait for it.
  */
@@ -25,22 +28,22 @@ final class Need {
     final Requirement requirement;
     /** Profiles whose workers satisfy the requirement: maintained by {@link Groups}. */
     final List<Profile> profiles = new ArrayList<>();
-    /** Those of {@link #profiles} with a free slot (insertion-ordered; iteration costs its size). */
+    /**
+     * Those of {@link #profiles} with a free slot (insertion-ordered; iteration costs its size).
+     * Changed only through {@link #list} and {@link #unlist}.
+     */
     final LinkedHashSet<Profile> freeProfiles = new LinkedHashSet<>();
+    /** Counts the changes of {@link #freeProfiles}: {@link #outside} holds for one value. */
+    private long freeChanges;
+    private long outsideAt = -1;
+    /** For a scope: whether a free profile lies outside it, while {@link #freeProfiles} stays as it was. */
+    private final Map<LabelSet, Boolean> outside = new HashMap<>(4);
     /** Slots of the ACTIVE workers of {@link #profiles}. */
     int capacity;
-    /** Its tenants' lines, known ones, at their tenant's {@link Tenant#index} (maintained by {@link Groups}). */
-    private WaitClass[] lines = new WaitClass[1];
-    /** How many of {@link #lines} are set. */
-    private int lineCount;
-    /**
-     * Its tenants' lines that name limits ({@link LineLimits}), have waiting tasks and whose limits
-     * admit their head now, at their tenant's index, each set ordered by head place (maintained by
-     * {@link Limits} and {@link ClassIndex}): a tenant may have many, one per set of limits.
-     */
-    private OpenLines[] open = new OpenLines[0];
-    /** How many lines {@link #open} holds in all: none, and a tenant's line is its unlimited one alone. */
-    private int openCount;
+    /** Its tenants' lines: one seat per tenant, in the orders a freed slot reads them. */
+    final TenantSeats seats;
+    /** Its lines that name limits and that the class index knows (they have no seat while closed). */
+    private int limitedLines;
     /** Its lines whose head is urgent (a fixed start, a near deadline): served before any share is weighed. */
     final LinkedHashSet<WaitClass> urgent = new LinkedHashSet<>();
     /** Its tenants' lines that have waiting tasks (maintained by {@link ClassIndex}). */
@@ -52,8 +55,9 @@ final class Need {
     /** The last {@code Placement.settle} call that listed it. */
     long settle;
 
-    Need(Requirement requirement) {
+    Need(Requirement requirement, Tenants tenants) {
         this.requirement = requirement;
+        this.seats = new TenantSeats(tenants);
     }
 
     /**
@@ -62,34 +66,14 @@ final class Need {
      * {@code null}. A line its limits hold back is never returned, so it holds up no other.
      */
     WaitClass waitingLineOf(Tenant t) {
-        WaitClass c = t.index() < lines.length ? lines[t.index()] : null;
-        if (c != null && c.count == 0) {
-            c = null;
-        }
-        if (openCount == 0) {
-            return c;
-        }
-        OpenLines limited = t.index() < open.length ? open[t.index()] : null;
-        if (limited == null || limited.isEmpty()) {
-            return c;
-        }
-        WaitClass first = limited.first();
-        return c == null || first.headPlace.before(c.headPlace) ? first : c;
+        return seats.lineOf(t);
     }
 
     /** A limited line with waiting tasks whose limits admit its head: it may take a slot. */
     void open(WaitClass c) {
-        int i = c.tenant.index();
-        if (i >= open.length) {
-            open = java.util.Arrays.copyOf(open, Math.max(i + 1, open.length * 2));
-        }
-        if (open[i] == null) {
-            open[i] = new OpenLines();
-        }
         if (!c.open) {
-            open[i].add(c);
-            openCount++;
             c.open = true;
+            seats.open(c);
         }
     }
 
@@ -101,44 +85,91 @@ final class Need {
         if (!c.open) {
             return false; // no lookup: a line is mostly closed when asked
         }
-        open[c.tenant.index()].remove(c);
-        openCount--;
         c.open = false;
+        seats.close(c);
         return true;
     }
 
     /** A tenant's new line of this class. */
     void addLine(WaitClass c) {
         if (c.limits() != null) {
-            lineCount++;
-            return;
+            limitedLines++;
+        } else {
+            seats.addPlain(c);
         }
-        int i = c.tenant.index();
-        if (i >= lines.length) {
-            lines = java.util.Arrays.copyOf(lines, Math.max(i + 1, lines.length * 2));
+    }
+
+    /** A line's count went from none to some, or back. */
+    void counted(WaitClass c) {
+        if (c.limits() == null) {
+            seats.counted(c);
         }
-        if (lines[i] == null) {
-            lineCount++;
-        }
-        lines[i] = c;
     }
 
     /** Whether it has a line (waiting tasks or not) that the class index still knows. */
     boolean hasLines() {
-        return lineCount > 0;
+        return limitedLines > 0 || !seats.isEmpty();
     }
 
     /** A line forgotten (empty for long); whether the class has no line left. */
     boolean removeLine(WaitClass c) {
         if (c.limits() != null) {
-            return --lineCount == 0;
+            limitedLines--;
+        } else {
+            seats.removePlain(c);
         }
-        int i = c.tenant.index();
-        if (i < lines.length && lines[i] == c) {
-            lines[i] = null;
-            lineCount--;
+        return !hasLines();
+    }
+
+    /** A profile gained a free slot. */
+    void list(Profile p) {
+        if (freeProfiles.add(p)) {
+            freeChanges++;
         }
-        return lineCount == 0;
+    }
+
+    /** A profile has no free slot left (or is gone). */
+    void unlist(Profile p) {
+        if (freeProfiles.remove(p)) {
+            freeChanges++;
+        }
+    }
+
+    /**
+     * Whether a free profile is one the tenant may take (see {@link Tenant#mayTake}). A tenant held
+     * to one max (the usual case) asks whether a free profile lies outside that max's scope, which
+     * is worked out once per scope while the free profiles stay as they are, however many of the
+     * class's tenants are held to it.
+     */
+    boolean anyFreeFor(Tenant t) {
+        if (!t.atAnyMax()) {
+            return !freeProfiles.isEmpty();
+        }
+        Tenant.Quota only = t.soleMax();
+        if (only == null) {
+            for (Profile p : freeProfiles) {
+                if (t.mayTake(p.labels())) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        if (outsideAt != freeChanges) {
+            outside.clear();
+            outsideAt = freeChanges;
+        }
+        Boolean any = outside.get(only.scope);
+        if (any == null) {
+            any = false;
+            for (Profile p : freeProfiles) {
+                if (!p.labels().includes(only.scope)) {
+                    any = true;
+                    break;
+                }
+            }
+            outside.put(only.scope, any);
+        }
+        return any;
     }
 
     LabelSet labels() {

@@ -1,6 +1,7 @@
 package io.cronoq.scheduler.policy;
 
 import io.cronoq.scheduler.policy.sharing.Tenant;
+import io.cronoq.scheduler.policy.sharing.Tenants;
 import io.cronoq.scheduler.policy.limits.Limits;
 import io.cronoq.scheduler.policy.time.TimeCauses;
 import io.cronoq.events.AttemptAssigned;
@@ -36,6 +37,10 @@ final class Placement {
     /** During {@link #settle}: single lines that may take a slot (joined, or of a tenant its max released). */
     private final List<WaitClass> lines = new ArrayList<>();
     private final Choice choice = new Choice();
+    /** During a pass of {@link #settle}: the first two seats of one requirement class ({@link TenantSeats#firstTwo}). */
+    private final TenantSeats.Seat[] pick = new TenantSeats.Seat[2];
+    /** At the end of {@link #settle}: the lines of tenants held to a max, to be told so. */
+    private final List<WaitClass> capped = new ArrayList<>();
     /** Counts the calls of {@link #settle}, so a requirement class is listed once per call ({@link Need#settle}). */
     private long settles;
     /** During a pass of {@link #settle}: those of {@link #needs} with a free profile. */
@@ -131,7 +136,7 @@ final class Placement {
                 break; // no freed slot is left, and no single line to look at
             }
             // Urgent heads, tenants below a guarantee, and single lines (joined, or released by a max)...
-            boolean guarantees = !m.tenants.guaranteedTenants().isEmpty();
+            boolean guarantees = m.tenants.anyGuarantee();
             for (int i = 0; i < free.size(); i++) {
                 Need n = free.get(i);
                 if (!n.urgent.isEmpty()) {
@@ -141,13 +146,13 @@ final class Placement {
                         }
                     }
                 }
-                if (!guarantees) {
-                    continue;
-                }
-                for (Tenant t : m.tenants.guaranteedTenants()) {
-                    WaitClass c = t.belowGuarantee() ? n.waitingLineOf(t) : null;
-                    if (c != null && c.servable() && c.hasDeficitProfile()) {
-                        consider(c);
+                if (guarantees) {
+                    TenantSeats seats = n.seats;
+                    for (int k = 0; k < seats.deficitCount(); k++) {
+                        WaitClass c = seats.deficitSeat(k).line();
+                        if (c != null && c.servable() && c.hasDeficitProfile()) {
+                            consider(c);
+                        }
                     }
                 }
             }
@@ -157,23 +162,10 @@ final class Placement {
                     consider(c);
                 }
             }
-            // ...then the tenants by share, smallest first (ties by name): the first with a line the slot
+            // ...then the tenants by share, smallest first (ties by name): the first with a line a free slot
             // can serve, and the next such one (what the slot passed over, if its head waited longer).
-            int tenantsWithLines = 0;
-            for (Tenant t : free.isEmpty() ? List.<Tenant>of() : m.tenants.ranked()) {
-                if (tenantsWithLines == 2) {
-                    break;
-                }
-                boolean any = false;
-                for (int i = 0; i < free.size(); i++) {
-                    Need n = free.get(i);
-                    WaitClass c = n.waitingLineOf(t);
-                    if (c != null && (!t.bounded() || c.servable())) {
-                        consider(c);
-                        any = true;
-                    }
-                }
-                tenantsWithLines += any ? 1 : 0;
+            if (!free.isEmpty()) {
+                considerFirstTenants();
             }
             WaitClass best = choice.best;
             if (best == null) {
@@ -182,7 +174,7 @@ final class Placement {
             TaskRecord task = m.store.task(best.headTaskId);
             Profile profile = choice.tier == 1 ? best.bestDeficitProfile(task.getTask().getPreferences())
                     : best.bestFreeProfile(task.getTask().getPreferences());
-            WaitClass passedOver = choice.passedOver;
+            WaitClass passedOver = choice.passedOver();
             String why = passedOver == null ? null
                     : m.tenants.whyChosen(best.tenant, choice.tier, profile.labels(), passedOver.tenant);
             String held = passedOver != null && choice.tier == 1 ? best.tenant.heldFor(profile.labels()) : null;
@@ -192,15 +184,23 @@ final class Placement {
                 reasons.tell(passedOver, held, out); // it would have had the slot, but for the guarantee
             }
         }
-        // The lines a max still holds are told so (only bounded tenants' lines can be).
-        for (Tenant t : m.tenants.boundedTenants().isEmpty() ? List.<Tenant>of() : m.tenants.boundedTenants()) {
-            for (Need n : needs) {
-                WaitClass c = n.waitingLineOf(t);
-                if (c != null) {
-                    reasons.tellHeldByMax(c, out);
+        // The lines a max still holds are told so (only the lines of tenants held to a max can be).
+        for (int i = 0; i < needs.size(); i++) {
+            TenantSeats seats = needs.get(i).seats;
+            for (int k = 0; k < seats.cappedCount(); k++) {
+                WaitClass c = seats.cappedSeat(k).line();
+                if (c != null && reasons.untoldHeldByMax(c)) {
+                    capped.add(c);
                 }
             }
         }
+        if (capped.size() > 1) {
+            capped.sort(Placement::byTenantThenPlace); // the same words in the same order, however the seats lie
+        }
+        for (int i = 0; i < capped.size(); i++) {
+            reasons.tellHeldByMax(capped.get(i), out);
+        }
+        capped.clear();
         for (int i = 0; i < lines.size(); i++) {
             reasons.tellHeldByMax(lines.get(i), out);
         }
@@ -209,17 +209,42 @@ final class Placement {
         reasons.tellLimits(out);
     }
 
-    /** The line a freed slot serves first so far in one pass of {@link #settle}, and the one it passed over. */
+    /**
+     * The line a freed slot serves first so far in one pass of {@link #settle}, and the considered
+     * lines whose heads waited longest, of two tenants: what the slot passed over, if it waited
+     * longer than the chosen one, is read from them at the end, so the order lines are looked at in
+     * never changes the words.
+     */
     private static final class Choice {
         WaitClass best;
         int tier;
         double share;
-        /** A line of another tenant whose head waited longer than the best's, if any. */
-        WaitClass passedOver;
+        /** The considered line whose head waited longest, and the one that did of another tenant. */
+        WaitClass oldest;
+        WaitClass oldestOfOther;
 
         void clear() {
             best = null;
-            passedOver = null;
+            oldest = null;
+            oldestOfOther = null;
+        }
+
+        void sawHead(WaitClass c) {
+            if (oldest == null || c.headPlace.before(oldest.headPlace)) {
+                if (oldest != null && oldest.tenant != c.tenant) {
+                    oldestOfOther = oldest;
+                }
+                oldest = c;
+            } else if (c.tenant != oldest.tenant
+                    && (oldestOfOther == null || c.headPlace.before(oldestOfOther.headPlace))) {
+                oldestOfOther = c;
+            }
+        }
+
+        /** A line of another tenant than the best's whose head waited longer than the best's head, or {@code null}. */
+        WaitClass passedOver() {
+            WaitClass other = oldest.tenant != best.tenant ? oldest : oldestOfOther;
+            return other != null && other.headPlace.before(best.headPlace) ? other : null;
         }
     }
 
@@ -228,16 +253,51 @@ final class Placement {
         int tier = tier(c);
         double share = tier == 2 ? c.tenant.rankedShare() : 0;
         WaitClass best = choice.best;
-        if (best == null || before(c, tier, share, best, choice.tier, choice.share)) {
-            if (best != null && best.tenant != c.tenant && best.headPlace.before(c.headPlace)) {
-                choice.passedOver = best;
-            }
+        if (best == null || best != c && before(c, tier, share, best, choice.tier, choice.share)) {
             choice.best = c;
             choice.tier = tier;
             choice.share = share;
-        } else if (best.tenant != c.tenant && c.headPlace.before(best.headPlace)) {
-            choice.passedOver = c;
         }
+        choice.sawHead(c);
+    }
+
+    /**
+     * Considers the lines, in every free requirement class, of the first two tenants by share that
+     * have a line a free slot can serve: each class's seats yield their first two
+     * ({@link TenantSeats#firstTwo}), and the first two of those are the pool's.
+     */
+    private void considerFirstTenants() {
+        Tenant first = null;
+        Tenant second = null;
+        for (int i = 0; i < free.size(); i++) {
+            int found = free.get(i).seats.firstTwo(pick);
+            for (int k = 0; k < found; k++) {
+                Tenant t = pick[k].tenant;
+                if (t == first || t == second) {
+                    continue;
+                }
+                if (first == null || Tenants.byShare(t, first) < 0) {
+                    second = first;
+                    first = t;
+                } else if (second == null || Tenants.byShare(t, second) < 0) {
+                    second = t;
+                }
+            }
+        }
+        for (Tenant t = first; t != null; t = t == first ? second : null) {
+            for (int i = 0; i < free.size(); i++) {
+                TenantSeats.Seat seat = free.get(i).seats.of(t);
+                if (seat != null && seat.servable()) {
+                    consider(seat.line());
+                }
+            }
+        }
+    }
+
+    /** The order in which lines held to a max are told so: by tenant name, then head place. */
+    private static int byTenantThenPlace(WaitClass a, WaitClass b) {
+        int c = a.tenant.name().compareTo(b.tenant.name());
+        return c != 0 ? c : a.headPlace.compareTo(b.headPlace);
     }
 
     /**

@@ -65,6 +65,7 @@ final class PoolModel {
         tenants.load(store.sharing());
         this.limits = new Limits<>(pool, store);
         this.classes = new ClassIndex(store.waiting(), tenants, limits);
+        tenants.watch(classes);
         this.groups = new Groups(classes, tenants, limits);
         this.lines = new Lines(classes, timers, store, rules);
         this.retention = new Retention(store, rules);

@@ -134,7 +134,7 @@ public final class PoolScheduler {
                     "cronoq does not know the input event " + type + "; send one of the input topics' events",
                     null, null));
         }
-        return switch (kind) {
+        return settled(switch (kind) {
             case TASK_SUBMITTED -> submit((TaskSubmitted) input);
             case TASK_CANCEL_REQUESTED -> cancel((TaskCancelRequested) input);
             case SHARING_POLICY_SET -> sharing.set((SharingPolicySet) input, ((SharingPolicySet) input).getSetAt());
@@ -147,7 +147,13 @@ public final class PoolScheduler {
             case ATTEMPT_PROGRESS -> List.of();
             case ATTEMPT_SUCCEEDED -> reports.succeeded((AttemptSucceeded) input);
             case ATTEMPT_FAILED -> reports.failed((AttemptFailed) input);
-        };
+        });
+    }
+
+    /** After an input or a tick: the tenants it left idle and without a policy are forgotten. */
+    private List<Decision> settled(List<Decision> out) {
+        m.tenants.forgetIdle();
+        return out;
     }
 
     // ==== tasks ===================================================================================
@@ -302,7 +308,7 @@ public final class PoolScheduler {
      * nothing due returns nothing.
      */
     public List<Decision> tick(Instant now) {
-        return time.tick(now);
+        return settled(time.tick(now));
     }
 
     /**
@@ -328,7 +334,7 @@ public final class PoolScheduler {
         if (w != null && w.live()) {
             time.evict(w, reason, at, out);
         }
-        return out;
+        return settled(out);
     }
 
     /**
@@ -341,7 +347,7 @@ public final class PoolScheduler {
     public List<Decision> endLeave(String workerId, Instant at) {
         List<Decision> out = new ArrayList<>();
         leaves.endNow(workerId, at, out);
-        return out;
+        return settled(out);
     }
 
     // ==== reads ===================================================================================

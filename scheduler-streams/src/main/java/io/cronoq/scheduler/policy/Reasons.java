@@ -63,14 +63,9 @@ final class Reasons {
 
     /** A class with a free profile its tenant's max keeps it from: why, in words; else {@code null}. */
     String heldByMax(WaitClass c) {
-        if (!c.tenant.bounded() || c.blockedBy() != null || c.need.freeProfiles.isEmpty()) {
-            return null;
-        }
-        for (Profile p : c.need.freeProfiles) {
-            Tenant.Quota q = c.tenant.maxFor(p.labels());
-            if (q == null) {
-                return null; // a free profile it may take: not held
-            }
+        if (!c.tenant.atAnyMax() || c.blockedBy() != null || c.need.freeProfiles.isEmpty()
+                || c.need.anyFreeFor(c.tenant)) {
+            return null; // no max holds it, or a free profile it may take: not held
         }
         Tenant.Quota q = c.tenant.maxFor(c.need.freeProfiles.iterator().next().labels());
         return "tenant " + c.tenant.name() + " at its max: " + q.use(q.max);
@@ -95,6 +90,7 @@ final class Reasons {
 
     /** Tells the head of a line why it waits, unless it was told just that. */
     void tell(WaitClass c, String reason, List<Decision> out) {
+        c.heldTold = null;
         TaskRecord head = m.store.task(c.headTaskId);
         if (!reason.equals(head.getWaitingReason())) {
             head.setWaitingReason(reason);
@@ -103,11 +99,20 @@ final class Reasons {
         }
     }
 
+    /**
+     * Whether the head of a line held only by its tenant's max still has to be told so: it waits, its
+     * tenant is at a max, it was not told since it became the head, and the max holds it now.
+     */
+    boolean untoldHeldByMax(WaitClass c) {
+        return c.count > 0 && c.tenant.atAnyMax() && !c.headTaskId.equals(c.heldTold) && heldByMax(c) != null;
+    }
+
     /** Tells the head of a line held only by its tenant's max why it waits, when it was told otherwise. */
     void tellHeldByMax(WaitClass c, List<Decision> out) {
-        String held = c.count > 0 && c.tenant.bounded() ? heldByMax(c) : null;
+        String held = c.count > 0 && c.tenant.atAnyMax() && !c.headTaskId.equals(c.heldTold) ? heldByMax(c) : null;
         if (held != null) {
             tell(c, held, out);
+            c.heldTold = c.headTaskId;
         }
     }
 

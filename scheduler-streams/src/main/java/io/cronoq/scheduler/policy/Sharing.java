@@ -71,7 +71,8 @@ final class Sharing {
         if (!m.tenants.preemption() || !m.tenants.anyGuarantee()) {
             return;
         }
-        for (Tenant t : m.tenants.guaranteedTenants()) {
+        // A copy: a tenant that takes a slot back leaves the set of those below a guarantee.
+        for (Tenant t : new ArrayList<>(m.tenants.belowGuarantee())) {
             if (m.classes.waitingOf(t).isEmpty()) {
                 continue;
             }
@@ -101,7 +102,7 @@ final class Sharing {
             return Long.MAX_VALUE;
         }
         long next = Long.MAX_VALUE;
-        for (Tenant t : m.tenants.guaranteedTenants()) {
+        for (Tenant t : m.tenants.belowGuarantee()) {
             for (Tenant.Quota q : t.quotas()) {
                 if (q.belowGuarantee()) {
                     for (WaitClass c : m.classes.waitingOf(t)) {

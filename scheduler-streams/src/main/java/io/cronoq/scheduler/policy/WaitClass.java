@@ -31,6 +31,11 @@ final class WaitClass extends Line {
     String headTaskId;
     /** Whether it is among its need's open lines ({@link Need#open}). */
     boolean open;
+    /**
+     * The head that was told its tenant's max holds it, while that is the last thing it was told
+     * and it is still the head ({@code null} otherwise): it is not told again on every freed slot.
+     */
+    String heldTold;
 
     /** The line with this key ({@link LineKeys}: the need's requirement, the tenant, the limits the key names). */
     WaitClass(Need need, Tenant tenant, String key, LineLimits limits) {
@@ -70,18 +75,7 @@ final class WaitClass extends Line {
      * (its max quotas allow it).
      */
     boolean servable() {
-        if (count == 0 || blockedBy() != null || need.freeProfiles.isEmpty()) {
-            return false;
-        }
-        if (!tenant.bounded()) {
-            return true;
-        }
-        for (Profile p : need.freeProfiles) {
-            if (tenant.mayTake(p.labels())) {
-                return true;
-            }
-        }
-        return false;
+        return count > 0 && blockedBy() == null && need.anyFreeFor(tenant);
     }
 
     /** Whether a free profile its tenant may take lies in a scope where the tenant is below its guarantee. */

@@ -16,10 +16,15 @@ public final class LabelSet extends Keyed {
     public static final LabelSet EMPTY = new LabelSet("", Collections.emptySortedMap());
 
     private final SortedMap<String, String> labels;
+    /** The names in order, and their values: {@link #includes(LabelSet)} walks these, without an iterator. */
+    private final String[] names;
+    private final String[] values;
 
     private LabelSet(String key, SortedMap<String, String> labels) {
         super(key);
         this.labels = labels;
+        this.names = labels.keySet().toArray(new String[0]);
+        this.values = labels.values().toArray(new String[0]);
     }
 
     /** The canonical key of these labels, without building a {@code LabelSet} (hot path of submit). */
@@ -76,9 +81,31 @@ public final class LabelSet extends Keyed {
         return labels.size();
     }
 
-    /** Whether these labels carry every name=value pair of {@code required} (and maybe more). */
+    /**
+     * Whether these labels carry every name=value pair of {@code required} (and maybe more): one walk
+     * along both sorted lists of names (the hot path of placement's quota checks).
+     */
     public boolean includes(LabelSet required) {
-        return includes(required.labels);
+        if (required == this || required.names.length == 0) {
+            return true;
+        }
+        String[] want = required.names;
+        if (want.length > names.length) {
+            return false;
+        }
+        int i = 0;
+        for (int r = 0; r < want.length; r++) {
+            String name = want[r];
+            int c = -1;
+            while (i < names.length && (c = names[i].compareTo(name)) < 0) {
+                i++;
+            }
+            if (c != 0 || !values[i].equals(required.values[r])) {
+                return false;
+            }
+            i++;
+        }
+        return true;
     }
 
     /** Whether these labels carry every name=value pair of {@code required} (and maybe more). */

@@ -54,8 +54,8 @@ public final class Tenant {
     }
 
     final String name;
-    /** Its number in the pool, from 0 in the order tenants became known: where placement keeps its lines. */
-    final int index;
+    /** Whether its pool forgot it (idle, no policy): a line that still names it is stale. */
+    boolean forgotten;
     double weight = 1.0;
     /** Never null; empty without quotas. */
     List<Quota> quotas = List.of();
@@ -65,21 +65,22 @@ public final class Tenant {
     boolean guaranteed;
     /** Whether it holds less than a guarantee somewhere now (kept by {@link Tenants}). */
     boolean belowGuarantee;
+    /** How many of its max quotas it holds all of now: while none, no worker is closed to it. */
+    int atMax;
     /** Slots its attempts hold in the pool (on ACTIVE and DRAINING workers). */
     int slots;
     /** GPUs its running attempts requested. */
     int gpus;
     /**
-     * Its dominant share, kept current while it has waiting tasks: the key by which {@link Tenants}
-     * ranks it (changed only by {@code Tenants}, out of the ranking).
+     * Its dominant share, kept current while it has waiting tasks: the key by which a freed slot
+     * orders the waiting tenants ({@link Tenants#byShare}); changed only by {@code Tenants}.
      */
     double shareKey;
     /** Whether it has waiting tasks (told by placement, {@link Tenants#waiting}). */
     boolean waits;
 
-    Tenant(String name, int index) {
+    Tenant(String name) {
         this.name = name;
-        this.index = index;
     }
 
     /** Its name (the tasks' {@code tenant}; {@code default} for none). */
@@ -87,9 +88,12 @@ public final class Tenant {
         return name;
     }
 
-    /** Its number in the pool, from 0 in the order tenants became known (dense: an array index). */
-    public int index() {
-        return index;
+    /**
+     * Whether its pool forgot it (it held nothing, waited for nothing and had no policy): its name
+     * now stands for a new tenant, and what still refers to this one is stale.
+     */
+    public boolean forgotten() {
+        return forgotten;
     }
 
     /** Its weight (1 by default). */
@@ -122,7 +126,7 @@ public final class Tenant {
         return gpus;
     }
 
-    /** Its dominant share as ranked while it has waiting tasks ({@link Tenants#ranked}). */
+    /** Its dominant share, as kept while it has waiting tasks ({@link Tenants#byShare}). */
     public double rankedShare() {
         return shareKey;
     }
@@ -134,13 +138,34 @@ public final class Tenant {
 
     /** Whether an attempt may go to a worker with these labels without passing any of its max quotas. */
     public boolean mayTake(LabelSet workerLabels) {
-        return !bounded || maxFor(workerLabels) == null;
+        return atMax == 0 || maxFor(workerLabels) == null;
+    }
+
+    /** Whether it holds all of one of its max quotas now: only then may a worker be closed to it. */
+    public boolean atAnyMax() {
+        return atMax > 0;
     }
 
     /** The max quota that keeps it off a worker with these labels, or {@code null}. */
     public Quota maxFor(LabelSet workerLabels) {
+        if (atMax == 0) {
+            return null;
+        }
         for (Quota q : quotas) {
             if (q.bounded() && q.atMax() && workerLabels.includes(q.scope)) {
+                return q;
+            }
+        }
+        return null;
+    }
+
+    /** Its one max quota it holds all of, when exactly one; else {@code null}. */
+    public Quota soleMax() {
+        if (atMax != 1) {
+            return null;
+        }
+        for (Quota q : quotas) {
+            if (q.bounded() && q.atMax()) {
                 return q;
             }
         }
@@ -167,14 +192,17 @@ public final class Tenant {
     public boolean countInQuotas(LabelSet workerLabels, int sign) {
         boolean releasedFromMax = false;
         boolean below = false;
+        int full = 0;
         for (Quota q : quotas) {
             if (workerLabels.includes(q.scope)) {
                 releasedFromMax |= sign < 0 && q.atMax();
                 q.inUse += sign;
             }
             below |= q.belowGuarantee();
+            full += q.bounded() && q.atMax() ? 1 : 0;
         }
         belowGuarantee = below;
+        atMax = full;
         return releasedFromMax;
     }
 

@@ -29,37 +29,74 @@ import java.util.TreeSet;
  * placement's settle), which is weighted max-min fairness over slots and GPUs (dominant resource
  * fairness). The one entry placement calls into this package; it knows nothing of lines or
  * workers: placement tells it when a tenant's first task starts waiting and its last stops
- * ({@link #waiting}), and what each attempt holds ({@link #hold}, {@link #free}). Not thread-safe:
- * one pool, one thread.
+ * ({@link #waiting}), and what each attempt holds ({@link #hold}, {@link #free}); it tells placement,
+ * through a {@link Watcher}, when the order of the waiting tenants or a tenant's standing (below a
+ * guarantee, held to a max) changes.
+ *
+ * <p>A tenant that holds nothing, waits for nothing and has no policy is forgotten after the input
+ * that left it so ({@link #forgetIdle}): many short-lived tenants cost nothing once gone, and one
+ * that comes back is new. Not thread-safe: one pool, one thread.
  */
 public final class Tenants {
+
+    /** What placement keeps beside its lines about the waiting tenants, told when it changes. */
+    public interface Watcher {
+        /** A waiting tenant's dominant share changed (it held or freed a slot, or its weight changed). */
+        void shareChanged(Tenant t);
+
+        /** A tenant went below a guarantee or back, or reached a max or left it. */
+        void standingChanged(Tenant t);
+    }
+
+    private static final Watcher NO_WATCHER = new Watcher() {
+        @Override
+        public void shareChanged(Tenant t) {}
+
+        @Override
+        public void standingChanged(Tenant t) {}
+    };
 
     static final long DEFAULT_PREEMPTION_GRACE_MS = 30_000;
 
     private final String pool;
     private final Map<String, Tenant> byName = new HashMap<>();
     private final Tenant defaultTenant;
+    private Watcher watcher = NO_WATCHER;
     private boolean preemption = true;
     private long preemptionGraceMs = DEFAULT_PREEMPTION_GRACE_MS;
     /** Slots of the pool's ACTIVE workers. */
     private int poolSlots;
     /** GPUs of the pool's ACTIVE workers. */
     private int poolGpus;
-    /** The tenants with waiting tasks, smallest dominant share first (then by name): where a freed slot looks. */
-    private final TreeSet<Tenant> ranked = new TreeSet<>(Tenants::byShare);
-    /** The tenants with a guarantee, and those bounded by a max: few, looked at apart. */
-    private List<Tenant> guaranteedTenants = List.of();
-    private List<Tenant> boundedTenants = List.of();
+    /** Tenants with waiting tasks: while there is one, no order among them is kept. */
+    private int waitingTenants;
+    /**
+     * Counts the times every share changed at once (the pool's capacity changed): an order kept by
+     * share under an older count must be made again ({@link #shareEpoch}).
+     */
+    private long shareEpoch;
+    /** The tenants with a guarantee, and those bounded by a max, by name: few, looked at apart. */
+    private final TreeSet<Tenant> guaranteedTenants = new TreeSet<>(Tenants::byName);
+    private final TreeSet<Tenant> boundedTenants = new TreeSet<>(Tenants::byName);
+    /** The tenants below a guarantee now, by name: the ones preemption looks at. */
+    private final TreeSet<Tenant> belowGuarantee = new TreeSet<>(Tenants::byName);
     /**
      * Tenants bound by a max that freed a slot since placement last looked: their waiting classes may
      * take a slot again, wherever it is free ({@link #takeReleased}).
      */
     private final Noticed<Tenant> released = new Noticed<>();
+    /** Tenants that may have been left idle by the current input: {@link #forgetIdle} looks at them. */
+    private final Noticed<Tenant> maybeIdle = new Noticed<>();
 
     /** The tenants of this pool: only {@code default} until a policy is loaded or a task names another. */
     public Tenants(String pool) {
         this.pool = pool;
         this.defaultTenant = get(SharingRules.DEFAULT_TENANT);
+    }
+
+    /** Placement's watcher (one per pool). */
+    public void watch(Watcher w) {
+        this.watcher = w;
     }
 
     /** The tenant of this name (a task's {@code tenant}; {@code null} is {@code default}), known from now on. */
@@ -69,8 +106,9 @@ public final class Tenants {
         }
         Tenant t = byName.get(name);
         if (t == null) {
-            t = new Tenant(name, byName.size());
+            t = new Tenant(name);
             byName.put(name, t);
+            maybeIdle.add(t); // known for an input that may leave it nothing
         }
         return t;
     }
@@ -105,52 +143,69 @@ public final class Tenants {
         return !guaranteedTenants.isEmpty();
     }
 
-    private static int byShare(Tenant a, Tenant b) {
+    /**
+     * The order in which a freed slot looks at waiting tenants: the smaller dominant share first,
+     * equal shares by name. Read while both wait (their shares are kept current then).
+     */
+    public static int byShare(Tenant a, Tenant b) {
+        if (a == b) {
+            return 0;
+        }
         int c = Double.compare(a.shareKey, b.shareKey);
         return c != 0 ? c : a.name.compareTo(b.name);
     }
 
-    /** The tenants with waiting tasks, smallest dominant share first. */
-    public Collection<Tenant> ranked() {
-        return ranked;
+    /** Changes each time every share changed at once: an order by share kept under another value is stale. */
+    public long shareEpoch() {
+        return shareEpoch;
+    }
+
+    /** Whether more than one tenant waits: only then does an order between them matter. */
+    public boolean severalWaiting() {
+        return waitingTenants > 1;
     }
 
     /** The tenants with a guarantee, by name. */
-    public List<Tenant> guaranteedTenants() {
+    public Collection<Tenant> guaranteedTenants() {
         return guaranteedTenants;
     }
 
     /** The tenants bounded by a max, by name. */
-    public List<Tenant> boundedTenants() {
+    public Collection<Tenant> boundedTenants() {
         return boundedTenants;
     }
 
-    /** A tenant's first waiting task ({@code true}) or last ({@code false}): it joins or leaves the ranking. */
+    /** The tenants below a guarantee now, by name. */
+    public Collection<Tenant> belowGuarantee() {
+        return belowGuarantee;
+    }
+
+    /** A tenant's first waiting task ({@code true}) or last ({@code false}). */
     public void waiting(Tenant t, boolean waits) {
+        if (t.waits == waits) {
+            return;
+        }
         t.waits = waits;
         if (waits) {
             t.shareKey = share(t);
-            ranked.add(t);
+            waitingTenants++;
         } else {
-            ranked.remove(t);
+            waitingTenants--;
+            maybeIdle.add(t);
         }
     }
 
-    /** The pool's ACTIVE capacity changed: every share does, and the ranking is made again. */
+    /** The pool's ACTIVE capacity changed: every share does, and every order by share is made again. */
     public void capacity(int slotsDelta, int gpusDelta) {
         poolSlots += slotsDelta;
         poolGpus += gpusDelta;
         if (slotsDelta != 0 || gpusDelta != 0) {
-            rerankAll();
-        }
-    }
-
-    private void rerankAll() {
-        List<Tenant> all = new ArrayList<>(ranked);
-        ranked.clear();
-        for (Tenant t : all) {
-            t.shareKey = share(t);
-            ranked.add(t);
+            for (Tenant t : byName.values()) {
+                if (t.waits) {
+                    t.shareKey = share(t);
+                }
+            }
+            shareEpoch++;
         }
     }
 
@@ -174,21 +229,49 @@ public final class Tenants {
     }
 
     private void count(Tenant t, int gpus, LabelSet workerLabels, int sign) {
-        boolean isRanked = t.waits;
-        boolean alone = isRanked && ranked.size() == 1; // a set of one stays in order whatever its key
-        if (isRanked && !alone) {
-            ranked.remove(t); // by the key it has now, before the key changes
-        }
         t.slots += sign;
         t.gpus += sign * gpus;
-        if (!t.quotas.isEmpty() && t.countInQuotas(workerLabels, sign)) {
+        if (!t.quotas.isEmpty()) {
+            countInQuotas(t, workerLabels, sign);
+        }
+        if (t.waits) {
+            t.shareKey = share(t);
+            if (waitingTenants > 1) {
+                watcher.shareChanged(t);
+            }
+        } else if (t.slots == 0) {
+            maybeIdle.add(t);
+        }
+    }
+
+    /**
+     * Counts a running attempt of the tenant, on a worker with these labels, into its quotas alone
+     * (new quotas count what it already holds).
+     */
+    public void countIntoQuotas(Tenant t, LabelSet workerLabels) {
+        countInQuotas(t, workerLabels, +1);
+    }
+
+    private void countInQuotas(Tenant t, LabelSet workerLabels, int sign) {
+        boolean below = t.belowGuarantee;
+        boolean capped = t.atMax > 0;
+        if (t.countInQuotas(workerLabels, sign)) {
             released.add(t); // it was held by this max, and now may take again
         }
-        if (isRanked) {
-            t.shareKey = share(t);
-            if (!alone) {
-                ranked.add(t);
+        standing(t, below, capped);
+    }
+
+    /** Tells the watcher, and keeps {@link #belowGuarantee}, when the tenant's standing changed. */
+    private void standing(Tenant t, boolean wasBelow, boolean wasCapped) {
+        if (t.belowGuarantee != wasBelow) {
+            if (t.belowGuarantee) {
+                belowGuarantee.add(t);
+            } else {
+                belowGuarantee.remove(t);
             }
+        }
+        if (t.belowGuarantee != wasBelow || (t.atMax > 0) != wasCapped) {
+            watcher.standingChanged(t);
         }
     }
 
@@ -202,6 +285,22 @@ public final class Tenants {
         return released.take();
     }
 
+    /**
+     * Forgets the tenants the last input left holding nothing, waiting for nothing and without a
+     * policy (never {@code default}); called between inputs, so no decision holds one.
+     */
+    public void forgetIdle() {
+        if (!maybeIdle.any()) {
+            return;
+        }
+        for (Tenant t : maybeIdle.take()) {
+            if (t != defaultTenant && !t.waits && t.slots == 0 && t.weight == 1.0 && t.quotas.isEmpty()
+                    && byName.get(t.name) == t) {
+                byName.remove(t.name);
+                t.forgotten = true;
+            }
+        }
+    }
     // ---- words --------------------------------------------------------------------------------
 
     /**
@@ -242,15 +341,14 @@ public final class Tenants {
         preemptionGraceMs = record.getPreemptionGraceMs();
         for (TenantPolicy p : record.getTenants()) {
             Tenant t = get(p.getTenant());
-            t.weight = p.getWeight();
+            weigh(t, p.getWeight());
             setQuotas(t, p.getQuotas());
         }
-        refreshFlags();
     }
 
     /**
      * Applies a (valid) change. New quotas count nothing yet: the caller counts the tenant's running
-     * attempts into them ({@link Tenant#countInQuotas}).
+     * attempts into them ({@link #countIntoQuotas}).
      */
     public void apply(SharingPolicySet in) {
         if (in.getTenant() == null) {
@@ -264,15 +362,30 @@ public final class Tenants {
         }
         Tenant t = get(in.getTenant());
         if (in.getWeight() != null) {
-            t.weight = in.getWeight();
+            weigh(t, in.getWeight());
         }
         if (in.getQuotas() != null) {
             setQuotas(t, in.getQuotas());
         }
-        refreshFlags();
     }
 
-    private static void setQuotas(Tenant t, List<TenantQuota> quotas) {
+    private void weigh(Tenant t, double weight) {
+        if (t.weight == weight) {
+            return;
+        }
+        t.weight = weight;
+        if (t.waits) {
+            t.shareKey = share(t);
+            if (waitingTenants > 1) {
+                watcher.shareChanged(t);
+            }
+        }
+        maybeIdle.add(t); // back to weight 1, it may have no policy left
+    }
+
+    private void setQuotas(Tenant t, List<TenantQuota> quotas) {
+        boolean below = t.belowGuarantee;
+        boolean capped = t.atMax > 0;
         List<Tenant.Quota> list = new ArrayList<>(quotas.size());
         for (TenantQuota q : quotas) {
             list.add(new Tenant.Quota(LabelSet.of(q.getLabels()), q.getGuaranteed(),
@@ -282,12 +395,19 @@ public final class Tenants {
         t.bounded = list.stream().anyMatch(Tenant.Quota::bounded);
         t.guaranteed = list.stream().anyMatch(q -> q.guaranteed > 0);
         t.belowGuarantee = t.guaranteed; // it holds nothing under the new quotas until counted into them
+        t.atMax = (int) list.stream().filter(q -> q.bounded() && q.atMax()).count(); // a max of 0 holds at once
+        member(guaranteedTenants, t, t.guaranteed);
+        member(boundedTenants, t, t.bounded);
+        standing(t, below, capped);
+        maybeIdle.add(t); // without quotas, it may have no policy left
     }
 
-    private void refreshFlags() {
-        guaranteedTenants = byName.values().stream().filter(t -> t.guaranteed).sorted(Tenants::byName).toList();
-        boundedTenants = byName.values().stream().filter(t -> t.bounded).sorted(Tenants::byName).toList();
-        rerankAll(); // a weight changed
+    private static void member(TreeSet<Tenant> set, Tenant t, boolean in) {
+        if (in) {
+            set.add(t);
+        } else {
+            set.remove(t);
+        }
     }
 
     private static int byName(Tenant a, Tenant b) {

@@ -62,9 +62,9 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * resources (two machine shapes per group, so 200 profiles), half the tasks request cpu, memory or
  * packages that only one of the shapes has, and the blocked tasks need a free GPU. {@code tenants=100}
  * spreads every task over 100 tenants sharing the pool (weights 1 to 4; with {@code quotaMix=mixed},
- * the default, ten of them guaranteed slots and ten bounded by a max on the {@code disk=ssd}
- * workers), so each freed slot also weighs the tenants' shares: each requirement class has a line
- * per tenant. {@code keys=10000} gives every servable task one of that many concurrency keys, each
+ * the default, a tenth of them guaranteed slots and a tenth bounded by a max on the {@code disk=ssd}
+ * workers: 50 and 40 slots with 100 tenants, scaled to the number of tenants), so each freed slot
+ * also weighs the tenants' shares: each requirement class has a line per tenant. {@code keys=10000} gives every servable task one of that many concurrency keys, each
  * with a max of 2: the pool runs about 1.6 attempts per key, so some keys are full and their tasks
  * wait in lines of their own, held back, while the freed slots go past them. Decisions are counted in the
  * {@code decisions} secondary result. Run: see README.md.
@@ -85,6 +85,9 @@ public class PlacementBenchmark {
     private static final Instant AT = Instant.parse("2026-01-01T00:00:00Z");
     private static final ByteBuffer PAYLOAD = ByteBuffer.wrap(new byte[64]).asReadOnlyBuffer();
     private static final Map<String, String> GPU = Map.of("gpu", "a100");
+    /** With 100 tenants, a guaranteed tenant's slots of the pool and a bounded one's max of the ssd workers. */
+    private static final int GUARANTEED_OF_100 = 50;
+    private static final int MAX_OF_100 = 40;
 
     /** Tasks waiting for the saturated GPU worker. */
     @Param({"0", "1000000"})
@@ -94,7 +97,10 @@ public class PlacementBenchmark {
     @Param({"labels", "resources"})
     public String tasks;
 
-    /** Tenants the tasks are spread over: 1 (all of them the default tenant) or 100 sharing the pool. */
+    /**
+     * Tenants the tasks are spread over: 1 (all of them the default tenant), or that many sharing the
+     * pool (the curve: {@code -p tenants=1,10,100,1000,10000}).
+     */
     @Param({"1", "100"})
     public int tenants;
 
@@ -135,8 +141,9 @@ public class PlacementBenchmark {
         for (int t = 0; t < tenants; t++) {
             tenantNames[t] = tenants == 1 ? null : "team-" + t;
             if (tenants > 1) {
-                List<TenantQuota> quotas = quotaMix.equals("none") ? null : t % 10 == 1 ? List.of(new TenantQuota(Map.of(), 50, null))
-                        : t % 10 == 2 ? List.of(new TenantQuota(Map.of("disk", "ssd"), 0, 40)) : null;
+                List<TenantQuota> quotas = quotaMix.equals("none") ? null
+                        : t % 10 == 1 ? List.of(new TenantQuota(Map.of(), scaled(GUARANTEED_OF_100), null))
+                        : t % 10 == 2 ? List.of(new TenantQuota(Map.of("disk", "ssd"), 0, scaled(MAX_OF_100))) : null;
                 scheduler.apply(new SharingPolicySet(POOL, tenantNames[t], 1.0 + t % 4, quotas, null, null, "bench", AT),
                         AT);
             }
@@ -197,6 +204,14 @@ public class PlacementBenchmark {
         if (keys == 0 && scheduler.snapshot().waiting() != BACKLOG + blocked) {
             throw new IllegalStateException("unexpected backlog: " + scheduler.snapshot());
         }
+    }
+
+    /**
+     * A quota sized for 100 tenants, scaled to this many (at least 1), so that the guarantees and
+     * maxima keep their part of the pool along the curve.
+     */
+    private int scaled(int of100) {
+        return Math.max(1, of100 * 100 / tenants);
     }
 
     private static WorkerResources small() {
