@@ -1,5 +1,6 @@
 package io.cronoq.bench;
 
+import io.cronoq.events.SharingPolicySet;
 import io.cronoq.events.SubmissionEvent;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.scheduler.app.SchedulerApp;
@@ -59,7 +60,7 @@ public final class Bench {
         this.settings = settings;
         this.progress = progress;
         this.workload = new Workload(runId, settings.pools(), settings.groups(), settings.workers(), settings.slots(),
-                settings.partitions());
+                settings.partitions(), new BenchTenants(settings.tenants()));
     }
 
     /** Runs every phase the settings ask for and returns the figures. */
@@ -133,6 +134,16 @@ public final class Bench {
         TopicSetup.ensure(config, topics);
         try (Fleet workers = fleet(config, topics);
              KafkaProducer<String, byte[]> producer = BenchClients.producer(bootstrap)) {
+            String prefix = runId + "-" + phase;
+            Map<String, Long> entriesBefore = Map.of();
+            Map<String, Long> bytesBefore = Map.of();
+            if (settings.tenants() > 1) {
+                takeInSharingPolicy(config, topics, producer, phase, label);
+                if (measured) {
+                    entriesBefore = LogVolume.of(bootstrap, prefix);
+                    bytesBefore = LogVolume.bytesOf(bootstrap, prefix);
+                }
+            }
             if (!settings.stored()) {
                 workers.register(workload.registrations(clock.instant()));
             }
@@ -176,10 +187,11 @@ public final class Bench {
                     BenchReport.Memory memory = null;
                     if (measured) {
                         threadMetrics.put("drain", scheduler.threadMetrics());
-                        String prefix = runId + "-drain";
-                        logEntries.put(BenchReport.DRAIN_PER_TASK, LogVolume.per(LogVolume.of(bootstrap, prefix), n));
+                        // Less what taking in the sharing policy wrote (nothing with one tenant): what the tasks cost.
+                        logEntries.put(BenchReport.DRAIN_PER_TASK,
+                                LogVolume.per(LogVolume.since(LogVolume.of(bootstrap, prefix), entriesBefore), n));
                         logBytes.put(BenchReport.DRAIN_PER_TASK,
-                                LogVolume.per(LogVolume.bytesOf(bootstrap, prefix), n));
+                                LogVolume.per(LogVolume.since(LogVolume.bytesOf(bootstrap, prefix), bytesBefore), n));
                         memory = scheduler.memory(0);
                     }
                     step(String.format(java.util.Locale.ROOT, "%s: %,.0f placements/s, %,.0f tasks/s full lifecycle",
@@ -203,6 +215,14 @@ public final class Bench {
              JournalWatcher journal = JournalWatcher.start(bootstrap, topics.journal(), registry);
              KafkaProducer<String, byte[]> producer = BenchClients.producer(bootstrap)) {
             scheduler.awaitRunning(Duration.ofSeconds(120));
+            if (settings.tenants() > 1) {
+                // Keyed by pool on the submissions topic, so each pool's policy is ahead of its tasks; waiting until
+                // the scheduler has committed it, before the workers join, keeps taking it in out of the warm-up and
+                // the measured seconds.
+                int changes = sendSharingPolicy(producer, topics);
+                awaitTakenIn(config, topics, drainTimeout(changes), "the sharing policy");
+                step("Rate: the sharing policy of " + settings.tenants() + " tenants taken in");
+            }
             var registrations = workload.registrations(clock.instant());
             workers.register(registrations);
             Waits.until(() -> workers.accepted(registrations.stream().map(r -> r.getWorkerId()).toList()),
@@ -265,6 +285,49 @@ public final class Bench {
         step("Backlog: taken in");
     }
 
+    /**
+     * Has a scheduler of this phase take in every pool's sharing policy before the drain, so that the drain, timed
+     * as with one tenant, measures the tasks alone.
+     *
+     * <p>Each change is keyed by its pool on the submissions topic, as the gateway and {@code cronoq tenants set}
+     * send it and as the pool's tasks are, and is sent before them by the same producer (one request in flight), so
+     * on every partition the scheduler reads a pool's policy before the pool's first task. That ordering alone would
+     * do for a {@code --stored} drain, timed once every submission is taken in, but not for a drain that takes its
+     * submissions in, timed from the scheduler's start: taking in the policy (up to {@link BenchTenants#MAX} changes
+     * per pool) would be timed with it. So a scheduler starts first with the policy alone on its input, takes it in
+     * (its committed offsets reach the end of the submissions topic) and stops; the drain's tasks are sent after, and
+     * the drain's scheduler starts on that state, for either kind of drain alike.
+     */
+    private void takeInSharingPolicy(SchedulerConfig config, Topics topics, KafkaProducer<String, byte[]> producer,
+                                     String phase, String label) {
+        int changes = sendSharingPolicy(producer, topics);
+        step(String.format(java.util.Locale.ROOT, "%s: the sharing policy of %,d tenants (%,d changes) sent; "
+                + "a scheduler takes it in before the tasks are sent", label, settings.tenants(), changes));
+        try (SchedulerUnderTest scheduler = startScheduler(config, phase)) {
+            scheduler.awaitRunning(Duration.ofSeconds(120));
+            awaitTakenIn(config, topics, drainTimeout(changes), "the sharing policy");
+        }
+        step(label + ": the sharing policy taken in");
+    }
+
+    /**
+     * Sends every pool's sharing policy for the tenants on the submissions topic, keyed by pool, without waiting for
+     * each change: the producer batches them and one flush waits for all. Returns how many changes it sent.
+     */
+    private int sendSharingPolicy(KafkaProducer<String, byte[]> producer, Topics topics) {
+        String topic = topics.submissions().name();
+        var serializer = topics.submissions().valueSerde().serializer();
+        List<SharingPolicySet> changes = workload.sharingPolicies(clock.instant());
+        AtomicLong failures = new AtomicLong();
+        for (SharingPolicySet change : changes) {
+            byte[] value = serializer.serialize(topic, new SubmissionEvent(change));
+            send(producer, new ProducerRecord<>(topic, change.getPool(), value), failures, "sharing policy change");
+        }
+        producer.flush();
+        checkSent(failures, "sharing policy changes");
+        return changes.size();
+    }
+
     /** Waits until the scheduler of {@code config} has committed every submission on its topic: it holds them all. */
     private void awaitTakenIn(SchedulerConfig config, Topics topics, Duration timeout, String what) {
         String appId = config.get(SchedulerConfig.APPLICATION_ID);
@@ -317,16 +380,26 @@ public final class Bench {
         if (recordSize == 0) {
             recordSize = value.length;
         }
-        producer.send(new ProducerRecord<>(topic, task.getPool(), value), (meta, error) -> {
+        send(producer, new ProducerRecord<>(topic, task.getPool(), value), failures, "task");
+    }
+
+    /** Sends {@code record} without waiting, counting a failure in {@code failures} and logging the first. */
+    private static void send(KafkaProducer<String, byte[]> producer, ProducerRecord<String, byte[]> record,
+                             AtomicLong failures, String what) {
+        producer.send(record, (meta, error) -> {
             if (error != null && failures.getAndIncrement() == 0) {
-                log.warn("Could not submit a task: {}", error.toString());
+                log.warn("Could not send a {}: {}", what, error.toString());
             }
         });
     }
 
     private static void checkSent(AtomicLong failures) {
+        checkSent(failures, "submissions");
+    }
+
+    private static void checkSent(AtomicLong failures, String what) {
         if (failures.get() > 0) {
-            throw new IllegalStateException(failures.get() + " submissions could not be sent; see the log");
+            throw new IllegalStateException(failures.get() + " " + what + " could not be sent; see the log");
         }
     }
 

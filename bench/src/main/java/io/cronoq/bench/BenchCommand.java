@@ -123,6 +123,13 @@ public final class BenchCommand implements Callable<Integer> {
                     + "its plateau and the ratios do not move with the scheduler's drain (default: ${DEFAULT-VALUE})."})
     long baselineRecords;
 
+    @Option(names = "--tenants", paramLabel = "N", defaultValue = "1",
+            description = {"Tenants sharing each pool: task k runs for tenant bench-tenant-<k mod N>, and before the "
+                    + "measured part each pool's sharing policy is set for them (weights 1 to 4, a tenth guaranteed "
+                    + "slots, a tenth bounded by a max). Default: ${DEFAULT-VALUE}, the tasks name no tenant and no "
+                    + "policy is set; at most " + BenchTenants.MAX + "."})
+    int tenants;
+
     @Option(names = "--json", description = "Print one JSON line with every figure instead of the report.")
     boolean json;
 
@@ -166,6 +173,6 @@ public final class BenchCommand implements Callable<Integer> {
         long startDelay = agents ? 0 : startReportDelayMs == null ? DEFAULT_START_REPORT_DELAY_MS : startReportDelayMs;
         return new BenchSettings(pools, groups, workers, slots, runMs, drainTasks, warmupDrain, perSecond, durationS,
                 warmupS, backlog, commitMs, partitions, bootstrap, fork, !noBaseline, baselineRecords, retentionMs,
-                agents, startDelay, stored);
+                agents, startDelay, stored, tenants);
     }
 }

@@ -157,6 +157,7 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
         json.put("memory_of", where);
         json.put("record_size_bytes", recordSize);
         json.put("fleet", fleet());
+        json.put("tenants", settings.tenants());
         json.put("slots", settings.totalSlots());
         json.put("slot_cycle_ms", settings.cycleMs());
         json.put("slot_cap_tasks_per_second", settings.slotCapPerSecond());
@@ -218,6 +219,20 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
                 : "simulated workers (AttemptStarted held back " + settings.startReportDelayMs() + " ms)";
     }
 
+    /** How many tenants the tasks ran for and, with more than one, the sharing policy of the first pool, in words. */
+    public String tenants() {
+        BenchTenants tenants = new BenchTenants(settings.tenants());
+        if (!tenants.shared()) {
+            return "1 tenant: the tasks name none and no sharing policy is set";
+        }
+        long slots = settings.poolSlots(0);
+        return String.format(Locale.ROOT, "%,d tenants share each pool (task k runs for %s<k mod %d>), their sharing "
+                        + "policy taken in before the measured part: weights 1 to 4; in the first pool (%,d slots) %,d "
+                        + "guaranteed %,d slot(s) each, %,d bounded by twice their weighted fair share",
+                tenants.count(), BenchTenants.STEM, tenants.count(), slots, tenants.guaranteedIn(slots),
+                tenants.guaranteeIn(slots), tenants.boundedCount());
+    }
+
     /** The report for a person. */
     public void print(PrintWriter out) {
         BenchSettings s = settings;
@@ -229,6 +244,7 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
         out.printf(Locale.ROOT, "%,d slots: at about %d ms per task and slot (run time + commit interval + %d ms) "
                         + "they allow about %,.0f tasks/s%n", s.totalSlots(), s.cycleMs(),
                 BenchSettings.CYCLE_OVERHEAD_MS, s.slotCapPerSecond());
+        out.println(tenants());
         if (s.retentionMs() != null) {
             out.printf(Locale.ROOT, "finished tasks forgotten %s%n", s.retentionMs() == 0 ? "never (retention 0)"
                     : String.format(Locale.ROOT, "%,d ms after they finish", s.retentionMs()));

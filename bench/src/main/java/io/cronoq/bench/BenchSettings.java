@@ -31,11 +31,14 @@ package io.cronoq.bench;
  *                           within it is reported by its success alone); 0 sends it at once
  * @param stored     a drain of stored tasks: the workers join once the scheduler has taken in every submission,
  *                   and the drain is timed from then (as a database scheduler drains rows inserted before)
+ * @param tenants    tenants sharing each pool ({@link BenchTenants}): task {@code k} runs for tenant {@code k mod
+ *                   tenants}, and each pool's sharing policy is set before the measured part; 1: the tasks name no
+ *                   tenant and no policy is set
  */
 public record BenchSettings(int pools, int groups, int workers, int slots, long runMs, long drain, long warmupDrain,
                             int rate, int durationS, int warmupS, long backlog, int commitMs, int partitions,
                             String bootstrap, boolean fork, boolean baseline, long baselineRecords, Long retentionMs,
-                            boolean agents, long startReportDelayMs, boolean stored) {
+                            boolean agents, long startReportDelayMs, boolean stored, int tenants) {
 
     /**
      * What an assignment→completion cycle costs a slot besides the run time, beyond one commit interval:
@@ -59,6 +62,8 @@ public record BenchSettings(int pools, int groups, int workers, int slots, long 
         atLeast("--partitions", partitions, 1);
         atLeast("--baseline-records", baselineRecords, 1);
         atLeast("--start-report-delay-ms", startReportDelayMs, 0);
+        atLeast("--tenants", tenants, 1);
+        atMost("--tenants", tenants, BenchTenants.MAX);
         if (retentionMs != null) {
             atLeast("--retention-ms", retentionMs, 0);
         }
@@ -90,9 +95,21 @@ public record BenchSettings(int pools, int groups, int workers, int slots, long 
         return totalSlots() * 1000.0 / cycleMs();
     }
 
+    /** The slots of pool {@code pool}: its workers ({@link Workload#workersOfPool}) times their slots. */
+    public long poolSlots(int pool) {
+        return (long) Workload.workersOfPool(pool, pools, workers) * slots;
+    }
+
     private static void atLeast(String flag, long value, long min) {
         if (value < min) {
             throw new IllegalArgumentException(flag + " is " + value + "; it must be at least " + min);
+        }
+    }
+
+    private static void atMost(String flag, long value, long max) {
+        if (value > max) {
+            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
+                    "%s is %d; it must be at most %,d", flag, value, max));
         }
     }
 }

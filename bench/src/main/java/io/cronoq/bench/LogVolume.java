@@ -89,6 +89,18 @@ public final class LogVolume {
         }
     }
 
+    /** What each topic gained since {@code before}: topics that gained nothing are left out. */
+    public static Map<String, Long> since(Map<String, Long> after, Map<String, Long> before) {
+        Map<String, Long> out = new TreeMap<>();
+        after.forEach((topic, volume) -> {
+            long gained = volume - before.getOrDefault(topic, 0L);
+            if (gained > 0) {
+                out.put(topic, gained);
+            }
+        });
+        return out;
+    }
+
     /** Each volume divided by {@code per}. */
     public static Map<String, Double> per(Map<String, Long> volume, long per) {
         Map<String, Double> out = new TreeMap<>();

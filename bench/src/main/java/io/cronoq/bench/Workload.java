@@ -1,5 +1,6 @@
 package io.cronoq.bench;
 
+import io.cronoq.events.SharingPolicySet;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.WorkerRegistered;
 import java.nio.ByteBuffer;
@@ -15,7 +16,9 @@ import java.util.Map;
  * spread round-robin over every group of every pool, and task {@code k} sent to pool {@code k mod P}
  * and group {@code (k / P) mod G}. A task carries, as its payload, the {@link System#nanoTime()} at
  * which it was (meant to be) submitted, so the worker that receives its assignment in this JVM
- * measures submission→assignment latency.
+ * measures submission→assignment latency. With more than one tenant ({@link BenchTenants}) task {@code k}
+ * runs for tenant {@code k mod tenants}, and every pool has a sharing policy for them; backlog tasks name
+ * no tenant (a guaranteed tenant's backlog task waiting past the pool's grace could preempt the held slot).
  */
 public final class Workload {
 
@@ -31,6 +34,7 @@ public final class Workload {
     private final int groups;
     private final int workers;
     private final int slots;
+    private final BenchTenants tenants;
     private final String[] poolNames;
     private final String[] workerIds;
 
@@ -43,11 +47,25 @@ public final class Workload {
      * @param partitions partitions of the topics the pools and workers key
      */
     public Workload(String name, int pools, int groups, int workers, int slots, int partitions) {
+        this(name, pools, groups, workers, slots, partitions, new BenchTenants(1));
+    }
+
+    /**
+     * @param name       a prefix of worker and task names, unique per run (letters, digits, '-')
+     * @param pools      pools
+     * @param groups     groups per pool
+     * @param workers    workers in all (at least pools x groups)
+     * @param slots      slots per worker
+     * @param partitions partitions of the topics the pools and workers key
+     * @param tenants    the tenants the tasks run for
+     */
+    public Workload(String name, int pools, int groups, int workers, int slots, int partitions, BenchTenants tenants) {
         this.name = name;
         this.pools = pools;
         this.groups = groups;
         this.workers = workers;
         this.slots = slots;
+        this.tenants = tenants;
         this.poolNames = new String[pools];
         for (int k = 0; k < pools; k++) {
             poolNames[k] = PartitionedNames.spread(POOL_STEM, k, partitions);
@@ -71,6 +89,23 @@ public final class Workload {
     /** The pool of task {@code k}. */
     public String poolOfTask(long k) {
         return pool((int) (k % pools));
+    }
+
+    /** The workers of pool {@code pool} when {@code workers} are spread round-robin over {@code pools}, as here. */
+    public static int workersOfPool(int pool, int pools, int workers) {
+        return workers / pools + (pool < workers % pools ? 1 : 0);
+    }
+
+    /**
+     * Every pool's sharing policy for the tenants, pool by pool: each change keyed by its pool on the submissions
+     * topic, as an admin's is. Empty with one tenant.
+     */
+    public List<SharingPolicySet> sharingPolicies(Instant at) {
+        List<SharingPolicySet> all = new ArrayList<>();
+        for (int k = 0; k < pools; k++) {
+            all.addAll(tenants.policy(pool(k), (long) workersOfPool(k, pools, workers) * slots, at));
+        }
+        return all;
     }
 
     /** The labels of group {@code index} (of any pool). */
@@ -101,6 +136,7 @@ public final class Workload {
                 .setLabels(group((int) ((k / pools) % groups)))
                 .setPayload(stamp(stampNanos))
                 .setSubmittedAt(at)
+                .setTenant(tenants.ofTask(k))
                 .build();
     }
 

@@ -122,6 +122,29 @@ class BenchCommandTest {
         assertThat(run.err()).contains("--warmup-drain is -1");
     }
 
+    @Test
+    void oneTenantIsTheDefaultAndTenantsReachTheSettings() {
+        BenchCommand command = new BenchCommand();
+        new CommandLine(command).parseArgs();
+        assertThat(command.settings().tenants()).as("today's workload: no tenant, no policy").isEqualTo(1);
+        new CommandLine(command).parseArgs("--drain", "5000", "--stored", "--tenants", "10000");
+        assertThat(command.settings().tenants()).isEqualTo(10_000);
+    }
+
+    @Test
+    void noTenantsIsAUsageErrorNamingTheFlag() {
+        Run run = run("--drain", "10", "--tenants", "0");
+        assertThat(run.code()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(run.err()).contains("--tenants is 0; it must be at least 1");
+    }
+
+    @Test
+    void absurdlyManyTenantsIsAUsageErrorNamingTheFlagAndTheBound() {
+        Run run = run("--drain", "10", "--tenants", "100001");
+        assertThat(run.code()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(run.err()).contains("--tenants is 100001; it must be at most 100,000");
+    }
+
     private static Run run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();

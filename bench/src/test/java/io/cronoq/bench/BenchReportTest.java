@@ -15,8 +15,12 @@ import org.junit.jupiter.api.Test;
 class BenchReportTest {
 
     private static BenchSettings settings(int workers, int slots, Long retentionMs, boolean agents) {
+        return settings(workers, slots, retentionMs, agents, 1);
+    }
+
+    private static BenchSettings settings(int workers, int slots, Long retentionMs, boolean agents, int tenants) {
         return new BenchSettings(2, 2, workers, slots, 0, 10_000, 0, 0, 5, 2, 0, 20, 6, null, false, true, 300_000,
-                retentionMs, agents, agents ? 0 : 20, false);
+                retentionMs, agents, agents ? 0 : 20, false, tenants);
     }
 
     private static BenchReport report(BenchSettings settings, double tasksPerSecond) {
@@ -103,5 +107,17 @@ class BenchReportTest {
         assertThat(json.get("settings").get("retentionMs").asLong()).isEqualTo(500);
         assertThat(json.get("settings").get("baselineRecords").asLong()).isEqualTo(300_000);
         assertThat(json.get("fleet").asText()).contains("simulated");
+    }
+
+    @Test
+    void theReportSaysHowManyTenantsTheTasksRanFor() throws Exception {
+        assertThat(printed(report(settings(64, 32, null, false), 4_500)))
+                .contains("1 tenant: the tasks name none and no sharing policy is set");
+        BenchReport shared = report(settings(64, 32, null, false, 100), 4_500);
+        assertThat(printed(shared)).contains("100 tenants share each pool (task k runs for bench-tenant-<k mod 100>)")
+                .contains("in the first pool (1,024 slots) 10 guaranteed 51 slot(s) each, 10 bounded");
+        JsonNode json = new ObjectMapper().readTree(shared.toJson());
+        assertThat(json.get("tenants").asInt()).isEqualTo(100);
+        assertThat(json.get("settings").get("tenants").asInt()).isEqualTo(100);
     }
 }

@@ -15,9 +15,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import picocli.CommandLine;
 
 /**
- * A tiny {@code cronoq bench} end to end, on the embedded broker and on an external one: every phase runs and the
- * JSON line carries every figure. It checks that the instrument works, never how fast anything is, so its drains
- * and rates are as small as still tell a warm-up from the measured part.
+ * A tiny {@code cronoq bench} end to end, on the embedded broker with one tenant and on an external one with ten
+ * (their sharing policy taken in before each phase): every phase runs and the JSON line carries every figure. It
+ * checks that the instrument works, never how fast anything is, so its drains and rates are as small as still tell
+ * a warm-up from the measured part.
  */
 @Tag("integration")
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
@@ -74,16 +75,17 @@ class BenchRunTest {
     }
 
     @Test
-    void realWorkerAgentsCanStandForTheSimulatedOnesOnAnExternalBroker() throws Exception {
+    void realWorkerAgentsCanStandForTheSimulatedOnesOnAnExternalBrokerWithTenTenants() throws Exception {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine cli = BenchCommand.commandLine();
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
 
-        int code = cli.execute("--agents", "--bootstrap", broker.bootstrapServers(), "--pools", "1", "--groups", "1",
-                "--workers", "2", "--slots", "2", "--partitions", "2", "--drain", "40", "--warmup-drain", "0", "--rate", "20",
-                "--warmup", "0", "--duration", "1", "--backlog", "20", "--no-baseline", "--json");
+        int code = cli.execute("--agents", "--tenants", "10", "--bootstrap", broker.bootstrapServers(), "--pools", "1",
+                "--groups", "1", "--workers", "2", "--slots", "2", "--partitions", "2", "--drain", "40",
+                "--warmup-drain", "0", "--rate", "20", "--warmup", "0", "--duration", "1", "--backlog", "20",
+                "--no-baseline", "--json");
 
         assertThat(code).as("exit code; stderr: " + err).isZero();
         JsonNode json = new ObjectMapper().readTree(out.toString().strip());
@@ -96,5 +98,8 @@ class BenchRunTest {
         assertThat(json.get("rate").get("latency").get("count").asLong()).as("measured at the handler's call")
                 .isEqualTo(20);
         assertThat(json.get("backlog_rate").get("latency").get("count").asLong()).isEqualTo(20);
+        assertThat(json.get("tenants").asInt()).isEqualTo(10);
+        assertThat(err.toString()).contains("Drain: the sharing policy of 10 tenants (10 changes) sent",
+                "Drain: the sharing policy taken in", "Rate: the sharing policy of 10 tenants taken in");
     }
 }
