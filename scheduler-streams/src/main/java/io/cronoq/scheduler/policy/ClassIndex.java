@@ -1,5 +1,6 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.common.Peak;
 import io.cronoq.scheduler.policy.sharing.Tenant;
 import io.cronoq.scheduler.policy.sharing.Tenants;
 import io.cronoq.scheduler.policy.limits.LineLimits;
@@ -31,9 +32,11 @@ final class ClassIndex implements Tenants.Watcher {
     private final WaitingQueue queue;
     private final Tenants tenants;
     private final Limits<WaitClass> limits;
-    private final Map<String, WaitClass> classes = new HashMap<>();
+    private Map<String, WaitClass> classes = new HashMap<>();
+    private final Peak classesPeak = new Peak();
     /** Classes with at least one waiting task, in the order they last became non-empty. */
-    private final LinkedHashSet<WaitClass> waitingClasses = new LinkedHashSet<>();
+    private LinkedHashSet<WaitClass> waitingClasses = new LinkedHashSet<>();
+    private final Peak waitingPeak = new Peak();
     private long waiting;
     /** Each waiting tenant's classes with waiting tasks, in the order they last became non-empty. */
     private final Map<Tenant, LinkedHashSet<WaitClass>> byTenant = new HashMap<>();
@@ -52,6 +55,7 @@ final class ClassIndex implements Tenants.Watcher {
     WaitClass create(Need need, Tenant tenant, String key, LineLimits limits) {
         WaitClass c = new WaitClass(need, tenant, key, limits);
         classes.put(key, c);
+        classesPeak.grew(classes.size());
         return c;
     }
 
@@ -91,6 +95,14 @@ final class ClassIndex implements Tenants.Watcher {
     /** Forgets a line whose tenant was forgotten (it has no waiting task): its tenant's name stands for a new one. */
     void forget(WaitClass c) {
         classes.remove(c.key(), c);
+        classesRemoved();
+    }
+
+    /** After lines were forgotten: a table grown for many more is given back. */
+    private void classesRemoved() {
+        if (classesPeak.shrinkNow(classes.size())) {
+            classes = new HashMap<>(classes);
+        }
     }
 
     /** Whether enough empty classes piled up to be worth forgetting. */
@@ -109,6 +121,7 @@ final class ClassIndex implements Tenants.Watcher {
             }
             return false;
         });
+        classesRemoved();
         return gone;
     }
 
@@ -199,6 +212,7 @@ final class ClassIndex implements Tenants.Watcher {
         need.count += count - c.count;
         if (c.count == 0 && count > 0) {
             waitingClasses.add(c);
+            waitingPeak.grew(waitingClasses.size());
             LinkedHashSet<WaitClass> ofTenant = byTenant.get(c.tenant);
             if (ofTenant == null) {
                 tenants.waiting(c.tenant, true);
@@ -206,7 +220,7 @@ final class ClassIndex implements Tenants.Watcher {
                 byTenant.put(c.tenant, ofTenant);
             }
             ofTenant.add(c);
-            need.waiting.add(c);
+            need.waits(c);
             c.count = count;
             need.counted(c);
             if (c.limits() != null) {
@@ -220,16 +234,20 @@ final class ClassIndex implements Tenants.Watcher {
                 limits.lineEmptied(c);
                 // A line of limits is seldom used again (keys come and go): it goes at once, not at a sweep.
                 classes.remove(c.key());
+                classesRemoved();
                 c.need.removeLine(c);
             }
             waitingClasses.remove(c);
+            if (waitingPeak.shrinkNow(waitingClasses.size())) {
+                waitingClasses = new LinkedHashSet<>(waitingClasses);
+            }
             LinkedHashSet<WaitClass> ofTenant = byTenant.get(c.tenant);
             ofTenant.remove(c);
             if (ofTenant.isEmpty()) {
                 byTenant.remove(c.tenant);
                 tenants.waiting(c.tenant, false);
             }
-            need.waiting.remove(c);
+            need.waitsNoMore(c);
             need.urgent.remove(c);
             if (need.count == 0) {
                 need.reason = null;

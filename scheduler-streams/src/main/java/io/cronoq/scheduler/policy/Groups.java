@@ -74,21 +74,7 @@ final class Groups {
             c = null;
         }
         if (c == null) {
-            if (classes.sweepDue()) {
-                for (WaitClass gone : classes.sweep()) {
-                    gone.need.removeLine(gone);
-                }
-                // Requirement classes left without a line (their last line swept, or a line of limits gone).
-                needs.values().removeIf(n -> {
-                    if (!n.hasLines()) {
-                        for (Profile p : n.profiles) {
-                            p.needs.remove(n);
-                        }
-                        return true;
-                    }
-                    return false;
-                });
-            }
+            sweepIfDue();
             if (requirementKey == null) {
                 requirementKey = LineKeys.requirementKey(key);
             }
@@ -112,6 +98,30 @@ final class Groups {
             n.addLine(c);
         }
         return c;
+    }
+
+    /**
+     * Forgets the empty lines, and the requirement classes left without one, once empty lines
+     * outnumber waiting ones by far ({@link ClassIndex#sweepDue}): looked at when a new line is made
+     * and after every input, so lines that many short-lived tenants left go soon after them.
+     */
+    void sweepIfDue() {
+        if (!classes.sweepDue()) {
+            return;
+        }
+        for (WaitClass gone : classes.sweep()) {
+            gone.need.removeLine(gone);
+        }
+        // Requirement classes left without a line (their last line swept, or a line of limits gone).
+        needs.values().removeIf(n -> {
+            if (!n.hasLines()) {
+                for (Profile p : n.profiles) {
+                    p.needs.remove(n);
+                }
+                return true;
+            }
+            return false;
+        });
     }
 
     /** Counts a live worker into the profile of its labels and resources (created if new). */

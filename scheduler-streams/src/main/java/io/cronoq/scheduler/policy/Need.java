@@ -1,5 +1,6 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.common.Peak;
 import io.cronoq.scheduler.policy.sharing.Tenant;
 import io.cronoq.scheduler.policy.sharing.Tenants;
 import io.cronoq.scheduler.policy.limits.LineLimits;
@@ -46,8 +47,9 @@ final class Need {
     private int limitedLines;
     /** Its lines whose head is urgent (a fixed start, a near deadline): served before any share is weighed. */
     final LinkedHashSet<WaitClass> urgent = new LinkedHashSet<>();
-    /** Its tenants' lines that have waiting tasks (maintained by {@link ClassIndex}). */
-    final LinkedHashSet<WaitClass> waiting = new LinkedHashSet<>();
+    /** Its tenants' lines that have waiting tasks (kept by {@link ClassIndex}: {@link #waits}, {@link #waitsNoMore}). */
+    LinkedHashSet<WaitClass> waiting = new LinkedHashSet<>();
+    private final Peak waitingPeak = new Peak();
     /** Tasks waiting in all its lines. */
     long count;
     /** Why its tasks wait (the workers' side), while it has any; {@code null} when empty or not computed since loading. */
@@ -119,6 +121,20 @@ final class Need {
             seats.removePlain(c);
         }
         return !hasLines();
+    }
+
+    /** A line of it has waiting tasks now. */
+    void waits(WaitClass c) {
+        waiting.add(c);
+        waitingPeak.grew(waiting.size());
+    }
+
+    /** A line of it has no waiting task left. */
+    void waitsNoMore(WaitClass c) {
+        waiting.remove(c);
+        if (waitingPeak.shrinkNow(waiting.size())) {
+            waiting = new LinkedHashSet<>(waiting);
+        }
     }
 
     /** A profile gained a free slot. */

@@ -150,9 +150,13 @@ public final class PoolScheduler {
         });
     }
 
-    /** After an input or a tick: the tenants it left idle and without a policy are forgotten. */
+    /**
+     * After an input or a tick: the tenants it left idle and without a policy are forgotten, and
+     * empty lines are swept when they pile up.
+     */
     private List<Decision> settled(List<Decision> out) {
         m.tenants.forgetIdle();
+        m.groups.sweepIfDue();
         return out;
     }
 
@@ -351,6 +355,11 @@ public final class PoolScheduler {
     }
 
     // ==== reads ===================================================================================
+
+    /** Tenants the pool knows now: those idle without a policy were forgotten (for tests and the memory check). */
+    int knownTenants() {
+        return m.tenants.all().size();
+    }
 
     /** Capacity, busy and waiting of the pool and of each group (ordered by label key). */
     public PoolSnapshot snapshot() {

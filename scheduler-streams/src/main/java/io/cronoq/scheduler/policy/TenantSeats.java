@@ -1,5 +1,6 @@
 package io.cronoq.scheduler.policy;
 
+import io.cronoq.scheduler.policy.common.Peak;
 import io.cronoq.scheduler.policy.sharing.Tenant;
 import io.cronoq.scheduler.policy.sharing.Tenants;
 import java.util.Arrays;
@@ -64,7 +65,8 @@ final class TenantSeats {
     }
 
     private final Tenants tenants;
-    private final Map<Tenant, Seat> seats = new HashMap<>(4);
+    private Map<Tenant, Seat> seats = new HashMap<>(4);
+    private final Peak seatsPeak = new Peak();
     /** The active seats, a binary min-heap by {@link Tenants#byShare} of their tenants. */
     private Seat[] heap = new Seat[2];
     private int heapSize;
@@ -98,9 +100,19 @@ final class TenantSeats {
         return seats.isEmpty();
     }
 
+    private Seat seat(Tenant t) {
+        Seat s = seats.get(t);
+        if (s == null) {
+            s = new Seat(t);
+            seats.put(t, s);
+            seatsPeak.grew(seats.size());
+        }
+        return s;
+    }
+
     /** A tenant's line naming no limit became known. */
     void addPlain(WaitClass c) {
-        Seat s = seats.computeIfAbsent(c.tenant, Seat::new);
+        Seat s = seat(c.tenant);
         s.plain = c;
         refresh(s);
     }
@@ -124,7 +136,7 @@ final class TenantSeats {
 
     /** A line of limits may take a slot now (it has waiting tasks and its limits admit its head). */
     void open(WaitClass c) {
-        Seat s = seats.computeIfAbsent(c.tenant, Seat::new);
+        Seat s = seat(c.tenant);
         if (s.open == null) {
             s.open = new OpenLines();
         }
@@ -170,6 +182,9 @@ final class TenantSeats {
         capped.put(s, active && s.tenant.atAnyMax());
         if (!active && s.plain == null) {
             seats.remove(s.tenant);
+            if (seatsPeak.shrinkNow(seats.size())) {
+                seats = new HashMap<>(seats);
+            }
         }
     }
 
@@ -273,6 +288,9 @@ final class TenantSeats {
             last.heapAt = i;
             siftUp(i);
             siftDown(last.heapAt);
+        }
+        if (heap.length > 64 && heapSize < heap.length >>> 3) {
+            heap = Arrays.copyOf(heap, heap.length >>> 2); // many tenants waited here once; few do now
         }
     }
 

@@ -4,6 +4,7 @@ import io.cronoq.scheduler.policy.store.InMemoryTimerQueue;
 import io.cronoq.scheduler.policy.store.Place;
 import io.cronoq.scheduler.policy.store.TimerQueue;
 import io.cronoq.scheduler.policy.store.WaitingQueue;
+import io.cronoq.scheduler.policy.common.Peak;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
@@ -22,7 +23,10 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class PoolIndex {
 
-    private final Map<String, Line> lines = new ConcurrentHashMap<>();
+    /** Replaced by a copy (never changed in place by a query) when it held many more lines than now: see {@link Peak}. */
+    private volatile Map<String, Line> lines = new ConcurrentHashMap<>();
+    /** Written by the one writing thread only. */
+    private final Peak peak = new Peak();
     private final InMemoryTimerQueue timers = new InMemoryTimerQueue();
     private final InMemoryTimerQueue expiries = new InMemoryTimerQueue();
     private final WaitingQueue waiting = new Waiting();
@@ -69,7 +73,12 @@ public final class PoolIndex {
 
         @Override
         public void add(Entry entry) {
-            Line line = lines.computeIfAbsent(entry.classKey(), k -> new Line());
+            Line line = lines.get(entry.classKey());
+            if (line == null) {
+                line = new Line();
+                lines.put(entry.classKey(), line);
+                peak.grew(lines.size());
+            }
             if (line.entries.put(entry.place(), entry.taskId()) == null) {
                 line.size.incrementAndGet();
             }
@@ -80,6 +89,9 @@ public final class PoolIndex {
             Line line = lines.get(classKey);
             if (line != null && line.entries.remove(place) != null && line.size.decrementAndGet() == 0) {
                 lines.remove(classKey, line); // a line that empties goes: keys of lines come and go (limits)
+                if (peak.shrinkNow(lines.size())) {
+                    lines = new ConcurrentHashMap<>(lines);
+                }
             }
         }
 

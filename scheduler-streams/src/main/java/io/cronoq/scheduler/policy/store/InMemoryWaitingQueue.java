@@ -1,5 +1,6 @@
 package io.cronoq.scheduler.policy.store;
 
+import io.cronoq.scheduler.policy.common.Peak;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -15,7 +16,8 @@ import java.util.TreeMap;
 public final class InMemoryWaitingQueue implements WaitingQueue {
 
     /** Line key → its only {@link Entry}, or a {@code TreeMap<Place, Entry>} of two or more. */
-    private final Map<String, Object> lines = new HashMap<>();
+    private Map<String, Object> lines = new HashMap<>();
+    private final Peak peak = new Peak();
 
     @Override
     @SuppressWarnings("unchecked")
@@ -23,6 +25,7 @@ public final class InMemoryWaitingQueue implements WaitingQueue {
         Object line = lines.get(entry.classKey());
         if (line == null) {
             lines.put(entry.classKey(), entry);
+            peak.grew(lines.size());
         } else if (line instanceof Entry only) {
             if (only.place().equals(entry.place())) {
                 lines.put(entry.classKey(), entry);
@@ -44,6 +47,9 @@ public final class InMemoryWaitingQueue implements WaitingQueue {
         if (line instanceof Entry only) {
             if (only.place().equals(place)) {
                 lines.remove(classKey); // a line that empties goes: keys of lines come and go (limits)
+                if (peak.shrinkNow(lines.size())) {
+                    lines = new HashMap<>(lines);
+                }
             }
         } else if (line != null) {
             TreeMap<Place, Entry> many = (TreeMap<Place, Entry>) line;
