@@ -31,6 +31,8 @@ public final class JournalPeek {
             .takeWhile(f -> !f.name().equals("state")).map(Schema.Field::schema).toList();
     private static final Schema AFTER_STATE = TaskFinished.getClassSchema().getField("error").schema();
     private static final Schema CAUSE = JournalItem.getClassSchema().getField("cause").schema();
+    /** The record's last field, after its entries: when the scheduler heard its input. */
+    private static final Schema HEARD_AT = JournalEntry.getClassSchema().getField("heardAt").schema();
 
     private final int schemaId;
     private BinaryDecoder decoder;
@@ -68,6 +70,7 @@ public final class JournalPeek {
                     count += entry();
                 }
             }
+            GenericDatumReader.skip(HEARD_AT, decoder);
             return decoder.isEnd() ? count : UNKNOWN;
         } catch (IOException | RuntimeException e) {
             return UNKNOWN;

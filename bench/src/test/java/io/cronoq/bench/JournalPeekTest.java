@@ -46,6 +46,16 @@ class JournalPeekTest {
     }
 
     @Test
+    void aRecordThatSaysWhenTheSchedulerHeardItsInputIsCountedToo() {
+        JournalEntry heard = record(finished("t1", TaskState.SUCCEEDED), finished("t2", TaskState.SUCCEEDED));
+        heard.setHeardAt(Instant.EPOCH.plusSeconds(3_600));
+        byte[] bytes = serde.serialize("j", heard);
+        JournalPeek peek = new JournalPeek(registry.register(serde.subject("j"), serde.schema()));
+
+        assertThat(peek.succeeded(bytes)).isEqualTo(2);
+    }
+
+    @Test
     void anotherSchemaIdOrBadBytesAreUnknownSoTheCallerDecodesInFull() {
         byte[] entry = serde.serialize("j", Journal.entry("p", Instant.EPOCH, finished("t", TaskState.SUCCEEDED), null));
         int id = registry.register(serde.subject("j"), serde.schema());
@@ -67,6 +77,6 @@ class JournalPeekTest {
         for (Object event : more) {
             items.add(new JournalItem(event, null));
         }
-        return new JournalEntry("pool-a", Instant.EPOCH, first, null, items);
+        return new JournalEntry("pool-a", Instant.EPOCH, first, null, items, null);
     }
 }

@@ -61,12 +61,12 @@ class RecordedJournalTest {
             List<JournalEntry> entries = Journal.entries(serde.deserialize(TOPIC, values.get(i)));
             String then = printed.get(i);
 
-            // Fields added since read as their defaults: a record's 'more' (empty), a submission's 'tenant'
-            // (null), 'concurrency' and 'rateLimits' (empty).
+            // Fields added since read as their defaults: a record's 'more' (empty) and 'heardAt' (null), a
+            // submission's 'tenant' (null), 'concurrency' and 'rateLimits' (empty).
             assertThat(entries).hasSize(1);
             assertThat(entries.get(0).toString()
                     .replace(", \"tenant\": null, \"concurrency\": [], \"rateLimits\": []}", "}"))
-                    .isEqualTo(then.substring(0, then.length() - 1) + ", \"more\": []}");
+                    .isEqualTo(then.substring(0, then.length() - 1) + ", \"more\": [], \"heardAt\": null}");
         }
     }
 
@@ -124,7 +124,8 @@ class RecordedJournalTest {
             if (open != null && open.getPool().equals(e.getPool()) && open.getAt().equals(e.getAt())) {
                 open.getMore().add(new JournalItem(e.getEvent(), e.getCause()));
             } else {
-                open = new JournalEntry(e.getPool(), e.getAt(), e.getEvent(), e.getCause(), new ArrayList<>());
+                open = new JournalEntry(e.getPool(), e.getAt(), e.getEvent(), e.getCause(), new ArrayList<>(),
+                        e.getHeardAt());
                 records.add(open);
             }
         }

@@ -186,7 +186,7 @@ public final class PoolScheduler {
         out.add(Decision.journal(in, null));
         Instant at = in.getSubmittedAt();
         TaskRecord task = new TaskRecord(in, TaskState.WAITING, m.nextSequence(), new ArrayList<>(), null, null, at,
-                Ordering.NOT_IN_LINE, null);
+                Ordering.NOT_IN_LINE, null, null);
         Instant release = Ordering.releaseAt(in, m.rules);
         if (release != null && release.isAfter(at)) {
             String reason = in.getStartAt() != null

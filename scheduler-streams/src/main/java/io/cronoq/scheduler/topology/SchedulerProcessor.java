@@ -249,7 +249,7 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
                 }
                 if (record == null) {
                     record = new JournalEntry(pool, Instant.ofEpochMilli(timestamp), decision.event(), decision.cause(),
-                            journalPerEntry ? List.of() : new ArrayList<>(decisions.size() - 1));
+                            journalPerEntry ? List.of() : new ArrayList<>(decisions.size() - 1), null);
                 } else {
                     record.getMore().add(new JournalItem(decision.event(), decision.cause()));
                 }

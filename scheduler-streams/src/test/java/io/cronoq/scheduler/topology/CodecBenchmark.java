@@ -87,10 +87,10 @@ public class CodecBenchmark {
         value = switch (record) {
             case "task" -> new TaskRecord(task, TaskState.RUNNING, 4711L, new ArrayList<>(List.of(new AttemptRecord(1,
                     "worker-17", 3L, Map.of("gpu", "a100", "region", "eu-west-1"), T0, T0, null, null, null))),
-                    null, T0, T0, 0L, null);
+                    null, T0, T0, 0L, null, null);
             case "journal" -> new JournalEntry("gpu-pool", T0, task, null, new ArrayList<>(List.of(
                     new JournalItem(new TaskWaiting("task-4711", "0/3 workers free"), null),
-                    new JournalItem(assigned, null))));
+                    new JournalItem(assigned, null))), T0.plusMillis(3));
             case "assignment" -> new AssignmentEvent(assigned);
             default -> throw new IllegalArgumentException(record);
         };

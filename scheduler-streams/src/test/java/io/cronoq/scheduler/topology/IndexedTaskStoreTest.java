@@ -145,17 +145,17 @@ class IndexedTaskStoreTest {
 
     private static TaskRecord inLine(String id, long sequence) {
         return new TaskRecord(submitted(id), TaskState.WAITING, sequence, new ArrayList<>(), null, T0, T0,
-                1_000L, null);
+                1_000L, null, T0);
     }
 
     private static TaskRecord delayed(String id, long sequence) {
         return new TaskRecord(submitted(id), TaskState.WAITING, sequence, new ArrayList<>(), null, T0, T0,
-                Long.MAX_VALUE, T0.plusSeconds(60));
+                Long.MAX_VALUE, T0.plusSeconds(60), T0);
     }
 
     private static TaskRecord finished(String id, long sequence) {
         return new TaskRecord(submitted(id), TaskState.SUCCEEDED, sequence, new ArrayList<>(), null, null, T0,
-                Long.MAX_VALUE, null);
+                Long.MAX_VALUE, null, null);
     }
 
     private static TaskSubmitted submitted(String id) {

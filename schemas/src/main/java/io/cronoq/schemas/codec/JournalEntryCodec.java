@@ -1,6 +1,7 @@
 package io.cronoq.schemas.codec;
 
 import static io.cronoq.schemas.codec.Binary.instant;
+import static io.cronoq.schemas.codec.Binary.optionalInstant;
 import static io.cronoq.schemas.codec.Binary.optionalString;
 
 import io.cronoq.events.JournalEntry;
@@ -10,13 +11,13 @@ import org.apache.avro.io.Decoder;
 import org.apache.avro.io.Encoder;
 
 /**
- * A journal record: its pool, time, first event and cause, and the further entries the same input caused. The
- * events every task passes through are written by hand, the rarer ones by Avro.
+ * A journal record: its pool, time, first event and cause, the further entries the same input caused, and when
+ * the scheduler heard that input. The events every task passes through are written by hand, the rarer ones by Avro.
  */
 public final class JournalEntryCodec implements RecordCodec<JournalEntry> {
 
     /** The fingerprint of the JournalEntry schema this codec writes; a changed schema fails a test until it follows. */
-    static final long PINNED = 0x647e69fd061c69cdL;
+    static final long PINNED = 0x70b3640fcdda7cedL;
 
     private final RecordUnion events =
             new RecordUnion(JournalEntry.getClassSchema().getField("event").schema(), JournalEntry.class);
@@ -50,11 +51,12 @@ public final class JournalEntryCodec implements RecordCodec<JournalEntry> {
         events.write(e.getEvent(), out);
         optionalString(out, e.getCause());
         Binary.array(out, e.getMore(), item);
+        optionalInstant(out, e.getHeardAt());
     }
 
     @Override
     public JournalEntry read(Decoder in) throws IOException {
         return new JournalEntry(in.readString(), instant(in), events.read(in), optionalString(in),
-                Binary.array(in, item));
+                Binary.array(in, item), optionalInstant(in));
     }
 }

@@ -18,7 +18,7 @@ import java.util.List;
  * and a journal record decoded with the journal topic's serde.
  *
  * <p>A journal record holds every entry one input (or one tick) caused, in order: the first in the
- * record's own fields, the rest in {@code more}, all of the record's pool and time. Readers read
+ * record's own fields, the rest in {@code more}, all of the record's pool and times. Readers read
  * entries, never records: {@link #entries} turns a record into its entries, each a
  * {@code JournalEntry} whose {@code more} is empty, so a record written before records carried
  * several entries is simply a record of one.
@@ -41,12 +41,25 @@ public final class Journal {
 
     /** One entry of {@code pool} at {@code at}: a record of one. */
     public static JournalEntry entry(String pool, Instant at, Object event, String cause) {
-        return new JournalEntry(pool, at, event, cause, List.of());
+        return entry(pool, at, null, event, cause);
     }
 
     /**
-     * The entries of one record, in order, each with the record's pool and time and an empty
-     * {@code more}. A record of one entry is returned as it is.
+     * One entry of {@code pool} at {@code at}, caused by an input the scheduler heard at
+     * {@code heardAt} on its own clock (null when that is {@code at}): a record of one.
+     */
+    public static JournalEntry entry(String pool, Instant at, Instant heardAt, Object event, String cause) {
+        return new JournalEntry(pool, at, event, cause, List.of(), heardAt);
+    }
+
+    /** When the scheduler heard the input that caused the entry, on its own clock: its {@code heardAt}, else its {@code at}. */
+    public static Instant heardAt(JournalEntry entry) {
+        return entry.getHeardAt() != null ? entry.getHeardAt() : entry.getAt();
+    }
+
+    /**
+     * The entries of one record, in order, each with the record's pool, {@code at} and
+     * {@code heardAt} and an empty {@code more}. A record of one entry is returned as it is.
      */
     public static List<JournalEntry> entries(JournalEntry record) {
         List<JournalItem> more = record.getMore();
@@ -54,9 +67,9 @@ public final class Journal {
             return List.of(record);
         }
         List<JournalEntry> entries = new ArrayList<>(more.size() + 1);
-        entries.add(entry(record.getPool(), record.getAt(), record.getEvent(), record.getCause()));
+        entries.add(entry(record.getPool(), record.getAt(), record.getHeardAt(), record.getEvent(), record.getCause()));
         for (JournalItem item : more) {
-            entries.add(entry(record.getPool(), record.getAt(), item.getEvent(), item.getCause()));
+            entries.add(entry(record.getPool(), record.getAt(), record.getHeardAt(), item.getEvent(), item.getCause()));
         }
         return entries;
     }

@@ -73,7 +73,7 @@ class JournalTest {
         TaskFinished finished = new TaskFinished("t-1", 1, "w-1", AttemptOutcome.SUCCEEDED, TaskState.SUCCEEDED, null);
         JournalEntry record = new JournalEntry("pool", AT, new TaskWaiting("t-2", "no slot"), "why",
                 java.util.List.of(new io.cronoq.events.JournalItem(finished, null),
-                        new io.cronoq.events.JournalItem(new TaskWaiting("t-3", "busy"), "because")));
+                        new io.cronoq.events.JournalItem(new TaskWaiting("t-3", "busy"), "because")), null);
         JournalEntry single = Journal.entry("pool", AT, finished, null);
 
         assertThat(Journal.entries(record)).containsExactly(
@@ -81,5 +81,18 @@ class JournalTest {
                 Journal.entry("pool", AT, finished, null),
                 Journal.entry("pool", AT, new TaskWaiting("t-3", "busy"), "because"));
         assertThat(Journal.entries(single)).containsExactly(single);
+    }
+
+    @Test
+    void eachEntryOfARecordKeepsWhenTheSchedulerHeardItsInput() {
+        Instant heard = AT.plusSeconds(3_600);
+        TaskFinished finished = new TaskFinished("t-1", 1, "w-1", AttemptOutcome.SUCCEEDED, TaskState.SUCCEEDED, null);
+        JournalEntry record = new JournalEntry("pool", AT, new TaskWaiting("t-2", "no slot"), null,
+                java.util.List.of(new io.cronoq.events.JournalItem(finished, null)), heard);
+
+        assertThat(Journal.entries(record)).extracting(JournalEntry::getAt, JournalEntry::getHeardAt)
+                .containsOnly(org.assertj.core.groups.Tuple.tuple(AT, heard));
+        assertThat(Journal.entries(record)).extracting(Journal::heardAt).containsOnly(heard);
+        assertThat(Journal.heardAt(Journal.entry("pool", AT, finished, null))).as("none recorded: its at").isEqualTo(AT);
     }
 }
