@@ -8,21 +8,25 @@ import io.cronoq.events.TaskSubmitted;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Where one pool's waiting tasks are kept: in the line of their requirement class at the place
  * {@link Ordering#rank} gives them, or outside every line on a timer until they may join one (not
  * before, a retry's backoff, a fixed start's reservation). A task in a line may have a timer too:
  * when its deadline comes near it moves ahead. Each change is written to the task's record and the
- * store here, so the record always says where the task is ({@code rank}, {@code timerAt}).
+ * store here, so the record always says where the task is ({@code rank}, {@code timerAt}). A task
+ * that starts waiting records when twice: in the policy's time of the step ({@code waitingSince},
+ * what views show) and on the scheduler's own clock ({@code queuedAt}, read from {@code heard}),
+ * where its preemption grace counts from whatever clock its producer has.
  */
-record Lines(ClassIndex classes, TimerQueue timers, PoolStore store, TimeRules rules) {
+record Lines(ClassIndex classes, TimerQueue timers, PoolStore store, TimeRules rules, Supplier<Instant> heard) {
 
     /** Puts a task into its class's line at the place {@link Ordering#rank} gives it now. */
     void enqueue(TaskRecord task, WaitClass c, Instant at, String reason) {
         TaskSubmitted s = task.getTask();
         task.setState(TaskState.WAITING);
-        task.setWaitingSince(at);
+        startsWaiting(task, at);
         task.setWaitingReason(reason);
         task.setUpdatedAt(at);
         task.setRank(Ordering.rank(s, rules, at));
@@ -40,7 +44,7 @@ record Lines(ClassIndex classes, TimerQueue timers, PoolStore store, TimeRules r
     void delay(TaskRecord task, Instant until, Instant at, String reason) {
         task.setState(TaskState.WAITING);
         task.setRank(Ordering.NOT_IN_LINE);
-        task.setWaitingSince(at);
+        startsWaiting(task, at);
         task.setWaitingReason(reason);
         task.setUpdatedAt(at);
         setTimer(task, until);
@@ -96,6 +100,16 @@ record Lines(ClassIndex classes, TimerQueue timers, PoolStore store, TimeRules r
             timers.remove(new TimerQueue.Timer(task.getTimerAt().toEpochMilli(), task.getTask().getTaskId()));
             task.setTimerAt(null);
         }
+    }
+
+    /**
+     * The task starts waiting at {@code at} in the policy's time, heard now on the scheduler's clock
+     * ({@code at} where no input or tick is being applied: this package's tests).
+     */
+    private void startsWaiting(TaskRecord task, Instant at) {
+        Instant now = heard.get();
+        task.setWaitingSince(at);
+        task.setQueuedAt(now != null ? now : at);
     }
 
     private void setTimer(TaskRecord task, Instant at) {

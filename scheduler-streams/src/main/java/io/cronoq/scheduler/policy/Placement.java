@@ -363,6 +363,7 @@ final class Placement {
         task.setState(TaskState.ASSIGNED);
         task.setWaitingReason(null);
         task.setWaitingSince(null);
+        task.setQueuedAt(null);
         task.setUpdatedAt(at);
         m.lines.dropTimer(task);
         m.store.putTask(task);

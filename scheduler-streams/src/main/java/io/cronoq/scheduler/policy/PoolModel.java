@@ -27,7 +27,9 @@ import java.util.TreeMap;
  * are leaving), their groups and profiles, the requirement classes and their lines, timers,
  * retention and counters; and the small steps on a task's record that every part of the policy
  * takes the same way (its current attempt, ending an attempt, finishing a task, the next sequence
- * number). Every change goes through the store. Not thread-safe: one pool, one thread.
+ * number). Every change goes through the store. It also knows the scheduler's own time of what is
+ * being applied ({@link #heardAt()}), from which the preemption grace of a task that starts waiting
+ * counts. Not thread-safe: one pool, one thread.
  */
 final class PoolModel {
 
@@ -51,6 +53,8 @@ final class PoolModel {
     private boolean poolStored;
     /** The running attempts' leases, read when first needed (a snapshot never needs them); see {@link #leases()}. */
     private Leases leases;
+    /** The scheduler's own time of the input or tick being applied; see {@link #heardAt()}. */
+    private Instant heardAt;
 
     PoolModel(String pool, PoolStore store, TimeRules rules) {
         this.pool = Objects.requireNonNull(pool, "pool");
@@ -67,7 +71,7 @@ final class PoolModel {
         this.classes = new ClassIndex(store.waiting(), tenants, limits);
         tenants.watch(classes);
         this.groups = new Groups(classes, tenants, limits);
-        this.lines = new Lines(classes, timers, store, rules);
+        this.lines = new Lines(classes, timers, store, rules, this::heardAt);
         this.retention = new Retention(store, rules);
         for (WorkerRecord r : store.workers()) {
             Worker w = new Worker(r);
@@ -86,6 +90,21 @@ final class PoolModel {
         }
         limits.loaded(classes.waitingClasses());
         // Class reasons are computed when first needed: the store alone determines them.
+    }
+
+    /**
+     * The scheduler's own time of what is being applied: when it heard the input ({@code heardAt} of
+     * {@link PoolScheduler#apply}), or the time of the tick, eviction or end of a leave grace. Null
+     * outside them (this package's tests call the parts directly), where the policy's own time of
+     * the step stands in.
+     */
+    Instant heardAt() {
+        return heardAt;
+    }
+
+    /** Sets {@link #heardAt()}, at the start of an input or tick; null once it is done. */
+    void heard(Instant at) {
+        heardAt = at;
     }
 
     /** The class whose line a task waits in: its requirement's, in its tenant's lines, with its limits. */
@@ -124,6 +143,15 @@ final class PoolModel {
         return task.getWaitingSince() != null ? task.getWaitingSince() : task.getTask().getSubmittedAt();
     }
 
+    /**
+     * Since when a waiting task waits on the scheduler's own clock, where its preemption grace counts
+     * from: when the scheduler last saw it start waiting; a record of an older release, which does
+     * not say, falls back to {@link #waitingSince}.
+     */
+    static Instant queuedAt(TaskRecord task) {
+        return task.getQueuedAt() != null ? task.getQueuedAt() : waitingSince(task);
+    }
+
     /** Records how an attempt ended. */
     static void end(AttemptRecord attempt, AttemptOutcome outcome, String error, Instant at) {
         attempt.setOutcome(outcome);
@@ -136,6 +164,7 @@ final class PoolModel {
         task.setState(state);
         task.setWaitingReason(null);
         task.setWaitingSince(null);
+        task.setQueuedAt(null);
         task.setUpdatedAt(at);
         store.putTask(task);
         retention.finished(task, at);

@@ -121,7 +121,8 @@ public final class PoolScheduler {
      * The one way in: takes any input event and returns the decisions it causes, in order.
      * {@code heardAt} is when the scheduler heard it, on the clock its ticks run on (the topology's
      * wall-clock time, a simulation's time of the input): a worker's silence, the eviction rule,
-     * counts from there, never from the worker's own clock. An accepted {@code AttemptProgress}
+     * counts from there, never from the worker's own clock, and so does the preemption grace of a
+     * task the input makes wait, never from its producer's clock. An accepted {@code AttemptProgress}
      * decides nothing. An object that is no input event is rejected ({@code InputRejected},
      * journaled), never skipped.
      */
@@ -134,6 +135,7 @@ public final class PoolScheduler {
                     "cronoq does not know the input event " + type + "; send one of the input topics' events",
                     null, null));
         }
+        m.heard(heardAt);
         return settled(switch (kind) {
             case TASK_SUBMITTED -> submit((TaskSubmitted) input);
             case TASK_CANCEL_REQUESTED -> cancel((TaskCancelRequested) input);
@@ -151,12 +153,13 @@ public final class PoolScheduler {
     }
 
     /**
-     * After an input or a tick: the tenants it left idle and without a policy are forgotten, and
-     * empty lines are swept when they pile up.
+     * After an input or a tick: the tenants it left idle and without a policy are forgotten, empty
+     * lines are swept when they pile up, and the scheduler's time of it is done with.
      */
     private List<Decision> settled(List<Decision> out) {
         m.tenants.forgetIdle();
         m.groups.sweepIfDue();
+        m.heard(null);
         return out;
     }
 
@@ -312,6 +315,7 @@ public final class PoolScheduler {
      * nothing due returns nothing.
      */
     public List<Decision> tick(Instant now) {
+        m.heard(now);
         return settled(time.tick(now));
     }
 
@@ -334,6 +338,7 @@ public final class PoolScheduler {
      */
     public List<Decision> evict(String workerId, Instant at, String reason) {
         List<Decision> out = new ArrayList<>();
+        m.heard(at);
         Worker w = m.workers.get(workerId);
         if (w != null && w.live()) {
             time.evict(w, reason, at, out);
@@ -350,6 +355,7 @@ public final class PoolScheduler {
      */
     public List<Decision> endLeave(String workerId, Instant at) {
         List<Decision> out = new ArrayList<>();
+        m.heard(at);
         leaves.endNow(workerId, at, out);
         return settled(out);
     }

@@ -25,6 +25,8 @@ import java.util.List;
  * there beyond its own guarantee (borrowed) is revoked ({@code AttemptRevoked} to its worker),
  * ended as PREEMPTED (which spends none of its task's attempts), and its task goes back to its
  * place in line; the freed slot goes to the tenant below its guarantee ({@link Placement#settle}).
+ * The grace counts on the scheduler's own clock, from when it saw the task start waiting
+ * ({@link PoolModel#queuedAt}), so a producer's clock neither hastens nor delays a preemption.
  */
 final class Sharing {
 
@@ -107,7 +109,7 @@ final class Sharing {
                 if (q.belowGuarantee()) {
                     for (WaitClass c : m.classes.waitingOf(t)) {
                         if (canRunIn(c, q)) {
-                            next = Math.min(next, waitingSince(c) + m.tenants.preemptionGraceMs());
+                            next = Math.min(next, queuedAt(c) + m.tenants.preemptionGraceMs());
                         }
                     }
                 }
@@ -120,7 +122,7 @@ final class Sharing {
     private WaitClass starved(Tenant t, Tenant.Quota q, Instant now) {
         WaitClass oldest = null;
         for (WaitClass c : m.classes.waitingOf(t)) {
-            if (canRunIn(c, q) && waitingSince(c) + m.tenants.preemptionGraceMs() <= now.toEpochMilli()
+            if (canRunIn(c, q) && queuedAt(c) + m.tenants.preemptionGraceMs() <= now.toEpochMilli()
                     && (oldest == null || c.headPlace.before(oldest.headPlace))) {
                 oldest = c;
             }
@@ -141,8 +143,9 @@ final class Sharing {
         return false;
     }
 
-    private long waitingSince(WaitClass c) {
-        return PoolModel.waitingSince(m.store.task(c.headTaskId)).toEpochMilli();
+    /** Since when the class's head waits, on the scheduler's own clock: where its grace counts from. */
+    private long queuedAt(WaitClass c) {
+        return PoolModel.queuedAt(m.store.task(c.headTaskId)).toEpochMilli();
     }
 
     private record Victim(TaskRecord task, AttemptRecord attempt, Worker worker, Tenant tenant) {}

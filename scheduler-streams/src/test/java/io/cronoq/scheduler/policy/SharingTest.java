@@ -27,12 +27,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Sharing a pool between tenants, one rule at a time: weighted fair share of freed slots, a
  * guarantee served first, a max that holds a tenant back (and says so), borrowing and its
- * preemption after the grace, the pool's switch for preemption, a weight changed mid-run, and the
- * refusal of a malformed policy.
+ * preemption after the grace (on the scheduler's clock, whatever a producer's says), the pool's
+ * switch for preemption, a weight changed mid-run, and the refusal of a malformed policy.
  */
 class SharingTest {
 
@@ -205,6 +207,55 @@ class SharingTest {
         assertThat(preempted.getState()).isEqualTo(TaskState.WAITING);
         assertThat(io.cronoq.scheduler.policy.time.RetryRule.spent(preempted)).isZero();
         assertThat(track(scheduler.tick(T0.plusSeconds(45)))).as("prod holds its guarantee").isEmpty();
+    }
+
+    @ParameterizedTest(name = "its producer's clock {0} s off the scheduler's")
+    @ValueSource(longs = {-3_600, 3_600})
+    void aProducersClockNeitherHastensNorDelaysAPreemption(long offSeconds) {
+        Instant heard = T0.plusSeconds(100);
+        Instant producerSays = heard.plusSeconds(offSeconds);
+        apply(share("prod", null, quota(2, null)));
+        apply(worker("w1", 4));
+        submit("research", 4);
+        for (String id : List.of("prod-1", "prod-2")) {
+            TaskSubmitted task = tenantTask(id, "prod");
+            task.setSubmittedAt(producerSays);
+            track(scheduler.apply(task, heard));
+        }
+        assertThat(store.task("prod-1").getWaitingSince()).as("shown as its producer said").isEqualTo(producerSays);
+        assertThat(store.task("prod-1").getQueuedAt()).as("when the scheduler heard it").isEqualTo(heard);
+        assertThat(scheduler.nextDue()).as("the grace ends 30 s after the scheduler heard it")
+                .isEqualTo(heard.plusSeconds(30));
+
+        assertThat(track(scheduler.tick(heard.plusSeconds(29)))).as("within the 30 s grace").isEmpty();
+        List<Decision> out = track(scheduler.tick(heard.plusSeconds(30)));
+
+        List<AttemptRevoked> revoked = Out.all(out, AttemptRevoked.class);
+        assertThat(revoked).extracting(AttemptRevoked::getTaskId).containsExactly("research-4", "research-3");
+        assertThat(revoked).extracting(AttemptRevoked::getAt).containsOnly(heard.plusSeconds(30));
+        assertThat(slotsByTenant()).containsEntry("research", 2).containsEntry("prod", 2);
+        TaskRecord preempted = store.task("research-4");
+        assertThat(preempted.getQueuedAt()).as("waits again from the tick that preempted it")
+                .isEqualTo(heard.plusSeconds(30));
+    }
+
+    @Test
+    void aWaitingTaskRecordedByAnOlderReleaseCountsItsGraceFromItsWaitingSince() {
+        apply(share("prod", null, quota(1, null)));
+        apply(worker("w1", 1));
+        submit("research", 1);
+        TaskSubmitted task = tenantTask("prod-1", "prod");
+        task.setSubmittedAt(T0.minusSeconds(20));
+        apply(task);
+        TaskRecord older = store.task("prod-1");
+        older.setQueuedAt(null); // as a record of a release before queuedAt reads
+        store.putTask(older);
+
+        PoolScheduler reloaded = new PoolScheduler(POOL, store);
+
+        assertThat(reloaded.nextDue()).isEqualTo(T0.plusSeconds(10));
+        assertThat(Out.all(reloaded.tick(T0.plusSeconds(10)), AttemptRevoked.class))
+                .extracting(AttemptRevoked::getTaskId).containsExactly("research-1");
     }
 
     @Test
