@@ -112,7 +112,7 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
         try {
             List<Decision> decisions = loaded.scheduler().tick(Instant.ofEpochMilli(now));
             loaded.store().flush();
-            route(pool, now, decisions);
+            route(pool, now, null, decisions); // a tick's time is the scheduler's clock: no heardAt to add
         } catch (RuntimeException e) {
             if (RuntimeFaults.belongToRuntime(e)) {
                 handBack(pool, e);
@@ -162,15 +162,16 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
     public void process(Record<String, Inbound> record) {
         Inbound in = record.value();
         String pool = in.pool();
+        Instant heardAt = heardAt();
         if (pool == null || pool.isBlank()) {
-            route(record.key(), record.timestamp(), List.of(Decision.journal(rejectedForPool(in), null)));
+            route(record.key(), record.timestamp(), heardAt, List.of(Decision.journal(rejectedForPool(in), null)));
             return;
         }
         if (in.event() instanceof WorkerRegistered registration) {
             Optional<RegistrationRejected> refused = guard.check(registration, record.timestamp());
             if (refused.isPresent()) {
                 // Refused before the policy: the worker is not registered, so it gets no task.
-                route(pool, record.timestamp(),
+                route(pool, record.timestamp(), heardAt,
                         List.of(Decision.journalAndNotify(refused.get(), registration.getWorkerId(), null)));
                 return;
             }
@@ -180,18 +181,18 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
             }, record.timestamp());
             if (replay.isPresent()) {
                 // Journaled, not sent: the worker registered under this id is real and keeps running.
-                route(pool, record.timestamp(), List.of(Decision.journal(replay.get(), null)));
+                route(pool, record.timestamp(), heardAt, List.of(Decision.journal(replay.get(), null)));
                 return;
             }
         }
         try {
             Loaded loaded = load(pool);
-            List<Decision> decisions = loaded.scheduler().apply(in.event(), heardAt());
+            List<Decision> decisions = loaded.scheduler().apply(in.event(), heardAt);
             loaded.store().flush();
             if (in.event() instanceof WorkerRegistered registration) {
                 decisions = answeringRefusals(registration, decisions, record.timestamp());
             }
-            route(pool, record.timestamp(), decisions);
+            route(pool, record.timestamp(), heardAt, decisions);
         } catch (RuntimeException e) {
             if (RuntimeFaults.belongToRuntime(e)) {
                 // Not the input's fault (the task migrated, the producer was fenced, a store failed):
@@ -237,9 +238,12 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
      * Sends what one input (or one tick) decided: each notice to its worker's key, in order, and
      * every journaled entry in one journal record (the first in its fields, the rest in order in
      * {@code more}), so an input costs the journal one record however much it caused; or, set to
-     * write per entry, each entry in a record of its own.
+     * write per entry, each entry in a record of its own. Each record is stamped with the input's
+     * {@code timestamp}, and says when the scheduler heard the input ({@code heardAt}, what it passed
+     * to the policy) where that differs, so a replay decides on the clock this scheduler decided on.
      */
-    private void route(String pool, long timestamp, List<Decision> decisions) {
+    private void route(String pool, long timestamp, Instant heardAt, List<Decision> decisions) {
+        Instant heard = heardAt == null || heardAt.toEpochMilli() == timestamp ? null : heardAt;
         JournalEntry record = null;
         for (Decision decision : decisions) {
             if (decision.journal()) {
@@ -249,7 +253,7 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
                 }
                 if (record == null) {
                     record = new JournalEntry(pool, Instant.ofEpochMilli(timestamp), decision.event(), decision.cause(),
-                            journalPerEntry ? List.of() : new ArrayList<>(decisions.size() - 1), null);
+                            journalPerEntry ? List.of() : new ArrayList<>(decisions.size() - 1), heard);
                 } else {
                     record.getMore().add(new JournalItem(decision.event(), decision.cause()));
                 }

@@ -116,19 +116,37 @@ final class SchedulerDriver implements AutoCloseable {
 
     /** Pipes one input event under an explicit key (e.g. a wrong one). */
     SchedulerDriver sendKeyed(String key, SpecificRecord event) {
+        return pipe(key, event, null);
+    }
+
+    /** Pipes one input event, keyed by its pool, with an explicit record timestamp (its producer's clock). */
+    SchedulerDriver sendAt(SpecificRecord event, java.time.Instant timestamp) {
+        return pipe(poolOf(event), event, timestamp);
+    }
+
+    /** Pipes one input event to the topic it belongs on, stamped {@code timestamp} (null: the input topic's own). */
+    private SchedulerDriver pipe(String key, SpecificRecord event, java.time.Instant timestamp) {
         if (event instanceof TaskSubmitted || event instanceof TaskCancelRequested
                 || event instanceof io.cronoq.events.SharingPolicySet || event instanceof io.cronoq.events.LimitSet) {
-            submissions.pipeInput(key, new SubmissionEvent(event));
+            pipe(submissions, key, new SubmissionEvent(event), timestamp);
         } else if (event instanceof WorkerRegistered || event instanceof WorkerHeartbeat
                 || event instanceof WorkerDraining || event instanceof WorkerLeft) {
-            workers.pipeInput(key, new WorkerEvent(event));
+            pipe(workers, key, new WorkerEvent(event), timestamp);
         } else if (event instanceof AttemptStarted || event instanceof AttemptSucceeded
                 || event instanceof AttemptFailed) {
-            completions.pipeInput(key, new CompletionEvent(event));
+            pipe(completions, key, new CompletionEvent(event), timestamp);
         } else {
             throw new IllegalArgumentException("not an input event: " + event.getSchema().getName());
         }
         return stepped();
+    }
+
+    private static <V> void pipe(TestInputTopic<String, V> topic, String key, V value, java.time.Instant timestamp) {
+        if (timestamp == null) {
+            topic.pipeInput(key, value);
+        } else {
+            topic.pipeInput(key, value, timestamp);
+        }
     }
 
     /** Pipes a worker event, keyed by its pool, with an explicit record timestamp. */

@@ -25,14 +25,18 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import io.cronoq.schemas.events.Journal;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Sharing a pool between tenants through the whole topology: the policy set as an input event on
  * the submissions topic and kept in the sharing store, borrowing of idle slots, a guarantee served
  * first when slots free, a max, preemption after the grace on the scheduler's clock (the worker
- * told on its assignments partition), a weight changed mid-run; after each, the journal folds to
+ * told on its assignments partition, whatever clock the inputs' producers have, the journal saying
+ * when the scheduler heard each input), a weight changed mid-run; after each, the journal folds to
  * what the stores hold.
  */
 class SharingTopologyTest {
@@ -101,6 +105,46 @@ class SharingTopologyTest {
         assertThat(tenants.get(only(preempted, AttemptAssigned.class).getTaskId())).isEqualTo("prod");
         assertThat(scheduler.task("research-2").getAttempts()).extracting(a -> a.getOutcome())
                 .containsExactly(AttemptOutcome.PREEMPTED);
+        assertFoldIsStores();
+    }
+
+    @ParameterizedTest(name = "inputs stamped {0} s off the scheduler's clock")
+    @ValueSource(longs = {-3_600, 3_600})
+    void aProducersClockNeitherHastensNorDelaysAPreemptionAndTheJournalSaysWhenEachInputWasHeard(long offSeconds) {
+        Instant producers = T0.plusSeconds(offSeconds);
+        sendAt(policy(null, null, null, true, 10_000L), producers);
+        sendAt(policy("prod", null, quota(1, null)), producers);
+        sendAt(register("w1", 2), producers);
+        for (String tenant : List.of("research", "research", "research", "prod")) {
+            String id = tenant + "-" + (1 + tenants.values().stream().filter(tenant::equals).count());
+            tenants.put(id, tenant);
+            Instant submittedAt = producers.plusMillis(++submitted);
+            sendAt(TaskSubmitted.newBuilder().setTaskId(id).setPool(POOL).setLabels(Map.of())
+                    .setPayload(ByteBuffer.wrap(id.getBytes())).setTenant(tenant).setSubmittedAt(submittedAt)
+                    .build(), submittedAt);
+        }
+        List<JournalEntry> inputs = readRecords();
+        assertThat(held()).containsEntry("research", 2).doesNotContainKey("prod");
+        assertThat(inputs).as("one record per input, stamped by its producer, heard on the scheduler's clock")
+                .hasSize(7).allSatisfy(r -> {
+                    assertThat(r.getAt()).isBetween(producers, producers.plusMillis(submitted));
+                    assertThat(r.getHeardAt()).isEqualTo(T0);
+                });
+        assertThat(scheduler.task("prod-1").getQueuedAt()).isEqualTo(T0);
+
+        advanceTo(T0.plusMillis(9_999));
+        assertThat(readRecords()).as("within the 10 s grace, counted from when the scheduler heard prod-1").isEmpty();
+        advanceTo(T0.plusSeconds(10));
+
+        List<JournalEntry> ticked = readRecords();
+        assertThat(ticked).as("what the tick decided, in one record").hasSize(1);
+        JournalEntry preempted = ticked.get(0);
+        assertThat(types(Journal.entries(preempted)))
+                .containsExactly("AttemptRevoked", "TaskFinished", "AttemptAssigned", "TaskWaiting");
+        assertThat(preempted.getAt()).as("the tick's time, the grace's end").isEqualTo(T0.plusSeconds(10));
+        assertThat(preempted.getHeardAt()).as("a tick's time is the scheduler's clock").isNull();
+        assertThat(((AttemptRevoked) preempted.getEvent()).getTaskId()).isEqualTo("research-2");
+        assertThat(held()).containsEntry("research", 1).containsEntry("prod", 1);
         assertFoldIsStores();
     }
 
@@ -209,6 +253,19 @@ class SharingTopologyTest {
     private void advanceTo(Instant instant) {
         scheduler.advance(Duration.between(clock, instant));
         clock = instant;
+    }
+
+    private void sendAt(org.apache.avro.specific.SpecificRecord event, Instant timestamp) {
+        scheduler.sendAt(event, timestamp);
+    }
+
+    /** The journal's records since the last read, as written (their entries kept for the fold, as {@link #read}). */
+    private List<JournalEntry> readRecords() {
+        List<JournalEntry> records = scheduler.journalRecords();
+        List<JournalEntry> entries = records.stream().flatMap(r -> Journal.entries(r).stream()).toList();
+        journal.addAll(entries);
+        JournalEntries.follow(running, scheduler.assignments(), entries);
+        return records;
     }
 
     /** The journal since the last read (kept for the fold); the running attempts follow it. */
