@@ -14,19 +14,20 @@ import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
- * How each recorded attempt of one pool ran, measured on the pool's {@link JournalClock}: when it
- * was assigned (and from when its worker held it for its fixed start, if it had one), when its
- * worker reported it started and how it ended (the {@code AttemptSucceeded} or
- * {@code AttemptFailed} report itself), or when the scheduler ended it (lost with its worker,
- * revoked). The simulation replays these reports for the attempts it places.
+ * How each recorded attempt of one pool ran, measured on the scheduler's clock
+ * ({@link JournalClock#heard}, the simulation's): when it was assigned (and from when its worker
+ * held it for its fixed start, if it had one), when its worker reported it started and how it ended
+ * (the {@code AttemptSucceeded} or {@code AttemptFailed} report itself), or when the scheduler
+ * ended it (lost with its worker, revoked). The simulation replays these reports for the attempts
+ * it places.
  */
 final class RecordedRuns {
 
     /**
-     * One recorded attempt. Times are pool-clock ms; {@code holdsFrom} is when its worker could
-     * start it (its assignment, or its fixed start when that was later), the time the offsets are
-     * measured from; {@code *Seq} are the report's index in the pool's journal, the tie-break that
-     * keeps simultaneous events in recorded order.
+     * One recorded attempt. Times are ms on the scheduler's clock; {@code holdsFrom} is when its
+     * worker could start it (its assignment, or its fixed start when that was later), the time the
+     * offsets are measured from; {@code *Seq} are the report's index in the pool's journal, the
+     * tie-break that keeps simultaneous events in recorded order.
      */
     record Run(String taskId, int attempt, long assignedAt, long holdsFrom,
                AttemptStarted started, long startedAt, int startedSeq,
@@ -69,7 +70,7 @@ final class RecordedRuns {
 
     private RecordedRuns() {}
 
-    /** Measures the attempts of one pool's journal; {@code times} are its {@link JournalClock} times. */
+    /** Measures the attempts of one pool's journal; {@code times} are its {@link JournalClock#heard} times. */
     static RecordedRuns of(List<JournalEntry> entries, long[] times) {
         Map<String, Builder> builders = new HashMap<>();
         List<Builder> order = new ArrayList<>();

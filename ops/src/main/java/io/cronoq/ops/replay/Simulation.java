@@ -36,7 +36,15 @@ import org.apache.avro.specific.SpecificRecord;
 
 /**
  * Re-runs one pool's recorded inputs through the real {@link PoolScheduler} against a changed
- * fleet, as a discrete-event loop over the pool's clock ({@link JournalClock}).
+ * fleet, as a discrete-event loop over the scheduler's own clock ({@link JournalClock#heard}): each
+ * recorded input is applied when the recorded scheduler heard it (the journal's {@code heardAt},
+ * else its {@code at}), which is also the {@code heardAt} the simulated scheduler is given, and
+ * the scheduler ticks on that clock, as the recorded one ticked on its wall clock. So what counts
+ * on the scheduler's clock (a preemption grace) comes out as recorded whatever clocks the inputs'
+ * producers had. The simulated journal is stamped as the topology stamps it: what an input caused
+ * at the input's record time ({@code at}; a synthesized report at its recorded one, moved as far
+ * as the report moved), with {@code heardAt} where the scheduler's clock differs; what a tick
+ * caused at the tick's time.
  *
  * <p>What the outside world did is replayed as recorded: submissions, cancels (a refused cancel
  * too, rebuilt from its refusal), registrations, draining and leaving, at their recorded times
@@ -97,8 +105,13 @@ final class Simulation {
     private static final int EVENT = 2;
     private static final long NO_TICK = Long.MIN_VALUE;
 
-    /** One event to process; {@code input} is null for a tick. */
-    private record Pending(long time, int kind, long seq, long order, SpecificRecord input, boolean synthesized) {}
+    /**
+     * One event to process at {@code time} on the scheduler's clock, carrying the record time
+     * {@code stamp} (its producer's clock: what its journal entries are stamped with); {@code input}
+     * is null for a tick.
+     */
+    private record Pending(long time, long stamp, int kind, long seq, long order, SpecificRecord input,
+                           boolean synthesized) {}
 
     private static final Comparator<Pending> ORDER = Comparator.comparingLong(Pending::time)
             .thenComparingInt(Pending::kind).thenComparingLong(Pending::seq).thenComparingLong(Pending::order);
@@ -106,6 +119,8 @@ final class Simulation {
     private final String pool;
     private final PoolScheduler scheduler;
     private final RecordedRuns runs;
+    /** Per recorded entry, how far its record time ({@code at}) was from when the scheduler heard it. */
+    private final long[] skews;
     private final PriorityQueue<Pending> queue = new PriorityQueue<>(ORDER);
     private final Map<String, AttemptAssigned> live = new HashMap<>();
     private final List<JournalEntry> journal = new ArrayList<>();
@@ -115,10 +130,11 @@ final class Simulation {
     /** The time of the one tick that counts; other ticks in the queue are stale and skipped. */
     private long tickAt = NO_TICK;
 
-    private Simulation(String pool, RecordedRuns runs, TimeRules rules) {
+    private Simulation(String pool, RecordedRuns runs, long[] skews, TimeRules rules) {
         this.pool = pool;
         this.scheduler = new PoolScheduler(pool, new InMemoryPoolStore(), simulated(rules));
         this.runs = runs;
+        this.skews = skews;
     }
 
     /**
@@ -151,8 +167,8 @@ final class Simulation {
      */
     static Result run(String pool, List<JournalEntry> recorded, FleetChange change, SharingChange sharing,
                       TimeRules rules) {
-        long[] times = JournalClock.of(recorded);
-        Simulation simulation = new Simulation(pool, RecordedRuns.of(recorded, times), rules);
+        long[] times = JournalClock.heard(recorded);
+        Simulation simulation = new Simulation(pool, RecordedRuns.of(recorded, times), skews(recorded, times), rules);
         long start = times.length == 0 ? 0 : times[0];
         simulation.shareFromStart(sharing, start);
         int added = simulation.addWorkers(change, start);
@@ -161,10 +177,19 @@ final class Simulation {
         return new Result(pool, List.copyOf(simulation.journal), added, dropped);
     }
 
+    /** Per recorded entry, its record time less its time on the scheduler's clock. */
+    private static long[] skews(List<JournalEntry> recorded, long[] times) {
+        long[] skews = new long[times.length];
+        for (int i = 0; i < times.length; i++) {
+            skews[i] = recorded.get(i).getAt().toEpochMilli() - times[i];
+        }
+        return skews;
+    }
+
     /** The what-if's sharing policy, in force before the pool's first entry. */
     private void shareFromStart(SharingChange sharing, long start) {
         for (SharingPolicySet change : sharing.atStart(pool, Instant.ofEpochMilli(start))) {
-            queue.add(new Pending(start, EVENT, startSeq++, order++, change, false));
+            queue.add(new Pending(start, start, EVENT, startSeq++, order++, change, false));
         }
     }
 
@@ -179,7 +204,7 @@ final class Simulation {
                 WorkerRegistered worker = WorkerRegistered.newBuilder().setWorkerId("simulated-" + added)
                         .setPool(pool).setLabels(new HashMap<>(add.labels())).setSlots(add.slots())
                         .setRegisteredAt(Instant.ofEpochMilli(start)).build();
-                queue.add(new Pending(start, EVENT, startSeq++, order++, worker, false));
+                queue.add(new Pending(start, start, EVENT, startSeq++, order++, worker, false));
             }
         }
         return added;
@@ -214,14 +239,14 @@ final class Simulation {
             if (input != null) {
                 // A copy: the scheduler keeps and updates what it is given, and the recording must stay as it was.
                 boolean eviction = input instanceof WorkerRemoved r && r.getState() == WorkerState.EVICTED;
-                queue.add(new Pending(times[i], eviction ? EVICTION : EVENT, i, order++,
+                queue.add(new Pending(times[i], times[i] + skews[i], eviction ? EVICTION : EVENT, i, order++,
                         SpecificData.get().deepCopy(input.getSchema(), input), false));
             }
             if (input instanceof SharingPolicySet recordedPolicy) {
                 // Right after it (same time and position, queued later): the what-if holds again.
                 Optional<SharingPolicySet> again = sharing.after(recordedPolicy, Instant.ofEpochMilli(times[i]));
                 if (again.isPresent()) {
-                    queue.add(new Pending(times[i], EVENT, i, order++, again.get(), false));
+                    queue.add(new Pending(times[i], times[i], EVENT, i, order++, again.get(), false));
                 }
             }
         }
@@ -300,20 +325,25 @@ final class Simulation {
             } else {
                 decisions = dispatch(next.input(), next.time());
             }
-            apply(decisions, next.time());
+            apply(decisions, next.stamp(), next.time());
             scheduleTick(next.time());
         }
     }
 
-    /** Journals the decisions made at {@code time} and plans what the workers of new attempts report. */
-    private void apply(List<Decision> decisions, long time) {
-        Instant at = Instant.ofEpochMilli(time);
+    /**
+     * Journals the decisions made at {@code time} on the scheduler's clock, stamped {@code stamp}
+     * (and heard at {@code time} where that differs), and plans what the workers of new attempts
+     * report.
+     */
+    private void apply(List<Decision> decisions, long stamp, long time) {
+        Instant at = Instant.ofEpochMilli(stamp);
+        Instant heardAt = stamp == time ? null : Instant.ofEpochMilli(time);
         for (Decision decision : decisions) {
             if (!decision.journal()) {
                 continue; // only a worker's notice (RegistrationAccepted, journaled as WorkerAccepted): no attempt in it
             }
             SpecificRecord event = decision.event();
-            journal.add(Journal.entry(pool, at, event, decision.cause()));
+            journal.add(Journal.entry(pool, at, heardAt, event, decision.cause()));
             boolean ended = switch (JournalKind.of(event)) {
                 case ATTEMPT_ASSIGNED -> {
                     AttemptAssigned a = (AttemptAssigned) event;
@@ -347,7 +377,7 @@ final class Simulation {
         long time = Math.max(due.toEpochMilli(), now);
         if (time != tickAt) {
             tickAt = time;
-            queue.add(new Pending(time, TICK, 0, order++, null, false));
+            queue.add(new Pending(time, time, TICK, 0, order++, null, false));
         }
     }
 
@@ -387,7 +417,7 @@ final class Simulation {
         AttemptStarted started = AttemptStarted.newBuilder(recorded).setAttempt(a.getAttempt())
                 .setWorkerId(a.getWorkerId()).setGeneration(a.getGeneration())
                 .setAt(shift(recorded.getAt(), at - run.startedAt())).build();
-        queue.add(new Pending(at, EVENT, run.startedSeq(), order++, started, true));
+        queue.add(new Pending(at, at + skews[run.startedSeq()], EVENT, run.startedSeq(), order++, started, true));
     }
 
     private void report(AttemptAssigned a, long assignedAt, long when, RecordedRuns.Run run) {
@@ -403,7 +433,7 @@ final class Simulation {
             report = AttemptFailed.newBuilder(f).setAttempt(a.getAttempt()).setWorkerId(a.getWorkerId())
                     .setGeneration(a.getGeneration()).setAt(shift(f.getAt(), shift)).build();
         }
-        queue.add(new Pending(at, EVENT, run.reportedSeq(), order++, report, true));
+        queue.add(new Pending(at, at + skews[run.reportedSeq()], EVENT, run.reportedSeq(), order++, report, true));
     }
 
     private static Instant shift(Instant at, long ms) {

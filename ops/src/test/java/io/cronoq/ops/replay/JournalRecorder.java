@@ -40,11 +40,12 @@ import org.apache.avro.specific.SpecificRecord;
 /**
  * Records a journal without Kafka: drives one {@link PoolScheduler} per pool the way the topology
  * does (each accepted input and decision becomes a {@link JournalEntry} stamped with the input's
- * record time), with workers that run what they are given: each attempt starts after a delay (from
- * its fixed start, if it has one) and reports success or failure after its run time, scripted per
- * task or drawn from a deterministic random. Some inputs can be stamped earlier than they are processed,
- * as Kafka Streams does when it takes a late record from one input topic after newer ones from
- * another.
+ * record time, and with the time the scheduler heard the input where that differs), with workers
+ * that run what they are given: each attempt starts after a delay (from its fixed start, if it has
+ * one) and reports success or failure after its run time, scripted per task or drawn from a
+ * deterministic random. Some inputs can be stamped earlier than they are processed, as Kafka
+ * Streams does when it takes a late record from one input topic after newer ones from another, and
+ * a submission can come from a producer whose clock is off ({@link #submitFrom}).
  *
  * <p>Time's decisions come from ticks, journaled at the tick's time: a pool is ticked when its
  * scheduler has something due ({@link PoolScheduler#nextDue()}), exactly then, as a topology with
@@ -77,8 +78,11 @@ final class JournalRecorder {
     private static final int TICK = 1;
     private static final int INPUT = 2;
 
-    /** One thing to process; {@code input} is null for a tick or beat. */
-    private record Pending(long time, int kind, long order, String pool, SpecificRecord input) {}
+    /**
+     * One thing to process; {@code input} is null for a tick or beat. {@code skewMs}: how far its
+     * producer's clock, which stamps its record, is off the scheduler's.
+     */
+    private record Pending(long time, int kind, long order, String pool, SpecificRecord input, long skewMs) {}
 
     private final Random random;
     private final double failureRate;
@@ -140,7 +144,7 @@ final class JournalRecorder {
         heartbeats = true;
         rules = new TimeRules(timeoutMs, rules.reservationLeadMs(), rules.deadlineLeadMs(), rules.priorityStepMs(),
                 rules.startToleranceMs(), rules.retentionMs());
-        queue.add(new Pending(0, BEAT, order++, null, null));
+        queue.add(new Pending(0, BEAT, order++, null, null, 0));
         return this;
     }
 
@@ -169,6 +173,15 @@ final class JournalRecorder {
         return at(ms, task);
     }
 
+    /**
+     * Submits {@code task}, heard at {@code ms}, from a producer whose clock is {@code skewMs} off
+     * the scheduler's: its record and its {@code submittedAt} say {@code ms + skewMs}.
+     */
+    JournalRecorder submitFrom(long skewMs, long ms, TaskSubmitted task) {
+        task.setSubmittedAt(t(ms + skewMs));
+        return at(ms, task, skewMs);
+    }
+
     JournalRecorder cancel(long ms, String pool, String taskId) {
         return at(ms, TaskCancelRequested.newBuilder().setTaskId(taskId).setPool(pool).setReason("not needed")
                 .setRequestedAt(t(ms)).build());
@@ -191,7 +204,11 @@ final class JournalRecorder {
     }
 
     private JournalRecorder at(long ms, SpecificRecord input) {
-        queue.add(new Pending(ms, INPUT, order++, poolOf(input), input));
+        return at(ms, input, 0);
+    }
+
+    private JournalRecorder at(long ms, SpecificRecord input, long skewMs) {
+        queue.add(new Pending(ms, INPUT, order++, poolOf(input), input, skewMs));
         work++;
         return this;
     }
@@ -204,7 +221,7 @@ final class JournalRecorder {
             if (next.kind() == BEAT) {
                 beat(now);
                 if (work > 0) {
-                    queue.add(new Pending(now + TICK_INTERVAL_MS, BEAT, order++, null, null));
+                    queue.add(new Pending(now + TICK_INTERVAL_MS, BEAT, order++, null, null, 0));
                 }
                 continue;
             }
@@ -225,7 +242,7 @@ final class JournalRecorder {
             PoolScheduler scheduler = schedulers.computeIfAbsent(pool,
                     p -> new PoolScheduler(p, new InMemoryPoolStore(), rules));
             asTheWorkerSays(pool, input, now);
-            long stamp = random.nextDouble() < lateStampRate ? now - 1 - random.nextInt(1500) : now;
+            long stamp = (random.nextDouble() < lateStampRate ? now - 1 - random.nextInt(1500) : now) + next.skewMs();
             apply(pool, scheduler.apply(input, t(now)), stamp, now);
             scheduleTick(pool, now);
         }
@@ -262,7 +279,7 @@ final class JournalRecorder {
         Long queued = tickAt.get(pool);
         if (queued == null || queued != time) {
             tickAt.put(pool, time);
-            queue.add(new Pending(time, TICK, order++, pool, null));
+            queue.add(new Pending(time, TICK, order++, pool, null, 0));
             work++;
         }
     }
@@ -287,7 +304,7 @@ final class JournalRecorder {
     private void apply(String pool, List<Decision> decisions, long stamp, long now) {
         for (Decision d : decisions) {
             if (d.journal()) {
-                journal.add(Journal.entry(pool, t(stamp), d.event(), d.cause()));
+                journal.add(Journal.entry(pool, t(stamp), stamp == now ? null : t(now), d.event(), d.cause()));
             }
             if (d.event() instanceof AttemptAssigned a) {
                 live.put(a.getTaskId() + "#" + a.getAttempt(), a);

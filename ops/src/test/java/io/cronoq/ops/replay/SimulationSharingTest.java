@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cronoq.events.AttemptAssigned;
+import io.cronoq.events.AttemptRevoked;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.SharingPolicySet;
+import io.cronoq.events.TaskSubmitted;
+import io.cronoq.events.TenantQuota;
 import io.cronoq.scheduler.policy.TimeRules;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -13,8 +16,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** What-if sharing policies ({@code simulate --weight/--quota/--preemption}) over journals recorded without Kafka. */
+/**
+ * What-if sharing policies ({@code simulate --weight/--quota/--preemption}) over journals recorded
+ * without Kafka, and a recorded preemption simulated as recorded whatever its producer's clock.
+ */
 class SimulationSharingTest {
 
     private static final Map<String, String> NONE = Map.of();
@@ -111,6 +119,39 @@ class SimulationSharingTest {
 
         assertThat(report.reproduced()).isTrue();
         assertThat(text.toString()).contains("change: none").contains("Wait time per tenant");
+    }
+
+    @ParameterizedTest(name = "prod's producer {0} ms off the scheduler's clock")
+    @ValueSource(longs = {-3_600_000, 3_600_000})
+    void aPreemptionRecordedWithAProducersClockOffIsSimulatedAsRecorded(long skewMs) {
+        // Pool p: w1 with 2 slots; prod is guaranteed 1. research's two tasks take both slots at 1 s; prod's task,
+        // heard at 5 s from a producer whose clock is an hour off, takes one back when the 30 s grace ends.
+        JournalRecorder r = JournalRecorder.scripted().register(0, "p", "w1", NONE, 2)
+                .share(0, SharingPolicySet.newBuilder().setPool("p").setTenant("prod")
+                        .setQuotas(List.of(new TenantQuota(Map.of(), 1, null))).setSetBy("admin")
+                        .setSetAt(JournalRecorder.t(0)).build());
+        for (String id : List.of("r0", "r1")) {
+            r.script(id, JournalRecorder.Run.succeeds(0, 120_000));
+            r.submit(1_000, JournalRecorder.task(1_000, "p", id).setTenant("research").build());
+        }
+        r.script("p0", JournalRecorder.Run.succeeds(0, 10_000));
+        List<JournalEntry> recorded = r.submitFrom(skewMs, 5_000,
+                JournalRecorder.task(5_000, "p", "p0").setTenant("prod").build()).record();
+        assertThat(recorded).as("prod's submission: stamped by its producer, heard by the scheduler")
+                .anySatisfy(e -> {
+                    assertThat(e.getEvent()).isInstanceOf(TaskSubmitted.class);
+                    assertThat(e.getAt()).isEqualTo(JournalRecorder.t(5_000 + skewMs));
+                    assertThat(e.getHeardAt()).isEqualTo(JournalRecorder.t(5_000));
+                });
+        assertThat(recorded).as("the preemption, at the end of the grace on the scheduler's clock")
+                .filteredOn(e -> e.getEvent() instanceof AttemptRevoked).singleElement()
+                .satisfies(e -> assertThat(e.getAt()).isEqualTo(JournalRecorder.t(35_000)))
+                .satisfies(e -> assertThat(((AttemptRevoked) e.getEvent()).getTaskId()).isEqualTo("r1"));
+
+        List<JournalEntry> simulated = Simulation.run("p", recorded, FleetChange.none()).journal();
+
+        assertThat(simulated).as("every entry: times, event and cause").containsExactlyElementsOf(recorded);
+        assertThat(WhatIf.run(recorded, FleetChange.none()).reproduced()).isTrue();
     }
 
     /**
