@@ -68,8 +68,8 @@ import org.apache.avro.specific.SpecificRecord;
  * reason ({@link PoolScheduler#evict}): the worker is evicted as the recorded scheduler evicted
  * it, its generation fenced and bumped, and the attempts it holds in the simulation are lost and
  * re-queued. A leave's grace is not re-derived either (it counts from when the scheduler heard the
- * leave, which the journal does not keep): the simulated grace never ends by itself, and each
- * recorded removal of a leaving worker is replayed at its recorded position
+ * leave, which journals of older releases do not keep): the simulated grace never ends by itself,
+ * and each recorded removal of a leaving worker is replayed at its recorded position
  * ({@link PoolScheduler#endLeave}), losing what the worker still holds in the simulation; where
  * the simulated leave or its last report already removed it, the replay changes nothing.
  * A what-if sharing policy ({@link SharingChange}) is put in force before the first entry and again

@@ -350,8 +350,8 @@ public final class PoolScheduler {
      * Ends a leaving worker's grace at {@code at}, exactly as a tick does once the grace is over:
      * {@code WorkerRemoved} LEFT, what it still holds lost and re-queued (and placed, if a slot is
      * free). For replaying a recorded removal: the grace counts from when the scheduler heard the
-     * leave, which the journal does not keep, so a replay cannot re-derive when it ended. A worker
-     * that is not leaving is left alone.
+     * leave, which journals of older releases do not keep, so a replay does not re-derive when it
+     * ended. A worker that is not leaving is left alone.
      */
     public List<Decision> endLeave(String workerId, Instant at) {
         List<Decision> out = new ArrayList<>();
