@@ -70,13 +70,17 @@ final class ClassIndex implements Tenants.Watcher {
         return set != null ? set : Set.of();
     }
 
-    /** A waiting tenant's share changed: it moves among the tenants of each class it waits in. */
+    /** A waiting tenant's share fell: it moves ahead among the tenants of each class it waits in. */
     @Override
-    public void shareChanged(Tenant t) {
+    public void shareFell(Tenant t) {
         Set<WaitClass> waiting = byTenant.get(t);
         if (waiting != null) {
             for (WaitClass c : waiting) {
-                c.need.seats.shareChanged(t);
+                if (c.seat != null) {
+                    c.need.seats.fell(c.seat);
+                } else {
+                    c.need.seats.shareFell(t); // a line of limits: found by its tenant
+                }
             }
         }
     }

@@ -18,9 +18,12 @@ import java.util.Map;
  * construction, those whose lines no free slot serves (what a slot could serve was placed already),
  * so walking one ranking passes over them on every decision, a number that grows with the
  * tenants. Here the first two servable tenants are at the top of the class's heap, whatever the
- * number of tenants; keeping it costs, each time a tenant holds or frees a slot, one sift (a few
- * steps: a share moves by one slot) in each class where that tenant waits. Memory is one seat per
- * tenant and class it has a line in. Not thread-safe: one pool, one thread.
+ * number of tenants. The heap orders each seat by the share its tenant had when the seat last
+ * moved ({@link Seat#key}), never more than the share it has now: a tenant that frees a slot moves
+ * up at once in each class where it waits (its share fell), one that takes a slot is left where it
+ * is (its share rose) and sinks when a search meets it, so a decision's own assignment costs no
+ * sift anywhere. Memory is one seat per tenant and class it has a line in. Not thread-safe: one
+ * pool, one thread.
  */
 final class TenantSeats {
 
@@ -32,6 +35,8 @@ final class TenantSeats {
         /** Its lines of limits that have waiting tasks and whose limits admit their head, by head place. */
         OpenLines open;
         int heapAt = -1;
+        /** Its tenant's share when it last moved in the heap: at most the share now. */
+        double key;
         int deficitAt = -1;
         int cappedAt = -1;
 
@@ -114,6 +119,7 @@ final class TenantSeats {
     void addPlain(WaitClass c) {
         Seat s = seat(c.tenant);
         s.plain = c;
+        c.seat = s;
         refresh(s);
     }
 
@@ -122,6 +128,7 @@ final class TenantSeats {
         Seat s = seats.get(c.tenant);
         if (s != null && s.plain == c) {
             s.plain = null;
+            c.seat = null;
             refresh(s);
         }
     }
@@ -151,12 +158,19 @@ final class TenantSeats {
         refresh(s);
     }
 
-    /** The tenant's share changed: its seat moves in the heap. */
-    void shareChanged(Tenant t) {
+    /** The tenant's share fell: its seat moves up in the heap. */
+    void shareFell(Tenant t) {
         Seat s = seats.get(t);
-        if (s != null && s.heapAt >= 0 && epoch == tenants.shareEpoch()) {
+        if (s != null) {
+            fell(s);
+        }
+    }
+
+    /** {@link #shareFell}, for a seat at hand. */
+    void fell(Seat s) {
+        if (s.heapAt >= 0 && epoch == tenants.shareEpoch()) {
+            s.key = s.tenant.rankedShare();
             siftUp(s.heapAt);
-            siftDown(s.heapAt);
         }
     }
 
@@ -224,8 +238,16 @@ final class TenantSeats {
         while (top > 0) {
             int i = stack[--top];
             Seat s = heap[i];
-            if (found == 2 && Tenants.byShare(s.tenant, pick[1].tenant) >= 0) {
+            if (s.key < s.tenant.rankedShare()) {
+                // Its share rose since it last moved: it sinks to its place in this subtree, which the
+                // search has not entered yet, and the seat that comes up to i is looked at instead.
+                s.key = s.tenant.rankedShare();
+                siftDown(i);
+                stack[top++] = i;
                 continue;
+            }
+            if (found == 2 && Tenants.byShare(s.tenant, pick[1].tenant) >= 0) {
+                continue; // every seat below has a share at least as large
             }
             if (s.servable()) {
                 if (found == 0) {
@@ -261,6 +283,9 @@ final class TenantSeats {
         long now = tenants.shareEpoch();
         if (epoch != now) {
             epoch = now;
+            for (int i = 0; i < heapSize; i++) {
+                heap[i].key = heap[i].tenant.rankedShare();
+            }
             for (int i = heapSize / 2 - 1; i >= 0; i--) {
                 siftDown(i);
             }
@@ -273,6 +298,7 @@ final class TenantSeats {
             heap = Arrays.copyOf(heap, heapSize * 2);
         }
         heap[heapSize] = s;
+        s.key = s.tenant.rankedShare();
         s.heapAt = heapSize++;
         siftUp(s.heapAt);
     }
@@ -294,12 +320,21 @@ final class TenantSeats {
         }
     }
 
+    /** The heap's order: the share each seat last moved with, then the tenant's name. */
+    private static int order(Seat a, Seat b) {
+        if (a == b) {
+            return 0;
+        }
+        int c = Double.compare(a.key, b.key);
+        return c != 0 ? c : a.tenant.name().compareTo(b.tenant.name());
+    }
+
     private void siftUp(int i) {
         Seat s = heap[i];
         while (i > 0) {
             int parent = (i - 1) >>> 1;
             Seat p = heap[parent];
-            if (Tenants.byShare(s.tenant, p.tenant) >= 0) {
+            if (order(s, p) >= 0) {
                 break;
             }
             heap[i] = p;
@@ -317,11 +352,11 @@ final class TenantSeats {
             if (child >= heapSize) {
                 break;
             }
-            if (child + 1 < heapSize && Tenants.byShare(heap[child + 1].tenant, heap[child].tenant) < 0) {
+            if (child + 1 < heapSize && order(heap[child + 1], heap[child]) < 0) {
                 child++;
             }
             Seat c = heap[child];
-            if (Tenants.byShare(c.tenant, s.tenant) >= 0) {
+            if (order(c, s) >= 0) {
                 break;
             }
             heap[i] = c;

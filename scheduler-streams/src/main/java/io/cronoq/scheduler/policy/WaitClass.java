@@ -29,6 +29,8 @@ final class WaitClass extends Line {
     long count;
     Place headPlace;
     String headTaskId;
+    /** Its tenant's seat in its need, while it is the tenant's line there naming no limit ({@link TenantSeats}). */
+    TenantSeats.Seat seat;
     /** Whether it is among its need's open lines ({@link Need#open}). */
     boolean open;
     /**

@@ -36,8 +36,8 @@ class TenantSeatsTest {
         List<Integer> held = new ArrayList<>();
         tenants.watch(new Tenants.Watcher() {
             @Override
-            public void shareChanged(Tenant t) {
-                need.seats.shareChanged(t);
+            public void shareFell(Tenant t) {
+                need.seats.shareFell(t);
             }
 
             @Override

@@ -41,8 +41,12 @@ public final class Tenants {
 
     /** What placement keeps beside its lines about the waiting tenants, told when it changes. */
     public interface Watcher {
-        /** A waiting tenant's dominant share changed (it held or freed a slot, or its weight changed). */
-        void shareChanged(Tenant t);
+        /**
+         * A waiting tenant's dominant share fell (it freed a slot, or its weight rose): it moves ahead
+         * at once. A share that rose needs no word: an order that kept the older, smaller value still
+         * holds it as a lower bound, and catches up when it looks.
+         */
+        void shareFell(Tenant t);
 
         /** A tenant went below a guarantee or back, or reached a max or left it. */
         void standingChanged(Tenant t);
@@ -50,7 +54,7 @@ public final class Tenants {
 
     private static final Watcher NO_WATCHER = new Watcher() {
         @Override
-        public void shareChanged(Tenant t) {}
+        public void shareFell(Tenant t) {}
 
         @Override
         public void standingChanged(Tenant t) {}
@@ -155,14 +159,13 @@ public final class Tenants {
         return c != 0 ? c : a.name.compareTo(b.name);
     }
 
-    /** Changes each time every share changed at once: an order by share kept under another value is stale. */
+    /**
+     * Changes each time every share changed at once (the pool's capacity changed), or a second tenant
+     * started waiting (while one waited, its falls were not told): an order by share kept under
+     * another value is stale.
+     */
     public long shareEpoch() {
         return shareEpoch;
-    }
-
-    /** Whether more than one tenant waits: only then does an order between them matter. */
-    public boolean severalWaiting() {
-        return waitingTenants > 1;
     }
 
     /** The tenants with a guarantee, by name. */
@@ -188,7 +191,9 @@ public final class Tenants {
         t.waits = waits;
         if (waits) {
             t.shareKey = share(t);
-            waitingTenants++;
+            if (++waitingTenants == 2) {
+                shareEpoch++; // while one tenant waited, no order was kept: it is made afresh
+            }
         } else {
             waitingTenants--;
             maybeIdle.add(t);
@@ -235,12 +240,18 @@ public final class Tenants {
             countInQuotas(t, workerLabels, sign);
         }
         if (t.waits) {
-            t.shareKey = share(t);
-            if (waitingTenants > 1) {
-                watcher.shareChanged(t);
-            }
+            rekey(t);
         } else if (t.slots == 0) {
             maybeIdle.add(t);
+        }
+    }
+
+    /** A waiting tenant's share is worked out again; the watcher hears when it fell. */
+    private void rekey(Tenant t) {
+        double before = t.shareKey;
+        t.shareKey = share(t);
+        if (t.shareKey < before && waitingTenants > 1) {
+            watcher.shareFell(t);
         }
     }
 
@@ -375,10 +386,7 @@ public final class Tenants {
         }
         t.weight = weight;
         if (t.waits) {
-            t.shareKey = share(t);
-            if (waitingTenants > 1) {
-                watcher.shareChanged(t);
-            }
+            rekey(t);
         }
         maybeIdle.add(t); // back to weight 1, it may have no policy left
     }
