@@ -186,7 +186,11 @@ final class Placement {
         }
         // The lines a max still holds are told so (only the lines of tenants held to a max can be).
         for (int i = 0; i < needs.size(); i++) {
-            TenantSeats seats = needs.get(i).seats;
+            Need n = needs.get(i);
+            if (n.freeProfiles.isEmpty()) {
+                continue; // every slot it could use was taken: no max holds a line of it back now
+            }
+            TenantSeats seats = n.seats;
             for (int k = 0; k < seats.cappedCount(); k++) {
                 WaitClass c = seats.cappedSeat(k).line();
                 if (c != null && reasons.untoldHeldByMax(c)) {
