@@ -121,6 +121,31 @@ class SimulationSharingTest {
         assertThat(text.toString()).contains("change: none").contains("Wait time per tenant");
     }
 
+    @Test
+    void aJournalOfManyTenantsWithWeightsGuaranteesAndMaximaIsReproduced() {
+        JournalRecorder r = JournalRecorder.scripted().register(0, "p", "w1", Map.of("disk", "ssd"), 4)
+                .register(0, "p", "w2", NONE, 4).register(0, "p", "w3", NONE, 4);
+        for (int t = 0; t < 200; t++) {
+            List<TenantQuota> quotas = t % 10 == 1 ? List.of(new TenantQuota(Map.of(), 1, null))
+                    : t % 10 == 2 ? List.of(new TenantQuota(Map.of("disk", "ssd"), 0, 1)) : null;
+            r.share(0, SharingPolicySet.newBuilder().setPool("p").setTenant("team-" + t).setWeight(1.0 + t % 4)
+                    .setQuotas(quotas).setSetBy("admin").setSetAt(JournalRecorder.t(0)).build());
+        }
+        for (int i = 0; i < 600; i++) {
+            String id = "task-" + i;
+            r.script(id, JournalRecorder.Run.succeeds(0, 500 + (i % 7) * 300L));
+            r.submit(1_000 + i * 20L, JournalRecorder.task(1_000 + i * 20L, "p", id).setTenant("team-" + (i % 200))
+                    .setLabels(i % 3 == 0 ? Map.of("disk", "ssd") : NONE).build());
+        }
+        List<JournalEntry> recorded = r.record();
+        assertThat(recorded).as("every task ran").filteredOn(e -> e.getEvent() instanceof AttemptAssigned)
+                .hasSizeGreaterThanOrEqualTo(600);
+
+        List<JournalEntry> simulated = Simulation.run("p", recorded, FleetChange.none()).journal();
+
+        assertThat(simulated).as("every entry: times, event and cause").containsExactlyElementsOf(recorded);
+    }
+
     @ParameterizedTest(name = "prod's producer {0} ms off the scheduler's clock")
     @ValueSource(longs = {-3_600_000, 3_600_000})
     void aPreemptionRecordedWithAProducersClockOffIsSimulatedAsRecorded(long skewMs) {

@@ -186,6 +186,27 @@ class SharingTopologyTest {
     }
 
     @Test
+    void withManyTenantsWeightedGuaranteedAndBoundedTheJournalFoldsToTheStores() {
+        for (int t = 0; t < 150; t++) {
+            scheduler.send(policy("team-" + t, 1.0 + t % 4, t % 10 == 1 ? quota(1, null)
+                    : t % 10 == 2 ? quota(0, 1, "disk", "ssd") : null));
+        }
+        scheduler.send(register("w1", 8, "disk", "ssd"));
+        scheduler.send(register("w2", 8));
+        for (int t = 0; t < 150; t++) {
+            submit("team-" + t, 2, t % 3 == 0 ? new String[] {"disk", "ssd"} : new String[0]);
+        }
+        read();
+        for (int round = 0; round < 60; round++) {
+            finishOne(tenants.get(running.get(0).getTaskId()));
+        }
+
+        assertThat(held().values().stream().mapToInt(Integer::intValue).sum()).as("every slot busy").isEqualTo(16);
+        assertThat(held().keySet()).as("the slots went round the tenants").hasSizeGreaterThan(10);
+        assertFoldIsStores();
+    }
+
+    @Test
     void aMalformedPolicyOnTheTopicIsRejectedNamingTheField() {
         scheduler.send(policy("research", -1.0, null));
 
