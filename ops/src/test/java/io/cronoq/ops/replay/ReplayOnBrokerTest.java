@@ -58,7 +58,8 @@ import picocli.CommandLine;
 /**
  * {@code cronoq replay} and {@code cronoq simulate} on a journal a real scheduler wrote: a
  * scheduler runs a small workload on an in-JVM Kafka, is stopped, and the commands read what it
- * journaled. Inputs carry chosen record times (base + n s), so every wait and run time is known:
+ * journaled. Inputs carry chosen record times (base + n s), each sent when its second comes (so the
+ * scheduler hears it then), so every wait and run time is known:
  * cpu-1 (2 slots) and gpu-1 (gpu=a100, 1 slot); c1, c2, g1, g2 at 1 s (g2 waits for g1); all start
  * at 2 s; c3 at 3 s waits and is cancelled at 4 s; g1 succeeds at 5 s and g2 takes its slot
  * (starts 6 s, succeeds 12 s); c1 succeeds at 6 s; c2 fails at 8 s and its retry (no backoff)
@@ -76,7 +77,11 @@ class ReplayOnBrokerTest {
 
     private static LocalKafka kafka;
     private static String prefix;
-    /** Record time of the workload's second 0, well inside every topic's retention. */
+    /**
+     * Record time of the workload's second 0, just ahead of the start: each input is sent when its
+     * second comes, so the scheduler hears it at its record time, as it would a live producer's, and
+     * a simulation on the scheduler's clock sees the same times as the record.
+     */
     private static Instant base;
 
     private final StringWriter out = new StringWriter();
@@ -86,7 +91,7 @@ class ReplayOnBrokerTest {
     static void recordAWorkload() throws Exception {
         kafka = LocalKafka.start(dir.resolve("kafka"), LocalKafka.freePort(), LocalKafka.freePort());
         prefix = "replay-" + UUID.randomUUID().toString().substring(0, 8) + ".";
-        base = Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(Duration.ofMinutes(10));
+        base = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(2);
         try (RunningScheduler scheduler = RunningScheduler.on(kafka.bootstrapServers()).prefix(prefix)
                      .applicationId(prefix + "scheduler").stateDir(Files.createDirectories(dir.resolve("state")))
                      .partitions(2).neverEvict().start();
@@ -336,6 +341,15 @@ class ReplayOnBrokerTest {
         }
 
         private void send(int second, SpecificRecord event) {
+            long wait = base.plusSeconds(second).toEpochMilli() - System.currentTimeMillis();
+            if (wait > 0) {
+                try {
+                    Thread.sleep(wait);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while waiting for second " + second, e);
+                }
+            }
             String name = event.getSchema().getName();
             String topic;
             byte[] value;
