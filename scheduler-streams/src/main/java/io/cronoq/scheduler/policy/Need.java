@@ -62,15 +62,6 @@ final class Need {
         this.seats = new TenantSeats(tenants);
     }
 
-    /**
-     * The tenant's line of this class that a freed slot would serve first: of its line naming no
-     * limit (if it has waiting tasks) and its open limited lines, the one whose head comes first; or
-     * {@code null}. A line its limits hold back is never returned, so it holds up no other.
-     */
-    WaitClass waitingLineOf(Tenant t) {
-        return seats.lineOf(t);
-    }
-
     /** A limited line with waiting tasks whose limits admit its head: it may take a slot. */
     void open(WaitClass c) {
         if (!c.open) {

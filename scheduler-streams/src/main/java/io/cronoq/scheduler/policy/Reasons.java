@@ -104,12 +104,17 @@ final class Reasons {
      * tenant is at a max, it was not told since it became the head, and the max holds it now.
      */
     boolean untoldHeldByMax(WaitClass c) {
-        return c.count > 0 && c.headTaskId != c.heldTold && c.tenant.atAnyMax() && heldByMax(c) != null;
+        return mayBeUntoldHeld(c) && heldByMax(c) != null;
+    }
+
+    /** Whether the line's head waits, was not told since it became the head that a max holds it, and its tenant is at one. */
+    private static boolean mayBeUntoldHeld(WaitClass c) {
+        return c.count > 0 && c.headTaskId != c.heldTold && c.tenant.atAnyMax();
     }
 
     /** Tells the head of a line held only by its tenant's max why it waits, when it was told otherwise. */
     void tellHeldByMax(WaitClass c, List<Decision> out) {
-        String held = c.count > 0 && c.headTaskId != c.heldTold && c.tenant.atAnyMax() ? heldByMax(c) : null;
+        String held = mayBeUntoldHeld(c) ? heldByMax(c) : null;
         if (held != null) {
             tell(c, held, out);
             c.heldTold = c.headTaskId;

@@ -62,7 +62,10 @@ final class TenantSeats {
             return plain != null && plain.count > 0 || open != null && !open.isEmpty();
         }
 
-        /** Whether a free slot of the class can serve its line: it has one, and its max leaves it a free profile. */
+        /**
+         * Whether a free slot of the class can serve its line (asked only of a class with a free
+         * slot): it has one, and no max it is held to closes every free profile to it.
+         */
         boolean servable() {
             WaitClass c = line();
             return c != null && (!tenant.atAnyMax() || c.servable());
@@ -92,12 +95,6 @@ final class TenantSeats {
     /** The tenant's seat, or {@code null} when it has no line here. */
     Seat of(Tenant t) {
         return seats.get(t);
-    }
-
-    /** The tenant's line a freed slot would serve first ({@link Seat#line}), or {@code null}. */
-    WaitClass lineOf(Tenant t) {
-        Seat s = seats.get(t);
-        return s == null ? null : s.line();
     }
 
     /** Whether any tenant has a line here that the class index knows. */

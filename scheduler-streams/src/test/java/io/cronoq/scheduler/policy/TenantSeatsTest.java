@@ -24,8 +24,8 @@ class TenantSeatsTest {
 
     @Test
     void theFirstTwoSeatsAreTheTwoSmallestSharesAmongTenantsWithWaitingTasks() {
-        for (long seed = 1; seed <= 20; seed++) {
-            check(new Random(seed));
+        for (long run = 1; run <= 20; run++) {
+            check(new Random(run));
         }
     }
 

@@ -79,9 +79,8 @@ public final class Tenants {
      * share under an older count must be made again ({@link #shareEpoch}).
      */
     private long shareEpoch;
-    /** The tenants with a guarantee, and those bounded by a max, by name: few, looked at apart. */
+    /** The tenants with a guarantee, by name: only while there is one does placement look for tenants below one. */
     private final TreeSet<Tenant> guaranteedTenants = new TreeSet<>(Tenants::byName);
-    private final TreeSet<Tenant> boundedTenants = new TreeSet<>(Tenants::byName);
     /** The tenants below a guarantee now, by name: the ones preemption looks at. */
     private final TreeSet<Tenant> belowGuarantee = new TreeSet<>(Tenants::byName);
     /**
@@ -166,16 +165,6 @@ public final class Tenants {
      */
     public long shareEpoch() {
         return shareEpoch;
-    }
-
-    /** The tenants with a guarantee, by name. */
-    public Collection<Tenant> guaranteedTenants() {
-        return guaranteedTenants;
-    }
-
-    /** The tenants bounded by a max, by name. */
-    public Collection<Tenant> boundedTenants() {
-        return boundedTenants;
     }
 
     /** The tenants below a guarantee now, by name. */
@@ -404,18 +393,13 @@ public final class Tenants {
         t.guaranteed = list.stream().anyMatch(q -> q.guaranteed > 0);
         t.belowGuarantee = t.guaranteed; // it holds nothing under the new quotas until counted into them
         t.atMax = (int) list.stream().filter(q -> q.bounded() && q.atMax()).count(); // a max of 0 holds at once
-        member(guaranteedTenants, t, t.guaranteed);
-        member(boundedTenants, t, t.bounded);
+        if (t.guaranteed) {
+            guaranteedTenants.add(t);
+        } else {
+            guaranteedTenants.remove(t);
+        }
         standing(t, below, capped);
         maybeIdle.add(t); // without quotas, it may have no policy left
-    }
-
-    private static void member(TreeSet<Tenant> set, Tenant t, boolean in) {
-        if (in) {
-            set.add(t);
-        } else {
-            set.remove(t);
-        }
     }
 
     private static int byName(Tenant a, Tenant b) {
