@@ -46,7 +46,7 @@ final class SimulatedWorker implements AutoCloseable {
     }
 
     void register(Map<String, String> labels, int slots) {
-        inputs.send(pool, new WorkerRegistered(workerId, pool, labels, slots, null, null, null, Instant.now()));
+        inputs.send(pool, new WorkerRegistered(workerId, pool, labels, slots, null, null, null, null, Instant.now()));
     }
 
     /** Waits until the scheduler assigns this task to this worker. */

@@ -192,7 +192,7 @@ class LibraryWorkerIntegrationTest {
         await().until(() -> events.contains("start fence-1"));
 
         // Another process registers under the same id: the scheduler fences generation 1 and re-queues its attempt.
-        scheduler.sendWorkerEvent(pool, new WorkerRegistered(worker.id(), pool, Map.of(), 1, null, null, null,
+        scheduler.sendWorkerEvent(pool, new WorkerRegistered(worker.id(), pool, Map.of(), 1, null, null, null, null,
                 Instant.now()));
 
         await().until(() -> events.contains("interrupted fence-1"));

@@ -218,7 +218,7 @@ final class Simulation {
             JournalKind kind = JournalKind.of(event);
             SpecificRecord input = switch (kind) {
                 // An admin's sharing policy or limit is an input like a submission: the simulated scheduler decides under it.
-                case TASK_SUBMITTED, TASK_CANCEL_REQUESTED, SHARING_POLICY_SET, LIMIT_SET -> (SpecificRecord) event;
+                case TASK_SUBMITTED, TASK_CANCEL_REQUESTED, SHARING_POLICY_SET, LIMIT_SET, GANG_SUBMITTED -> (SpecificRecord) event;
                 case WORKER_REGISTERED -> fleet.registered((WorkerRegistered) event);
                 case WORKER_DRAINING -> fleet.draining((WorkerDraining) event);
                 case WORKER_LEFT -> fleet.left((WorkerLeft) event);
@@ -356,7 +356,7 @@ final class Simulation {
                 case TASK_SUBMITTED, TASK_CANCEL_REQUESTED, WORKER_REGISTERED, WORKER_DRAINING, WORKER_LEFT,
                         ATTEMPT_STARTED, ATTEMPT_SUCCEEDED, ATTEMPT_FAILED, TASK_WAITING, TASK_CANCELLED,
                         DUPLICATE_SUBMISSION, INPUT_REJECTED, WORKER_ACCEPTED, WORKER_REMOVED, WORKER_FENCED,
-                        REGISTRATION_REJECTED, TASK_FORGOTTEN, SHARING_POLICY_SET, LIMIT_SET -> false;
+                        REGISTRATION_REJECTED, TASK_FORGOTTEN, SHARING_POLICY_SET, LIMIT_SET, GANG_SUBMITTED -> false;
             };
             if (ended) {
                 live.remove(Journal.attemptOf(event).key());

@@ -386,7 +386,7 @@ final class Placement {
             cause = cause == null ? why : cause + "; " + why;
         }
         out.add(Decision.journalAndNotify(new AttemptAssigned(id, m.pool, number, w.id(), w.generation(), labels,
-                s.getPayload(), s.getDeadline(), s.getTimeoutMs(), at, startAt), w.id(), cause));
+                s.getPayload(), s.getDeadline(), s.getTimeoutMs(), at, startAt, null), w.id(), cause));
     }
 
     /** The GPUs a task requested: what its attempt counts against its tenant's share besides the slot. */

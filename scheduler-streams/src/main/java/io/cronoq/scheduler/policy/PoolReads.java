@@ -126,6 +126,6 @@ record PoolReads(PoolModel m, Placement placement) {
         }
         return new WorkerRecord(r.getWorkerId(), r.getPool(), new HashMap<>(r.getLabels()), r.getSlots(),
                 r.getResources(), r.getGeneration(), r.getState(), running, r.getRegisteredAt(),
-                r.getLastAssignedSequence(), r.getLastHeartbeat(), r.getLeftAt(), r.getLeaveReason());
+                r.getLastAssignedSequence(), r.getLastHeartbeat(), r.getLeftAt(), r.getLeaveReason(), r.getAddress());
     }
 }

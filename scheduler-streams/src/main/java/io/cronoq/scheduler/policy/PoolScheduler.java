@@ -149,6 +149,8 @@ public final class PoolScheduler {
             case ATTEMPT_PROGRESS -> List.of();
             case ATTEMPT_SUCCEEDED -> reports.succeeded((AttemptSucceeded) input);
             case ATTEMPT_FAILED -> reports.failed((AttemptFailed) input);
+            case GANG_SUBMITTED -> List.of(Admission.rejected("GangSubmitted", RejectionCode.INVALID_ARGUMENT, "event",
+                    "gangs are not placed by this release", null, null));
         });
     }
 

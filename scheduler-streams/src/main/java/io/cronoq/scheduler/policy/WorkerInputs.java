@@ -67,7 +67,7 @@ final class WorkerInputs {
         }
         WorkerRecord record = new WorkerRecord(id, m.pool, in.getLabels(), in.getSlots(), in.getResources(), generation,
                 WorkerState.ACTIVE, new ArrayList<>(), at,
-                previous == null ? 0L : previous.lastAssignedSequence(), heardAt, null, null);
+                previous == null ? 0L : previous.lastAssignedSequence(), heardAt, null, null, in.getAddress());
         Worker worker = new Worker(record);
         m.workers.put(id, worker);
         Profile profile = m.groups.join(worker);

@@ -108,6 +108,13 @@ public final class JournalFold {
                 pools.add(pool); // journaled only when accepted: the scheduler keeps the pool from here on
                 yield submitted(pool, (TaskSubmitted) event);
             }
+            case GANG_SUBMITTED -> { // accepted whole: each member is a waiting task, as if submitted alone
+                pools.add(pool);
+                for (TaskSubmitted member : ((io.cronoq.events.GangSubmitted) event).getMembers()) {
+                    submitted(pool, member);
+                }
+                yield true;
+            }
             case TASK_WAITING -> waiting(pool, (TaskWaiting) event);
             case ATTEMPT_ASSIGNED -> assigned(pool, (AttemptAssigned) event);
             case ATTEMPT_STARTED -> started(pool, (AttemptStarted) event);

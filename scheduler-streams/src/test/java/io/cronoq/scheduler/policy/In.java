@@ -56,7 +56,7 @@ final class In {
     static TaskSubmitted task(String id, String... required) {
         return new TaskSubmitted(id, POOL, labels(required), null,
                 ByteBuffer.wrap(("payload of " + id).getBytes(StandardCharsets.UTF_8)), Priority.NORMAL, null, null,
-                null, null, 30_000L, null, List.of(), null, T0, null, java.util.List.of(), java.util.List.of());
+                null, null, 30_000L, null, List.of(), null, T0, null, java.util.List.of(), java.util.List.of(), null);
     }
 
     static TaskSubmitted task(String id, RetryPolicy retry, String... required) {
@@ -219,11 +219,11 @@ final class In {
     }
 
     static WorkerRegistered worker(String id, int slots, String... labels) {
-        return new WorkerRegistered(id, POOL, labels(labels), slots, null, null, null, T0);
+        return new WorkerRegistered(id, POOL, labels(labels), slots, null, null, null, null, T0);
     }
 
     static WorkerRegistered worker(String id, int slots, Has resources, String... labels) {
-        return new WorkerRegistered(id, POOL, labels(labels), slots, resources.build(), null, null, T0);
+        return new WorkerRegistered(id, POOL, labels(labels), slots, resources.build(), null, null, null, T0);
     }
 
     static WorkerHeartbeat heartbeat(String id, long generation, Instant at) {

@@ -146,7 +146,7 @@ class LimitsPropertyTest {
 
         void register(String id) {
             apply(new io.cronoq.events.WorkerRegistered(id, POOL, id.equals("w4") ? In.labels("gpu=a") : Map.of(),
-                    2 + random.nextInt(2), null, null, null, now));
+                    2 + random.nextInt(2), null, null, null, null, now));
         }
 
         void randomInput() {

@@ -153,7 +153,7 @@ final class RandomWorkload {
             return s.leave(new WorkerLeft(pick(workerIds), POOL, null, "scale-in", T0.plusSeconds(second)));
         }
         if (roll < 98) {
-            return s.register(new WorkerRegistered("bad worker", POOL, Map.of(), 2, null, null, null,
+            return s.register(new WorkerRegistered("bad worker", POOL, Map.of(), 2, null, null, null, null,
                     T0.plusSeconds(second)));
         }
         return s.submit(In.task("t" + nextTask++, "gpu=")); // invalid label value: rejected, creates nothing
@@ -163,7 +163,7 @@ final class RandomWorkload {
         String[] labels = pick(WORKER_LABELS);
         In.Has resources = pick(WORKER_RESOURCES).get();
         return new WorkerRegistered(id, POOL, In.labels(labels), 1 + random.nextInt(4),
-                resources == null ? null : resources.build(), null, null, T0.plusSeconds(second));
+                resources == null ? null : resources.build(), null, null, null, T0.plusSeconds(second));
     }
 
     private TaskSubmitted newTask(String id) {

@@ -81,9 +81,9 @@ public class CodecBenchmark {
     public void setUp() throws IOException {
         TaskSubmitted task = new TaskSubmitted("task-4711", "gpu-pool", Map.of("gpu", "a100", "region", "eu-west-1"),
                 null, ByteBuffer.wrap(new byte[71]), Priority.NORMAL, null, null, null, null, 30_000L, null,
-                List.of(), "ci", T0, "research", List.of(), List.of());
+                List.of(), "ci", T0, "research", List.of(), List.of(), null);
         AttemptAssigned assigned = new AttemptAssigned("task-4711", "gpu-pool", 1, "worker-17", 3L,
-                Map.of("gpu", "a100", "region", "eu-west-1"), ByteBuffer.wrap(new byte[71]), null, 30_000L, T0, null);
+                Map.of("gpu", "a100", "region", "eu-west-1"), ByteBuffer.wrap(new byte[71]), null, 30_000L, T0, null, null);
         value = switch (record) {
             case "task" -> new TaskRecord(task, TaskState.RUNNING, 4711L, new ArrayList<>(List.of(new AttemptRecord(1,
                     "worker-17", 3L, Map.of("gpu", "a100", "region", "eu-west-1"), T0, T0, null, null, null))),

@@ -160,6 +160,6 @@ class IndexedTaskStoreTest {
 
     private static TaskSubmitted submitted(String id) {
         return new TaskSubmitted(id, "p", Map.of("kind", "cpu"), null, ByteBuffer.wrap(new byte[] {1}),
-                Priority.NORMAL, null, null, null, null, 30_000L, null, List.of(), null, T0, null, List.of(), List.of());
+                Priority.NORMAL, null, null, null, null, 30_000L, null, List.of(), null, T0, null, List.of(), List.of(), null);
     }
 }

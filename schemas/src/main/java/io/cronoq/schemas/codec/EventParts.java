@@ -12,6 +12,8 @@ import io.cronoq.events.AttemptFailed;
 import io.cronoq.events.AttemptOutcome;
 import io.cronoq.events.AttemptStarted;
 import io.cronoq.events.AttemptSucceeded;
+import io.cronoq.events.GangAssignment;
+import io.cronoq.events.GangPeer;
 import io.cronoq.events.TaskFinished;
 import io.cronoq.events.TaskState;
 import io.cronoq.events.TaskWaiting;
@@ -59,13 +61,46 @@ final class EventParts {
             optionalLong(out, a.getTimeoutMs());
             instant(out, a.getAssignedAt());
             optionalInstant(out, a.getStartAt());
+            GangAssignment gang = a.getGang();
+            if (Binary.present(out, gang)) {
+                GANG.write(gang, out);
+            }
         }
 
         @Override
         public AttemptAssigned read(Decoder in) throws IOException {
             return new AttemptAssigned(in.readString(), in.readString(), in.readInt(), in.readString(), in.readLong(),
                     strings(in), in.readBytes(null), optionalInstant(in), optionalLong(in), instant(in),
-                    optionalInstant(in));
+                    optionalInstant(in), Binary.present(in) ? GANG.read(in) : null);
+        }
+    };
+
+    /** The gang of an assignment: its id, size, the member's rank, and every member's worker and address. */
+    static final Part<GangAssignment> GANG = new Part<>() {
+        private final Part<GangPeer> peer = new Part<>() {
+            @Override
+            public void write(GangPeer p, Encoder out) throws IOException {
+                out.writeString(p.getWorkerId());
+                optionalString(out, p.getAddress());
+            }
+
+            @Override
+            public GangPeer read(Decoder in) throws IOException {
+                return new GangPeer(in.readString(), optionalString(in));
+            }
+        };
+
+        @Override
+        public void write(GangAssignment g, Encoder out) throws IOException {
+            out.writeString(g.getGangId());
+            out.writeInt(g.getSize());
+            out.writeInt(g.getRank());
+            Binary.array(out, g.getPeers(), peer);
+        }
+
+        @Override
+        public GangAssignment read(Decoder in) throws IOException {
+            return new GangAssignment(in.readString(), in.readInt(), in.readInt(), Binary.array(in, peer));
         }
     };
 

@@ -9,6 +9,8 @@ import static io.cronoq.schemas.codec.Binary.present;
 import static io.cronoq.schemas.codec.Binary.strings;
 
 import io.cronoq.events.ConcurrencyKey;
+import io.cronoq.events.GangPlacement;
+import io.cronoq.events.GangSpec;
 import io.cronoq.events.Preference;
 import io.cronoq.events.Priority;
 import io.cronoq.events.RateLimitUse;
@@ -27,6 +29,7 @@ final class TaskSubmittedPart implements Part<TaskSubmitted> {
 
     static final TaskSubmittedPart INSTANCE = new TaskSubmittedPart();
     private static final Priority[] PRIORITIES = Priority.values();
+    private static final GangPlacement[] PLACEMENTS = GangPlacement.values();
 
     private TaskSubmittedPart() {
     }
@@ -57,6 +60,10 @@ final class TaskSubmittedPart implements Part<TaskSubmitted> {
         optionalString(out, t.getTenant());
         Binary.array(out, t.getConcurrency(), CONCURRENCY_KEY);
         Binary.array(out, t.getRateLimits(), RATE_LIMIT_USE);
+        GangSpec gang = t.getGang();
+        if (present(out, gang)) {
+            GANG.write(gang, out);
+        }
     }
 
     @Override
@@ -68,7 +75,8 @@ final class TaskSubmittedPart implements Part<TaskSubmitted> {
                 optionalLong(in), optionalLong(in),
                 present(in) ? RETRY.read(in) : null,
                 Binary.array(in, PREFERENCE), optionalString(in), instant(in), optionalString(in),
-                Binary.array(in, CONCURRENCY_KEY), Binary.array(in, RATE_LIMIT_USE));
+                Binary.array(in, CONCURRENCY_KEY), Binary.array(in, RATE_LIMIT_USE),
+                present(in) ? GANG.read(in) : null);
     }
 
     static final Part<ResourceRequest> RESOURCES = new Part<>() {
@@ -126,6 +134,23 @@ final class TaskSubmittedPart implements Part<TaskSubmitted> {
         @Override
         public ConcurrencyKey read(Decoder in) throws IOException {
             return new ConcurrencyKey(in.readString(), optionalInt(in));
+        }
+    };
+
+    static final Part<GangSpec> GANG = new Part<>() {
+        @Override
+        public void write(GangSpec g, Encoder out) throws IOException {
+            out.writeString(g.getGangId());
+            out.writeInt(g.getSize());
+            out.writeInt(g.getRank());
+            out.writeEnum(g.getPlacement().ordinal());
+            optionalString(out, g.getSameLabel());
+        }
+
+        @Override
+        public GangSpec read(Decoder in) throws IOException {
+            return new GangSpec(in.readString(), in.readInt(), in.readInt(), Binary.symbol(in, PLACEMENTS),
+                    optionalString(in));
         }
     };
 

@@ -4,6 +4,7 @@ import io.cronoq.events.AttemptFailed;
 import io.cronoq.events.AttemptProgress;
 import io.cronoq.events.AttemptStarted;
 import io.cronoq.events.AttemptSucceeded;
+import io.cronoq.events.GangSubmitted;
 import io.cronoq.events.LimitSet;
 import io.cronoq.events.SharingPolicySet;
 import io.cronoq.events.TaskCancelRequested;
@@ -25,6 +26,7 @@ public enum InputKind {
     TASK_CANCEL_REQUESTED(TaskCancelRequested.class),
     SHARING_POLICY_SET(SharingPolicySet.class),
     LIMIT_SET(LimitSet.class),
+    GANG_SUBMITTED(GangSubmitted.class),
     WORKER_REGISTERED(WorkerRegistered.class),
     WORKER_HEARTBEAT(WorkerHeartbeat.class),
     WORKER_DRAINING(WorkerDraining.class),

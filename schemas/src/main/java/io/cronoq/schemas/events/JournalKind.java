@@ -6,6 +6,7 @@ import io.cronoq.events.AttemptRevoked;
 import io.cronoq.events.AttemptStarted;
 import io.cronoq.events.AttemptSucceeded;
 import io.cronoq.events.DuplicateSubmission;
+import io.cronoq.events.GangSubmitted;
 import io.cronoq.events.InputRejected;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.RegistrationRejected;
@@ -53,7 +54,8 @@ public enum JournalKind {
     REGISTRATION_REJECTED(RegistrationRejected.class),
     TASK_FORGOTTEN(TaskForgotten.class),
     SHARING_POLICY_SET(SharingPolicySet.class),
-    LIMIT_SET(LimitSet.class);
+    LIMIT_SET(LimitSet.class),
+    GANG_SUBMITTED(GangSubmitted.class);
 
     private static final Map<Class<?>, JournalKind> BY_TYPE = EventTypes.index(values(), JournalKind::type);
 

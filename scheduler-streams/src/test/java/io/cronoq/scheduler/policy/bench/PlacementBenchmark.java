@@ -161,7 +161,7 @@ public class PlacementBenchmark {
             taskLabels.add(Map.of("rack", "r" + g));
             for (int w = 0; w < WORKERS_PER_GROUP; w++) {
                 WorkerResources shape = !withResources ? null : w % 2 == 0 ? small() : big();
-                scheduler.apply(new WorkerRegistered("w-" + g + "-" + w, POOL, labels, SLOTS, shape, null, null,
+                scheduler.apply(new WorkerRegistered("w-" + g + "-" + w, POOL, labels, SLOTS, shape, null, null, null,
                         AT), AT);
             }
         }
@@ -187,7 +187,7 @@ public class PlacementBenchmark {
         WorkerResources gpuShape = withResources ? new WorkerResources(16_000L, 128L << 30, 1L << 40,
                 List.of(new Gpu(0, "a100", 80L << 30, 80L << 30)), Map.of("torch", "2.1.0")) : null;
         ResourceRequest gpuNeed = withResources ? new ResourceRequest(null, 32L << 30, null, 1, List.of()) : null;
-        scheduler.apply(new WorkerRegistered("gpu-0", POOL, GPU, SLOTS, gpuShape, null, null, AT), AT);
+        scheduler.apply(new WorkerRegistered("gpu-0", POOL, GPU, SLOTS, gpuShape, null, null, null, AT), AT);
         for (int i = 0; i < SLOTS + blocked; i++) {
             TaskSubmitted gpuTask = task("gpu-" + i, GPU, gpuNeed);
             gpuTask.setTenant(tenantNames[i % tenants]);
@@ -262,7 +262,7 @@ public class PlacementBenchmark {
 
     private static TaskSubmitted task(String id, Map<String, String> labels, ResourceRequest needs) {
         return new TaskSubmitted(id, POOL, labels, needs, PAYLOAD, Priority.NORMAL, null, null, null, null, 30_000L,
-                null, List.of(), null, AT, null, java.util.List.of(), java.util.List.of());
+                null, List.of(), null, AT, null, java.util.List.of(), java.util.List.of(), null);
     }
 
     /** Runs this benchmark; arguments are JMH options (e.g. {@code -f 2 -wi 5}). */

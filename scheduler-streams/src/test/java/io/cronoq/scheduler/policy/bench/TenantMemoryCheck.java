@@ -43,7 +43,7 @@ public final class TenantMemoryCheck {
         for (int c = 0; c < classes; c++) {
             for (int w = 0; w < WORKERS_PER_CLASS; w++) {
                 scheduler.apply(new WorkerRegistered("w-" + c + "-" + w, POOL, Map.of("rack", "r" + c), SLOTS, null,
-                        null, null, AT), AT);
+                        null, null, null, AT), AT);
             }
         }
         ArrayDeque<AttemptAssigned> running = new ArrayDeque<>();
@@ -71,7 +71,7 @@ public final class TenantMemoryCheck {
             for (int c = 0; c < classes; c++) {
                 TaskSubmitted task = new TaskSubmitted(stem + "-" + t + "-" + c, POOL, Map.of("rack", "r" + c), null,
                         PAYLOAD, Priority.NORMAL, null, null, null, null, 30_000L, null, List.of(), null, AT, null,
-                        List.of(), List.of());
+                        List.of(), List.of(), null);
                 task.setTenant(stem + "-" + t);
                 track(scheduler.apply(task, AT), running);
             }
