@@ -85,6 +85,8 @@ final class JournalMeter {
                     "Finished tasks dropped from the stores at the end of their retention", "pool", pool));
             case TASK_SUBMITTED -> List.of(counter("cronoq.submissions", "Submissions the scheduler accepted", "pool",
                     pool));
+            case GANG_SUBMITTED -> List.of(counter("cronoq.gangs.submitted", "Gang submissions the scheduler accepted",
+                    "pool", pool));
             case INPUT_REJECTED -> List.of(counter("cronoq.inputs.rejected", "Inputs the scheduler rejected", "pool",
                     pool, "input", ((InputRejected) event).getInputType(), "code",
                     ((InputRejected) event).getCode().name()));

@@ -50,25 +50,35 @@ record Departures(PoolModel m, Placement placement) {
      */
     Departure leaveGroup(Worker w, String cause, Instant at, List<Decision> out) {
         placement.reasons.ensureReasons();
-        List<TaskRecord> lost = loseAttempts(w, at, out, cause);
+        List<TaskRecord> gangMembers = new ArrayList<>();
+        List<TaskRecord> lost = loseAttempts(w, at, out, cause, gangMembers);
         LinkedHashSet<Need> touched = new LinkedHashSet<>(w.profile().needs);
         m.groups.leave(w);
         w.clearRunning();
         m.leaving.remove(w.id());
+        if (!gangMembers.isEmpty()) {
+            placement.gangs.lost(gangMembers, cause, at, out); // each gang's attempt ends as one
+        }
         return new Departure(lost, touched);
     }
 
     /**
      * Ends every attempt a worker holds as LOST; a task with attempts left is set back to WAITING
-     * and returned (the caller re-queues them once the worker is out of its group), the others FAILED.
+     * and returned (the caller re-queues them once the worker is out of its group), the others FAILED;
+     * a gang's member is put in {@code gangMembers} instead, for its gang to decide.
      */
-    private List<TaskRecord> loseAttempts(Worker w, Instant at, List<Decision> out, String cause) {
+    private List<TaskRecord> loseAttempts(Worker w, Instant at, List<Decision> out, String cause,
+                                          List<TaskRecord> gangMembers) {
         List<TaskRecord> lost = new ArrayList<>(w.busy());
         for (AttemptRef ref : w.running()) {
             TaskRecord task = m.store.task(ref.getTaskId());
             AttemptRecord attempt = PoolModel.currentAttempt(task);
             PoolModel.end(attempt, AttemptOutcome.LOST, null, at);
             m.leases().end(ref.getTaskId());
+            if (task.getTask().getGang() != null) {
+                gangMembers.add(task); // its gang decides, once the worker has left its group
+                continue;
+            }
             int spent = RetryRule.spent(task);
             RetryRule retry = RetryRule.of(task);
             if (retry.retries(spent, true)) {

@@ -7,6 +7,7 @@ import io.cronoq.scheduler.policy.time.TimeCauses;
 import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.AttemptRecord;
 import io.cronoq.events.AttemptRef;
+import io.cronoq.events.GangAssignment;
 import io.cronoq.events.TaskRecord;
 import io.cronoq.events.TaskState;
 import io.cronoq.events.TaskSubmitted;
@@ -53,10 +54,13 @@ final class Placement {
 
     /** What the tasks that still wait are told. */
     final Reasons reasons;
+    /** The pool's gangs: placed whole before single tasks take what is free. */
+    final Gangs gangs;
 
     Placement(PoolModel model) {
         this.m = model;
         this.reasons = new Reasons(model);
+        this.gangs = new Gangs(model, this);
     }
 
     /**
@@ -97,6 +101,9 @@ final class Placement {
     void settle(List<WaitClass> joined, Instant at, List<Decision> out) {
         m.limits.clock(at);
         m.limits.refill(); // a bucket refilled since the last tick reopens its lines now
+        if (gangs.anyWaiting()) {
+            gangs.placeWaiting(at, out); // a gang that fits now goes first: it needs all its slots at once
+        }
         needs.clear();
         settles++;
         for (int i = 0; i < freed.size(); i++) {
@@ -359,7 +366,15 @@ final class Placement {
      * {@code why}, when not null, says why its tenant was chosen over another.
      */
     private void assign(TaskRecord task, Profile profile, Instant at, String why, List<Decision> out) {
-        Worker w = profile.pick();
+        assignTo(task, profile, profile.pick(), at, why, null, out);
+    }
+
+    /**
+     * Gives the task's next attempt to worker {@code w} of the profile (which has a free slot);
+     * {@code gang}, when not null, is the gang the attempt belongs to, told to its worker.
+     */
+    void assignTo(TaskRecord task, Profile profile, Worker w, Instant at, String why, GangAssignment gang,
+                  List<Decision> out) {
         String id = task.getTask().getTaskId();
         int number = task.getAttempts().size() + 1;
         Map<String, String> labels = profile.labels().asMap();
@@ -386,7 +401,7 @@ final class Placement {
             cause = cause == null ? why : cause + "; " + why;
         }
         out.add(Decision.journalAndNotify(new AttemptAssigned(id, m.pool, number, w.id(), w.generation(), labels,
-                s.getPayload(), s.getDeadline(), s.getTimeoutMs(), at, startAt, null), w.id(), cause));
+                s.getPayload(), s.getDeadline(), s.getTimeoutMs(), at, startAt, gang), w.id(), cause));
     }
 
     /** The GPUs a task requested: what its attempt counts against its tenant's share besides the slot. */

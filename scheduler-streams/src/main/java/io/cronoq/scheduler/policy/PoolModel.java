@@ -64,7 +64,7 @@ final class PoolModel {
         this.admission = new Admission(pool, store, workers);
         PoolRecord stored = store.pool();
         this.poolStored = stored != null;
-        this.counters = stored != null ? stored : new PoolRecord(pool, 1L);
+        this.counters = stored != null ? stored : new PoolRecord(pool, 1L, new java.util.ArrayList<>());
         this.tenants = new Tenants(pool);
         tenants.load(store.sharing());
         this.limits = new Limits<>(pool, store);
@@ -177,6 +177,17 @@ final class PoolModel {
         store.putPool(counters);
         poolStored = true;
         return sequence;
+    }
+
+    /** The ids of the gangs that wait to be placed, as stored with the pool's counters (change, then {@link #storeCounters}). */
+    List<String> waitingGangIds() {
+        return counters.getWaitingGangs();
+    }
+
+    /** Stores the pool's counters after {@link #waitingGangIds} changed. */
+    void storeCounters() {
+        store.putPool(counters);
+        poolStored = true;
     }
 
     /** Stores the pool's record if it has none yet, so the punctuator knows the pool (it may have workers only). */

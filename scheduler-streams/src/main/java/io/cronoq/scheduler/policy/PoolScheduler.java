@@ -10,6 +10,7 @@ import io.cronoq.events.AttemptRevoked;
 import io.cronoq.events.AttemptStarted;
 import io.cronoq.events.AttemptSucceeded;
 import io.cronoq.events.DuplicateSubmission;
+import io.cronoq.events.GangSubmitted;
 import io.cronoq.events.LimitSet;
 import io.cronoq.events.RegistrationAccepted;
 import io.cronoq.events.RejectionCode;
@@ -105,6 +106,7 @@ public final class PoolScheduler {
         this.placement = new Placement(m);
         this.departures = new Departures(m, placement);
         this.leaves = new Leaves(m, placement, departures);
+        placement.gangs.leaves(leaves);
         this.sharing = new Sharing(m, placement, leaves);
         this.limits = new LimitChanges(m, placement);
         this.time = new PoolTime(m, placement, departures, leaves, sharing);
@@ -149,8 +151,7 @@ public final class PoolScheduler {
             case ATTEMPT_PROGRESS -> List.of();
             case ATTEMPT_SUCCEEDED -> reports.succeeded((AttemptSucceeded) input);
             case ATTEMPT_FAILED -> reports.failed((AttemptFailed) input);
-            case GANG_SUBMITTED -> List.of(Admission.rejected("GangSubmitted", RejectionCode.INVALID_ARGUMENT, "event",
-                    "gangs are not placed by this release", null, null));
+            case GANG_SUBMITTED -> placement.gangs.submit((GangSubmitted) input);
         });
     }
 
@@ -224,6 +225,10 @@ public final class PoolScheduler {
         }
         Instant at = in.getRequestedAt();
         TaskState previous = task.getState();
+        if (task.getTask().getGang() != null && (previous == TaskState.WAITING || previous == TaskState.ASSIGNED
+                || previous == TaskState.RUNNING)) {
+            return placement.gangs.cancel(in, task);
+        }
         switch (previous) {
             case WAITING -> {
                 out.add(Decision.journal(in, null));

@@ -73,7 +73,7 @@ final class PoolTime {
         long leaseEnds = lease == null ? Long.MAX_VALUE : lease.endsAt();
         long due = Math.min(Math.min(Math.min(leaseEnds, leaves.nextMillis()),
                 Math.min(m.timers.firstMillis(), m.retention.nextMillis())),
-                Math.min(sharing.nextMillis(), m.limits.nextMillis()));
+                Math.min(Math.min(sharing.nextMillis(), m.limits.nextMillis()), placement.gangs.nextMillis()));
         return due == Long.MAX_VALUE ? null : Instant.ofEpochMilli(due);
     }
 
@@ -156,6 +156,10 @@ final class PoolTime {
      */
     void retryOrFail(TaskRecord task, AttemptRecord attempt, String error, boolean retryable, Instant at,
                      List<Decision> out) {
+        if (task.getTask().getGang() != null) {
+            placement.gangs.memberEnded(task, attempt, error, retryable, at, out); // the gang's attempt ends as one
+            return;
+        }
         String id = task.getTask().getTaskId();
         int spent = RetryRule.spent(task);
         RetryRule retry = RetryRule.of(task);

@@ -58,6 +58,16 @@ final class Profile {
         return ready.isEmpty() ? null : ready.first();
     }
 
+    /** How many of its ACTIVE workers have a free slot. */
+    int readyCount() {
+        return ready.size();
+    }
+
+    /** Its ACTIVE workers that have a free slot, in the order attempts go to them (a copy: assigning changes it). */
+    java.util.List<Worker> readyWorkers() {
+        return new java.util.ArrayList<>(ready);
+    }
+
     /** Counts a live worker in, in its current state. */
     void add(Worker w) {
         if (w.state() == WorkerState.ACTIVE) {

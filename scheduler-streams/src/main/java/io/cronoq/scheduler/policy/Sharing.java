@@ -170,6 +170,9 @@ final class Sharing {
                     continue;
                 }
                 TaskRecord task = m.store.task(ref.getTaskId());
+                if (task.getTask().getGang() != null) {
+                    continue; // a gang is never preempted in part
+                }
                 AttemptRecord attempt = PoolModel.currentAttempt(task);
                 if (newest == null || newer(task, attempt, newest)) {
                     newest = new Victim(task, attempt, w, holder);

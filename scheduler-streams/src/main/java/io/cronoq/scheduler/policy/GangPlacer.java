@@ -1,0 +1,407 @@
+package io.cronoq.scheduler.policy;
+
+import io.cronoq.events.GangAssignment;
+import io.cronoq.events.GangPeer;
+import io.cronoq.events.GangPlacement;
+import io.cronoq.events.GangSpec;
+import io.cronoq.events.TaskRecord;
+import io.cronoq.events.TaskState;
+import io.cronoq.events.TaskSubmitted;
+import io.cronoq.events.TaskWaiting;
+import io.cronoq.scheduler.policy.gang.GangFit;
+import io.cronoq.scheduler.policy.match.LabelSet;
+import io.cronoq.scheduler.policy.match.Requirement;
+import io.cronoq.scheduler.policy.sharing.Tenant;
+import io.cronoq.schemas.rules.GangRules;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where gangs go: all members in one decision or none. A waiting gang is tried whenever slots may
+ * have freed (each {@link Placement#settle}, before single tasks take what is free) and when it
+ * starts waiting; the gangs are tried in line order (priority and age, as {@link Ordering#rank}
+ * ranks a task; then submission). A try looks at the free profiles of the members' requirement
+ * classes that the gang's tenant may take, asks {@link GangFit} for a place for every member under
+ * the gang's layout (spread: one member per worker; pack: the fullest profiles first; same label:
+ * one value of the key), checks the tenant's maxes can hold all members, then picks the workers and
+ * assigns every member, each told the gang's workers in rank order. A gang that does not fit is told
+ * why, again only when the why changes in kind (it waits for slots; the workers registered now could
+ * never hold it; its tenant's max cannot hold it; its backoff).
+ */
+final class GangPlacer {
+
+    /** Why a gang waits, in kind: the reason is journaled again only when its kind changes. */
+    enum Why { BACKOFF, SLOTS, NEVER, MAX }
+
+    /** A gang that waits to be placed, with what each try needs of its members. */
+    static final class WaitingGang {
+        final String id;
+        final int size;
+        final GangPlacement layout;
+        final String sameLabel;
+        final long rank;
+        final long sequence;
+        /** Per member, the index of its requirement in {@link #requirements}. */
+        final int[] classOfMember;
+        /** One submission per distinct requirement (its labels, resources and tenant). */
+        final List<TaskSubmitted> requirements;
+        long readyAtMillis;
+        Why told;
+        String reason;
+
+        WaitingGang(String id, int size, GangPlacement layout, String sameLabel, long rank, long sequence,
+                    int[] classOfMember, List<TaskSubmitted> requirements) {
+            this.id = id;
+            this.size = size;
+            this.layout = layout;
+            this.sameLabel = sameLabel;
+            this.rank = rank;
+            this.sequence = sequence;
+            this.classOfMember = classOfMember;
+            this.requirements = requirements;
+        }
+
+        /** Its reason now, in words. */
+        String reason() {
+            return reason;
+        }
+    }
+
+    private static final Comparator<WaitingGang> ORDER =
+            Comparator.comparingLong((WaitingGang g) -> g.rank).thenComparingLong(g -> g.sequence);
+
+    private final PoolModel m;
+    private final Placement placement;
+    private final Map<String, WaitingGang> waiting = new HashMap<>();
+
+    GangPlacer(PoolModel m, Placement placement) {
+        this.m = m;
+        this.placement = placement;
+        for (String id : m.waitingGangIds()) {
+            TaskRecord first = m.store.task(GangRules.memberId(id, 0));
+            if (first != null && first.getState() == TaskState.WAITING) {
+                List<TaskRecord> members = new ArrayList<>();
+                for (int rank = 0; rank < first.getTask().getGang().getSize(); rank++) {
+                    members.add(rank == 0 ? first : m.store.task(GangRules.memberId(id, rank)));
+                }
+                WaitingGang g = describe(members);
+                g.reason = first.getWaitingReason();
+                waiting.put(id, g);
+            }
+        }
+    }
+
+    boolean anyWaiting() {
+        return !waiting.isEmpty();
+    }
+
+    /** The waiting gangs in the order they are tried. */
+    List<WaitingGang> waiting() {
+        List<WaitingGang> all = new ArrayList<>(waiting.values());
+        all.sort(ORDER);
+        return all;
+    }
+
+    /** When the first waiting gang's backoff ends, or {@link Long#MAX_VALUE}. */
+    long nextMillis() {
+        long next = Long.MAX_VALUE;
+        for (WaitingGang g : waiting.values()) {
+            if (g.told == Why.BACKOFF) {
+                next = Math.min(next, g.readyAtMillis);
+            }
+        }
+        return next;
+    }
+
+    /** The gang no longer waits (it was cancelled). */
+    void forget(String gangId) {
+        if (waiting.remove(gangId) != null) {
+            m.waitingGangIds().remove(gangId);
+            m.storeCounters();
+        }
+    }
+
+    /**
+     * The members of one gang start waiting as one at {@code at} (outside every line), to be placed
+     * from {@code readyAt}: at once when they fit, else each is told why ({@code TaskWaiting}).
+     * {@code why}, when not null, says why they wait again.
+     */
+    void waitAll(List<TaskRecord> members, Instant at, Instant readyAt, String why, List<Decision> out) {
+        Instant now = m.heardAt();
+        for (TaskRecord task : members) {
+            task.setState(TaskState.WAITING);
+            task.setRank(Ordering.NOT_IN_LINE);
+            task.setWaitingSince(at);
+            task.setQueuedAt(now != null ? now : at);
+            task.setUpdatedAt(at);
+        }
+        WaitingGang g = describe(members);
+        g.readyAtMillis = readyAt == null ? at.toEpochMilli() : readyAt.toEpochMilli();
+        waiting.put(g.id, g);
+        m.waitingGangIds().add(g.id);
+        m.storeCounters();
+        if (g.readyAtMillis <= at.toEpochMilli() && place(g, members, at, out)) {
+            return;
+        }
+        if (g.readyAtMillis > at.toEpochMilli()) {
+            g.told = Why.BACKOFF;
+            g.reason = (why == null ? "gang " + g.id : why) + ": it waits until " + Instant.ofEpochMilli(g.readyAtMillis);
+        } else if (why != null) {
+            g.reason = why + "; " + g.reason;
+        }
+        for (TaskRecord task : members) {
+            task.setWaitingReason(g.reason);
+            m.store.putTask(task);
+            out.add(Decision.journal(new TaskWaiting(task.getTask().getTaskId(), g.reason), null));
+        }
+    }
+
+    /** Tries every waiting gang whose backoff is over, in order; each that fits is placed whole. */
+    void placeWaiting(Instant at, List<Decision> out) {
+        for (WaitingGang g : waiting()) {
+            if (g.readyAtMillis > at.toEpochMilli()) {
+                continue;
+            }
+            Why before = g.told;
+            if (place(g, null, at, out)) {
+                continue;
+            }
+            if (g.told != before) {
+                TaskRecord first = m.store.task(GangRules.memberId(g.id, 0));
+                first.setWaitingReason(g.reason);
+                first.setUpdatedAt(at);
+                m.store.putTask(first);
+                out.add(Decision.journal(new TaskWaiting(first.getTask().getTaskId(), g.reason), null));
+            }
+        }
+    }
+
+    /**
+     * Places the gang whole if it fits now, reading its members' records only then ({@code members}
+     * when the caller holds them); else sets its reason and kind and returns false.
+     */
+    private boolean place(WaitingGang g, List<TaskRecord> members, Instant at, List<Decision> out) {
+        int classes = g.requirements.size();
+        WaitClass[] lines = new WaitClass[classes];
+        for (int k = 0; k < classes; k++) {
+            TaskSubmitted s = g.requirements.get(k);
+            lines[k] = m.groups.classFor(RecordedPlaces.lineKey(s), Requirement.keyOf(s), s);
+        }
+        Tenant tenant = lines[0].tenant;
+        // The candidates now: free profiles of the members' classes that the tenant may take.
+        LinkedHashMap<Profile, Integer> index = new LinkedHashMap<>();
+        BitSet[] allowed = new BitSet[classes];
+        for (int k = 0; k < classes; k++) {
+            allowed[k] = new BitSet();
+            for (Profile p : lines[k].need.freeProfiles) {
+                if (tenant.mayTake(p.labels())) {
+                    allowed[k].set(index.computeIfAbsent(p, x -> index.size()));
+                }
+            }
+        }
+        List<Profile> candidates = new ArrayList<>(index.keySet());
+        int[] room = new int[candidates.size()];
+        for (int c = 0; c < room.length; c++) {
+            Profile p = candidates.get(c);
+            room[c] = g.layout == GangPlacement.SPREAD ? p.readyCount() : p.free();
+        }
+        int[] found = fit(g, allowed, room, candidates).solve();
+        if (found == null) {
+            g.told = neverFits(g, lines) ? Why.NEVER : Why.SLOTS;
+            g.reason = reason(g, lines, candidates, room);
+            return false;
+        }
+        Tenant.Quota over = overMax(tenant, g, found, candidates);
+        if (over != null) {
+            g.told = Why.MAX;
+            g.reason = needs(g, lines) + "; tenant " + tenant.name() + " may hold at most " + over.max + " slots of "
+                    + (over.scope.size() == 0 ? "the pool" : over.scope.key()) + " and holds " + over.inUse()
+                    + ": the gang's members do not all fit under that max";
+            return false;
+        }
+        if (members == null) {
+            members = new ArrayList<>(g.size);
+            for (int rank = 0; rank < g.size; rank++) {
+                members.add(m.store.task(GangRules.memberId(g.id, rank)));
+            }
+        }
+        Worker[] workers = pickWorkers(g, found, candidates);
+        List<GangPeer> peers = new ArrayList<>(g.size);
+        for (Worker w : workers) {
+            peers.add(new GangPeer(w.id(), w.record.getAddress()));
+        }
+        waiting.remove(g.id);
+        m.waitingGangIds().remove(g.id);
+        m.storeCounters();
+        for (int rank = 0; rank < g.size; rank++) {
+            GangAssignment gang = new GangAssignment(g.id, g.size, rank, peers);
+            placement.assignTo(members.get(rank), candidates.get(found[rank]), workers[rank], at,
+                    rank == 0 ? "gang " + g.id + ": all " + g.size + " members assigned at once" : null, gang, out);
+        }
+        return true;
+    }
+
+    private static GangFit fit(WaitingGang g, BitSet[] allowed, int[] room, List<Profile> candidates) {
+        GangFit fit = new GangFit(g.classOfMember, allowed, room);
+        if (g.layout == GangPlacement.PACK) {
+            fit = fit.packed();
+        }
+        if (g.sameLabel != null) {
+            String[] values = new String[candidates.size()];
+            for (int c = 0; c < values.length; c++) {
+                values[c] = candidates.get(c).labels().asMap().get(g.sameLabel);
+            }
+            fit = fit.sameLabel(values);
+        }
+        return fit;
+    }
+
+    /** Whether the workers registered now could not hold the gang even were they all free. */
+    private boolean neverFits(WaitingGang g, WaitClass[] lines) {
+        LinkedHashMap<Profile, Integer> index = new LinkedHashMap<>();
+        BitSet[] allowed = new BitSet[lines.length];
+        for (int k = 0; k < lines.length; k++) {
+            allowed[k] = new BitSet();
+            for (Profile p : lines[k].need.profiles) {
+                allowed[k].set(index.computeIfAbsent(p, x -> index.size()));
+            }
+        }
+        List<Profile> all = new ArrayList<>(index.keySet());
+        int[] room = new int[all.size()];
+        for (int c = 0; c < room.length; c++) {
+            Profile p = all.get(c);
+            room[c] = g.layout == GangPlacement.SPREAD ? p.activeWorkers : p.capacity;
+        }
+        return fit(g, allowed, room, all).solve() == null;
+    }
+
+    /** The first max of the tenant that cannot hold the members where they would go, or {@code null}. */
+    private static Tenant.Quota overMax(Tenant tenant, WaitingGang g, int[] found, List<Profile> candidates) {
+        for (Tenant.Quota q : tenant.quotas()) {
+            if (!q.bounded()) {
+                continue;
+            }
+            int within = 0;
+            for (int c : found) {
+                if (candidates.get(c).labels().includes(q.scope)) {
+                    within++;
+                }
+            }
+            if (within > 0 && q.inUse() + within > q.max) {
+                return q;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The worker of each member, within the profile the fit gave it: spread takes distinct workers in
+     * placement order; pack fills the workers with the most free slots first; otherwise the members
+     * go round the profile's free workers in placement order, as single tasks would.
+     */
+    private static Worker[] pickWorkers(WaitingGang g, int[] found, List<Profile> candidates) {
+        Worker[] chosen = new Worker[g.size];
+        Map<Integer, List<Integer>> membersOf = new LinkedHashMap<>();
+        for (int rank = 0; rank < g.size; rank++) {
+            membersOf.computeIfAbsent(found[rank], c -> new ArrayList<>()).add(rank);
+        }
+        for (Map.Entry<Integer, List<Integer>> e : membersOf.entrySet()) {
+            List<Worker> ready = candidates.get(e.getKey()).readyWorkers();
+            if (g.layout == GangPlacement.PACK) {
+                ready.sort(Comparator.comparingInt((Worker w) -> w.slots() - w.busy()).reversed()); // stable
+            }
+            int[] left = new int[ready.size()];
+            for (int i = 0; i < left.length; i++) {
+                left[i] = g.layout == GangPlacement.SPREAD ? 1 : ready.get(i).slots() - ready.get(i).busy();
+            }
+            int next = 0;
+            for (int rank : e.getValue()) {
+                while (left[next] == 0) {
+                    next = (next + 1) % left.length;
+                }
+                chosen[rank] = ready.get(next);
+                left[next]--;
+                if (g.layout != GangPlacement.PACK) {
+                    next = (next + 1) % left.length; // round the workers; pack stays on one until it is full
+                }
+            }
+        }
+        return chosen;
+    }
+
+    /** What the gang needs, in words: "gang train-7 needs 8 slots on workers with gpu=a100, one per worker". */
+    private static String needs(WaitingGang g, WaitClass[] lines) {
+        StringBuilder s = new StringBuilder("gang ").append(g.id).append(" needs ").append(g.size)
+                .append(g.size == 1 ? " slot" : " slots");
+        TaskSubmitted first = g.requirements.get(0);
+        if (lines.length == 1 && !first.getLabels().isEmpty()) {
+            s.append(" on workers with ").append(LabelSet.key(first.getLabels()));
+        } else if (lines.length > 1) {
+            s.append(" on workers its ").append(lines.length).append(" kinds of member may use");
+        }
+        if (g.layout == GangPlacement.SPREAD) {
+            s.append(", one per worker (spread)");
+        } else if (g.layout == GangPlacement.PACK) {
+            s.append(", on as few workers as possible (pack)");
+        }
+        if (g.sameLabel != null) {
+            s.append(", all on workers with one value of ").append(g.sameLabel);
+        }
+        return s.toString();
+    }
+
+    private static String reason(WaitingGang g, WaitClass[] lines, List<Profile> candidates, int[] room) {
+        String needs = needs(g, lines);
+        if (g.told == Why.NEVER) {
+            int workers = 0;
+            long slots = 0;
+            java.util.Set<Profile> all = new java.util.LinkedHashSet<>();
+            for (WaitClass c : lines) {
+                all.addAll(c.need.profiles);
+            }
+            for (Profile p : all) {
+                workers += p.activeWorkers;
+                slots += p.capacity;
+            }
+            return needs + "; the workers registered now could never hold it all (" + workers + " such "
+                    + (workers == 1 ? "worker" : "workers") + ", " + slots + " slots): it waits until enough register";
+        }
+        int workers = 0;
+        long free = 0;
+        for (int c = 0; c < room.length; c++) {
+            workers += candidates.get(c).readyCount();
+            free += candidates.get(c).free();
+        }
+        return needs + "; " + workers + " such " + (workers == 1 ? "worker has" : "workers have") + " a free slot ("
+                + free + " free " + (free == 1 ? "slot" : "slots") + "): it starts when all its members fit at once";
+    }
+
+    /** What each try needs of a gang, from its members' records. */
+    private WaitingGang describe(List<TaskRecord> members) {
+        TaskSubmitted first = members.get(0).getTask();
+        GangSpec spec = first.getGang();
+        Map<String, Integer> byRequirement = new LinkedHashMap<>();
+        List<TaskSubmitted> requirements = new ArrayList<>();
+        int[] classOfMember = new int[members.size()];
+        for (int rank = 0; rank < members.size(); rank++) {
+            TaskSubmitted s = members.get(rank).getTask();
+            String key = RecordedPlaces.lineKey(s);
+            Integer k = byRequirement.get(key);
+            if (k == null) {
+                k = requirements.size();
+                byRequirement.put(key, k);
+                requirements.add(s);
+            }
+            classOfMember[rank] = k;
+        }
+        return new WaitingGang(spec.getGangId(), spec.getSize(), spec.getPlacement(), spec.getSameLabel(),
+                Ordering.rank(first, m.rules, first.getSubmittedAt()), members.get(0).getSequence(), classOfMember,
+                requirements);
+    }
+}
