@@ -65,6 +65,7 @@ final class PoolModel {
         PoolRecord stored = store.pool();
         this.poolStored = stored != null;
         this.counters = stored != null ? stored : new PoolRecord(pool, 1L, new java.util.ArrayList<>());
+        counters.setWaitingGangs(new java.util.ArrayList<>(counters.getWaitingGangs())); // changed in place
         this.tenants = new Tenants(pool);
         tenants.load(store.sharing());
         this.limits = new Limits<>(pool, store);

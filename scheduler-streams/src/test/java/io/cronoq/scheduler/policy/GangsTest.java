@@ -1,0 +1,311 @@
+package io.cronoq.scheduler.policy;
+
+import static io.cronoq.scheduler.policy.In.POOL;
+import static io.cronoq.scheduler.policy.In.T0;
+import static io.cronoq.scheduler.policy.In.cancel;
+import static io.cronoq.scheduler.policy.In.failed;
+import static io.cronoq.scheduler.policy.In.quota;
+import static io.cronoq.scheduler.policy.In.share;
+import static io.cronoq.scheduler.policy.In.started;
+import static io.cronoq.scheduler.policy.In.succeeded;
+import static io.cronoq.scheduler.policy.In.task;
+import static io.cronoq.scheduler.policy.In.worker;
+import static io.cronoq.scheduler.policy.Out.all;
+import static io.cronoq.scheduler.policy.Out.only;
+import static io.cronoq.scheduler.policy.Out.workersOf;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cronoq.events.AttemptAssigned;
+import io.cronoq.events.AttemptFailed;
+import io.cronoq.events.AttemptRevoked;
+import io.cronoq.events.DuplicateSubmission;
+import io.cronoq.events.GangPeer;
+import io.cronoq.events.GangPlacement;
+import io.cronoq.events.GangSubmitted;
+import io.cronoq.events.InputRejected;
+import io.cronoq.events.TaskCancelled;
+import io.cronoq.events.TaskFinished;
+import io.cronoq.events.TaskState;
+import io.cronoq.events.TaskSubmitted;
+import io.cronoq.events.TaskWaiting;
+import io.cronoq.events.WorkerRegistered;
+import io.cronoq.scheduler.policy.store.InMemoryPoolStore;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@link Gangs}: all members placed in one decision or none, and a gang's attempt ending as one. */
+class GangsTest {
+
+    private final InMemoryPoolStore store = InMemoryPoolStore.copying();
+    private final PoolScheduler scheduler = new PoolScheduler(POOL, store);
+
+    /** A gang of {@code size} copies of a task requiring {@code required}. */
+    static GangSubmitted gang(String id, int size, GangPlacement layout, String sameLabel, String... required) {
+        List<TaskSubmitted> members = new ArrayList<>();
+        for (int rank = 0; rank < size; rank++) {
+            TaskSubmitted member = task(id + "-" + rank, required);
+            member.setTimeoutMs(null);
+            members.add(member);
+        }
+        return new GangSubmitted(id, POOL, layout, sameLabel, members, "tests", T0);
+    }
+
+    private List<Decision> apply(Object input, int second) {
+        return scheduler.apply((org.apache.avro.specific.SpecificRecord) input, T0.plusSeconds(second));
+    }
+
+    private static WorkerRegistered at(WorkerRegistered w, String address) {
+        w.setAddress(address);
+        return w;
+    }
+
+    private TaskState state(String id) {
+        return store.task(id).getState();
+    }
+
+    @Test
+    void aSpreadGangIsAssignedWholeInOneDecisionEachMemberToldItsPeers() {
+        for (int i = 0; i < 4; i++) {
+            apply(at(worker("w" + i, 2), "10.0.0." + i), 0);
+        }
+        List<Decision> out = apply(gang("train", 4, GangPlacement.SPREAD, null), 1);
+
+        List<AttemptAssigned> assigned = all(out, AttemptAssigned.class);
+        assertThat(assigned).hasSize(4);
+        assertThat(new HashSet<>(workersOf(out))).as("one member per worker").hasSize(4);
+        List<GangPeer> peers = assigned.get(0).getGang().getPeers();
+        for (int rank = 0; rank < 4; rank++) {
+            AttemptAssigned a = assigned.get(rank);
+            assertThat(a.getTaskId()).isEqualTo("train-" + rank);
+            assertThat(a.getGang().getRank()).isEqualTo(rank);
+            assertThat(a.getGang().getSize()).isEqualTo(4);
+            assertThat(a.getGang().getPeers()).as("every member is told the same peers").isEqualTo(peers);
+            assertThat(peers.get(rank).getWorkerId()).isEqualTo(a.getWorkerId());
+            assertThat(peers.get(rank).getAddress()).isEqualTo("10.0.0." + a.getWorkerId().substring(1));
+            assertThat(store.task("train-" + rank).getTask().getGang().getGangId()).isEqualTo("train");
+        }
+    }
+
+    @Test
+    void aGangThatDoesNotFitHoldsNothingAndStartsWholeWhenItFits() {
+        apply(worker("w1", 2), 0);
+        apply(worker("w2", 1), 0);
+        AttemptAssigned single = Out.assigned(apply(task("single"), 0));
+        List<Decision> out = apply(gang("g", 3, GangPlacement.ANY, null), 1);
+
+        assertThat(all(out, AttemptAssigned.class)).as("no member holds a slot").isEmpty();
+        assertThat(all(out, TaskWaiting.class)).hasSize(3);
+        assertThat(store.task("g-0").getWaitingReason())
+                .isEqualTo("gang g needs 3 slots; 2 such workers have a free slot (2 free slots): "
+                        + "it starts when all its members fit at once");
+        assertThat(scheduler.snapshot().busy()).isOne();
+
+        List<Decision> freed = apply(succeeded(single), 2);
+        assertThat(all(freed, AttemptAssigned.class)).hasSize(3);
+        for (int rank = 0; rank < 3; rank++) {
+            assertThat(state("g-" + rank)).isEqualTo(TaskState.ASSIGNED);
+        }
+    }
+
+    @Test
+    void aGangTheWorkersCouldNeverHoldSaysSoAndWaitsForMoreWorkers() {
+        apply(worker("w1", 4, "gpu=a100"), 0);
+        apply(worker("w2", 4, "gpu=a100"), 0);
+        apply(gang("big", 3, GangPlacement.SPREAD, null, "gpu=a100"), 1);
+
+        assertThat(store.task("big-0").getWaitingReason()).isEqualTo("gang big needs 3 slots on workers with gpu=a100, "
+                + "one per worker (spread); the workers registered now could never hold it all (2 such workers, "
+                + "8 slots): it waits until enough register");
+
+        assertThat(all(apply(worker("w3", 1, "gpu=a100"), 2), AttemptAssigned.class)).hasSize(3);
+    }
+
+    @Test
+    void packPutsTheMembersOnAsFewWorkersAsPossible() {
+        apply(worker("small1", 2), 0);
+        apply(worker("small2", 2), 0);
+        apply(worker("big", 4), 0);
+        List<Decision> out = apply(gang("p", 4, GangPlacement.PACK, null), 1);
+        assertThat(workersOf(out)).containsExactly("big", "big", "big", "big");
+    }
+
+    @Test
+    void sameLabelPutsEveryMemberOnOneValueOfTheLabel() {
+        apply(worker("a1", 1, "rack=a"), 0);
+        apply(worker("a2", 1, "rack=a"), 0);
+        apply(worker("b1", 1, "rack=b"), 0);
+        apply(worker("b2", 1, "rack=b"), 0);
+        apply(worker("b3", 1, "rack=b"), 0);
+        List<Decision> out = apply(gang("r", 3, GangPlacement.ANY, "rack"), 1);
+        assertThat(workersOf(out)).containsExactlyInAnyOrder("b1", "b2", "b3");
+    }
+
+    @Test
+    void aGangGoesBeforeSingleTasksWhenSlotsFreeForIt() {
+        apply(gang("g", 2, GangPlacement.ANY, null), 0);
+        apply(task("single-1"), 0);
+        List<Decision> out = apply(worker("w1", 2), 1);
+        assertThat(all(out, AttemptAssigned.class)).extracting(AttemptAssigned::getTaskId)
+                .containsExactly("g-0", "g-1");
+        assertThat(state("single-1")).isEqualTo(TaskState.WAITING);
+    }
+
+    @Test
+    void aMemberThatFailsRevokesTheOthersAndTheGangRunsAgainWholeAfterItsBackoff() {
+        for (int i = 0; i < 3; i++) {
+            apply(worker("w" + i, 1), 0);
+        }
+        List<AttemptAssigned> first = all(apply(gang("g", 3, GangPlacement.SPREAD, null), 1), AttemptAssigned.class);
+        first.forEach(a -> apply(started(a), 2));
+
+        AttemptFailed crashed = failed(first.get(1), "rank 1 crashed", true);
+        crashed.setAt(T0.plusSeconds(3));
+        List<Decision> out = apply(crashed, 3);
+
+        List<AttemptRevoked> revoked = all(out, AttemptRevoked.class);
+        assertThat(revoked).extracting(AttemptRevoked::getTaskId).containsExactly("g-0", "g-2");
+        assertThat(revoked.get(0).getReason()).isEqualTo("gang g: member g-1 failed");
+        assertThat(out).filteredOn(d -> d.event() instanceof AttemptRevoked)
+                .extracting(Decision::worker).containsExactly(first.get(0).getWorkerId(), first.get(2).getWorkerId());
+        assertThat(all(out, AttemptAssigned.class)).as("not before the backoff").isEmpty();
+        for (int rank = 0; rank < 3; rank++) {
+            assertThat(state("g-" + rank)).isEqualTo(TaskState.WAITING);
+        }
+        assertThat(scheduler.snapshot().busy()).as("no member holds a slot while the gang waits").isZero();
+        assertThat(store.task("g-0").getWaitingReason()).startsWith("gang attempt 2 of at most 3, after gang g: "
+                + "member g-1 failed; after a backoff of 1s: it waits until ");
+
+        assertThat(scheduler.nextDue()).isEqualTo(T0.plusSeconds(4));
+        List<AttemptAssigned> second = all(scheduler.tick(T0.plusSeconds(4)), AttemptAssigned.class);
+        assertThat(second).hasSize(3).allSatisfy(a -> assertThat(a.getAttempt()).isEqualTo(2));
+    }
+
+    @Test
+    void aGangWithoutAttemptsLeftFailsWhole() {
+        apply(worker("w1", 2), 0);
+        GangSubmitted g = gang("g", 2, GangPlacement.ANY, null);
+        g.getMembers().forEach(m -> m.setRetry(In.retries(1)));
+        List<AttemptAssigned> a = all(apply(g, 1), AttemptAssigned.class);
+
+        List<Decision> out = apply(failed(a.get(0), "boom", true), 2);
+
+        assertThat(all(out, TaskFinished.class)).extracting(TaskFinished::getState)
+                .containsExactly(TaskState.FAILED, TaskState.FAILED);
+        assertThat(state("g-0")).isEqualTo(TaskState.FAILED);
+        assertThat(state("g-1")).isEqualTo(TaskState.FAILED);
+        assertThat(scheduler.snapshot().busy()).isZero();
+    }
+
+    @Test
+    void aMemberSucceededBeforeAnotherFailedSoTheGangFailsInsteadOfRunningAgain() {
+        apply(worker("w1", 2), 0);
+        List<AttemptAssigned> a = all(apply(gang("g", 2, GangPlacement.ANY, null), 1), AttemptAssigned.class);
+        apply(succeeded(a.get(0)), 2);
+
+        List<Decision> out = apply(failed(a.get(1), "boom", true), 3);
+
+        assertThat(only(out, TaskFinished.class).getState()).isEqualTo(TaskState.FAILED);
+        assertThat(state("g-0")).isEqualTo(TaskState.SUCCEEDED);
+        assertThat(state("g-1")).isEqualTo(TaskState.FAILED);
+    }
+
+    @Test
+    void aWorkerThatLeavesWithAMemberRevokesTheOthersAndTheGangWaitsWhole() {
+        apply(worker("w1", 1), 0);
+        apply(worker("w2", 1), 0);
+        List<AttemptAssigned> a = all(apply(gang("g", 2, GangPlacement.SPREAD, null), 1), AttemptAssigned.class);
+        String gone = a.get(0).getWorkerId();
+        String other = a.get(1).getWorkerId();
+
+        apply(In.left(gone, "scale down"), 2);
+        List<Decision> out = scheduler.tick(T0.plusSeconds(10)); // its leave grace is over: what it held is lost
+
+        AttemptRevoked revoked = only(out, AttemptRevoked.class);
+        assertThat(revoked.getWorkerId()).isEqualTo(other);
+        assertThat(state("g-0")).isEqualTo(TaskState.WAITING);
+        assertThat(state("g-1")).isEqualTo(TaskState.WAITING);
+        assertThat(all(apply(worker("w3", 1), 3), AttemptAssigned.class)).as("whole again, on two workers").isEmpty();
+    }
+
+    @Test
+    void cancellingAMemberCancelsTheGangAndTellsTheWorkers() {
+        apply(worker("w1", 2), 0);
+        List<AttemptAssigned> a = all(apply(gang("g", 2, GangPlacement.ANY, null), 1), AttemptAssigned.class);
+
+        List<Decision> out = apply(cancel("g-1"), 2);
+
+        assertThat(all(out, AttemptRevoked.class)).hasSize(2);
+        assertThat(all(out, TaskCancelled.class)).extracting(TaskCancelled::getTaskId).containsExactly("g-0", "g-1");
+        assertThat(scheduler.snapshot().busy()).isZero();
+        assertThat(a).hasSize(2);
+    }
+
+    @Test
+    void cancellingAWaitingGangForgetsIt() {
+        apply(gang("g", 2, GangPlacement.ANY, null), 0);
+        apply(cancel("g-0"), 1);
+        assertThat(all(apply(worker("w1", 2), 2), AttemptAssigned.class)).isEmpty();
+        assertThat(state("g-1")).isEqualTo(TaskState.CANCELLED);
+        assertThat(store.pool().getWaitingGangs()).isEmpty();
+    }
+
+    @Test
+    void aSecondSubmissionIsADuplicateAndTakenIdsOrBrokenRulesAreRefusedKeepingNothing() {
+        apply(gang("g", 2, GangPlacement.ANY, null), 0);
+        assertThat(only(apply(gang("g", 2, GangPlacement.ANY, null), 1), DuplicateSubmission.class).getTaskId())
+                .isEqualTo("g-0");
+
+        apply(task("h-1"), 1);
+        InputRejected taken = only(apply(gang("h", 2, GangPlacement.ANY, null), 2), InputRejected.class);
+        assertThat(taken.getField()).isEqualTo("members[1].taskId");
+        assertThat(store.task("h-0")).isNull();
+
+        GangSubmitted renamed = gang("k", 2, GangPlacement.ANY, null);
+        renamed.getMembers().get(1).setTaskId("other");
+        InputRejected broken = only(apply(renamed, 3), InputRejected.class);
+        assertThat(broken.getField()).isEqualTo("members[1].taskId");
+        assertThat(broken.getReason()).contains("member 1 of gang k is named k-1");
+        assertThat(store.task("k-0")).isNull();
+    }
+
+    @Test
+    void aTenantsMaxMustHoldTheWholeGang() {
+        apply(share("team", null, quota(0, 2)), 0);
+        apply(worker("w1", 4), 0);
+        GangSubmitted g = gang("g", 3, GangPlacement.ANY, null);
+        g.getMembers().forEach(m -> m.setTenant("team"));
+        apply(g, 1);
+        assertThat(store.task("g-0").getWaitingReason()).isEqualTo("gang g needs 3 slots; tenant team may hold at most "
+                + "2 slots of the pool and holds 0: the gang's members do not all fit under that max");
+        assertThat(scheduler.snapshot().busy()).isZero();
+    }
+
+    @Test
+    void aRestartedSchedulerTakesTheWaitingGangBackFromItsStore() {
+        apply(gang("g", 2, GangPlacement.SPREAD, null), 0);
+        PoolScheduler restarted = new PoolScheduler(POOL, store);
+        restarted.apply(worker("w1", 1), T0.plusSeconds(1));
+        List<Decision> out = restarted.apply(worker("w2", 1), T0.plusSeconds(2));
+        assertThat(workersOf(out)).containsExactlyInAnyOrder("w1", "w2");
+        assertThat(store.pool().getWaitingGangs()).isEmpty();
+    }
+
+    @Test
+    void membersAreNeverPreemptedInPart() {
+        apply(share("a", null, quota(2, null)), 0);
+        apply(In.preemption(true, 0L), 0);
+        apply(worker("w1", 2), 0);
+        GangSubmitted g = gang("g", 2, GangPlacement.ANY, null);
+        g.getMembers().forEach(m -> m.setTenant("b"));
+        apply(g, 1);
+        TaskSubmitted starved = In.tenantTask("a-1", "a");
+        apply(starved, 2);
+        List<Decision> ticked = scheduler.tick(T0.plusSeconds(60));
+        assertThat(all(ticked, AttemptRevoked.class)).isEmpty();
+        assertThat(state("g-0")).isEqualTo(TaskState.ASSIGNED);
+        assertThat(state("g-1")).isEqualTo(TaskState.ASSIGNED);
+        assertThat(state("a-1")).isEqualTo(TaskState.WAITING);
+    }
+}
