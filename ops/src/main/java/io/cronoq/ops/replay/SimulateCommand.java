@@ -123,7 +123,8 @@ public final class SimulateCommand implements Callable<Integer> {
                 millis(deadlineLead, configured.deadlineLeadMs()),
                 millis(priorityStep, configured.priorityStepMs()),
                 millis(startTolerance, configured.startToleranceMs()),
-                configured.retentionMs());
+                configured.retentionMs())
+                .withGangReservation(configured.gangReserveAfterMs(), configured.gangReservationMs());
     }
 
     /** The flag's duration in milliseconds, or {@code configured} when the flag is not given. */

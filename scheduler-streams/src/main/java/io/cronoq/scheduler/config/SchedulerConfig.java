@@ -80,6 +80,12 @@ public final class SchedulerConfig {
     public static final Key LEAVE_GRACE_MS = new Key("cronoq.leave.grace.ms",
             String.valueOf(TimeRules.DEFAULT_LEAVE_GRACE_MS),
             "How long (ms, on the scheduler's clock) after a worker's leave the reports of the attempts it still held are accepted: it takes nothing new at once, is removed when its last attempt ends, and what it still holds when the grace ends is lost and re-queued. So a leave read before the reports sent ahead of it loses nothing. 0 loses them at the leave. Keep it below cronoq.worker.heartbeat.timeout.ms: a leaving worker sends no heartbeats.");
+    public static final Key GANG_RESERVE_AFTER_MS = new Key("cronoq.gang.reserve.after.ms",
+            String.valueOf(TimeRules.DEFAULT_GANG_RESERVE_AFTER_MS),
+            "How long (ms) a gang that the workers could hold waits for all its slots to be free at once before the slots that free where it can go are held for it (a reservation), so single tasks cannot starve it. 0 reserves at once.");
+    public static final Key GANG_RESERVATION_MS = new Key("cronoq.gang.reservation.ms",
+            String.valueOf(TimeRules.DEFAULT_GANG_RESERVATION_MS),
+            "How long (ms) a gang's reservation holds slots at most; then they are released and the gang reserves again after cronoq.gang.reserve.after.ms.");
     public static final Key RESERVATION_LEAD_MS = new Key("cronoq.reservation.lead.ms", "30000",
             "How long (ms) before a fixed start the next matching slot is held for the task.");
     public static final Key DEADLINE_LEAD_MS = new Key("cronoq.deadline.lead.ms", "600000",
@@ -102,7 +108,7 @@ public final class SchedulerConfig {
             SCHEMA_REGISTRY_URL, APPLICATION_SERVER, HTTP_BIND, HTTP_TLS_KEYSTORE, HTTP_TLS_KEYSTORE_PASSWORD_ENV,
             HTTP_TLS_TRUSTSTORE, HTTP_TLS_TRUSTSTORE_PASSWORD_ENV, PARTITIONS, AUTH_SIGNATURE_MAX_AGE_MS, TICK_INTERVAL_MS,
             HEARTBEAT_TIMEOUT_MS, LEAVE_GRACE_MS, RESERVATION_LEAD_MS, DEADLINE_LEAD_MS, PRIORITY_STEP_MS,
-            START_TOLERANCE_MS, TASK_RETENTION_MS, JOURNAL_RECORDS);
+            START_TOLERANCE_MS, TASK_RETENTION_MS, GANG_RESERVE_AFTER_MS, GANG_RESERVATION_MS, JOURNAL_RECORDS);
 
     /** The Kafka settings cronoq sets from a key of its own, each with that key: the Kafka form is refused. */
     private static final Map<String, Key> KAFKA_FORMS = Map.of(
@@ -172,6 +178,8 @@ public final class SchedulerConfig {
         intAtLeast(TICK_INTERVAL_MS, 1);
         intAtLeast(HEARTBEAT_TIMEOUT_MS, 1);
         intAtLeast(LEAVE_GRACE_MS, 0);
+        intAtLeast(GANG_RESERVE_AFTER_MS, 0);
+        intAtLeast(GANG_RESERVATION_MS, 1);
         intAtLeast(RESERVATION_LEAD_MS, 0);
         intAtLeast(DEADLINE_LEAD_MS, 0);
         intAtLeast(PRIORITY_STEP_MS, 0);
@@ -229,7 +237,7 @@ public final class SchedulerConfig {
     public TimeRules timeRules() {
         return new TimeRules(getInt(HEARTBEAT_TIMEOUT_MS), getInt(RESERVATION_LEAD_MS), getInt(DEADLINE_LEAD_MS),
                 getInt(PRIORITY_STEP_MS), getInt(START_TOLERANCE_MS), getLong(TASK_RETENTION_MS),
-                getInt(LEAVE_GRACE_MS));
+                getInt(LEAVE_GRACE_MS), getInt(GANG_RESERVE_AFTER_MS), getInt(GANG_RESERVATION_MS));
     }
 
     /** How often the scheduler decides what time brought. */

@@ -12,6 +12,7 @@ import io.cronoq.scheduler.policy.gang.GangFit;
 import io.cronoq.scheduler.policy.match.LabelSet;
 import io.cronoq.scheduler.policy.match.Requirement;
 import io.cronoq.scheduler.policy.sharing.Tenant;
+import io.cronoq.schemas.rules.Durations;
 import io.cronoq.schemas.rules.GangRules;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -37,7 +38,27 @@ import java.util.Map;
 final class GangPlacer {
 
     /** Why a gang waits, in kind: the reason is journaled again only when its kind changes. */
-    enum Why { BACKOFF, SLOTS, NEVER, MAX }
+    enum Why { BACKOFF, SLOTS, RESERVING, NEVER, MAX }
+
+    /** The slots a gang holds while it waits for the rest: per profile, how many of its members go there. */
+    static final class Reservation {
+        final long sinceMillis;
+        final Map<Profile, Integer> target;
+
+        Reservation(long sinceMillis, Map<Profile, Integer> target) {
+            this.sinceMillis = sinceMillis;
+            this.target = target;
+        }
+
+        /** The slots held now. */
+        int held() {
+            int held = 0;
+            for (Profile p : target.keySet()) {
+                held += p.held;
+            }
+            return held;
+        }
+    }
 
     /** A gang that waits to be placed, with what each try needs of its members. */
     static final class WaitingGang {
@@ -52,6 +73,9 @@ final class GangPlacer {
         /** One submission per distinct requirement (its labels, resources and tenant). */
         final List<TaskSubmitted> requirements;
         long readyAtMillis;
+        /** From when it may reserve slots (it waited {@link TimeRules#gangReserveAfterMs}). */
+        long reserveFromMillis;
+        Reservation reservation;
         Why told;
         String reason;
 
@@ -70,6 +94,11 @@ final class GangPlacer {
         /** Its reason now, in words. */
         String reason() {
             return reason;
+        }
+
+        /** The slots its reservation holds now (0 without one). */
+        int held() {
+            return reservation == null ? 0 : reservation.held();
         }
     }
 
@@ -92,6 +121,7 @@ final class GangPlacer {
                 }
                 WaitingGang g = describe(members);
                 g.reason = first.getWaitingReason();
+                g.reserveFromMillis = PoolModel.queuedAt(first).toEpochMilli() + m.rules.gangReserveAfterMs();
                 waiting.put(id, g);
             }
         }
@@ -108,12 +138,16 @@ final class GangPlacer {
         return all;
     }
 
-    /** When the first waiting gang's backoff ends, or {@link Long#MAX_VALUE}. */
+    /** When a waiting gang's backoff ends, it may reserve, or its reservation ends; or {@link Long#MAX_VALUE}. */
     long nextMillis() {
         long next = Long.MAX_VALUE;
         for (WaitingGang g : waiting.values()) {
             if (g.told == Why.BACKOFF) {
                 next = Math.min(next, g.readyAtMillis);
+            } else if (g.reservation != null) {
+                next = Math.min(next, g.reservation.sinceMillis + m.rules.gangReservationMs());
+            } else if (g.told == Why.SLOTS) {
+                next = Math.min(next, g.reserveFromMillis);
             }
         }
         return next;
@@ -121,7 +155,9 @@ final class GangPlacer {
 
     /** The gang no longer waits (it was cancelled). */
     void forget(String gangId) {
-        if (waiting.remove(gangId) != null) {
+        WaitingGang g = waiting.remove(gangId);
+        if (g != null) {
+            release(g);
             m.waitingGangIds().remove(gangId);
             m.storeCounters();
         }
@@ -143,6 +179,7 @@ final class GangPlacer {
         }
         WaitingGang g = describe(members);
         g.readyAtMillis = readyAt == null ? at.toEpochMilli() : readyAt.toEpochMilli();
+        g.reserveFromMillis = Math.max(g.readyAtMillis, (now != null ? now : at).toEpochMilli() + m.rules.gangReserveAfterMs());
         waiting.put(g.id, g);
         m.waitingGangIds().add(g.id);
         m.storeCounters();
@@ -195,12 +232,14 @@ final class GangPlacer {
         }
         Tenant tenant = lines[0].tenant;
         // The candidates now: free profiles of the members' classes that the tenant may take.
+        // The candidates now: profiles of the members' classes with a slot free for this gang (free, or held by
+        // its own reservation) that the tenant may take.
         LinkedHashMap<Profile, Integer> index = new LinkedHashMap<>();
         BitSet[] allowed = new BitSet[classes];
         for (int k = 0; k < classes; k++) {
             allowed[k] = new BitSet();
-            for (Profile p : lines[k].need.freeProfiles) {
-                if (tenant.mayTake(p.labels())) {
+            for (Profile p : g.reservation != null ? lines[k].need.profiles : lines[k].need.freeProfiles) {
+                if (roomFor(g, p) > 0 && tenant.mayTake(p.labels())) {
                     allowed[k].set(index.computeIfAbsent(p, x -> index.size()));
                 }
             }
@@ -209,12 +248,18 @@ final class GangPlacer {
         int[] room = new int[candidates.size()];
         for (int c = 0; c < room.length; c++) {
             Profile p = candidates.get(c);
-            room[c] = g.layout == GangPlacement.SPREAD ? p.readyCount() : p.free();
+            room[c] = g.layout == GangPlacement.SPREAD ? Math.min(p.readyCount(), roomFor(g, p)) : roomFor(g, p);
         }
         int[] found = fit(g, allowed, room, candidates).solve();
         if (found == null) {
-            g.told = neverFits(g, lines) ? Why.NEVER : Why.SLOTS;
-            g.reason = reason(g, lines, candidates, room);
+            int[] ever = everFit(g, lines, null);
+            if (ever == null) {
+                release(g);
+                g.told = Why.NEVER;
+                g.reason = reason(g, lines, candidates, room);
+            } else {
+                reserve(g, lines, at);
+            }
             return false;
         }
         Tenant.Quota over = overMax(tenant, g, found, candidates);
@@ -236,6 +281,7 @@ final class GangPlacer {
         for (Worker w : workers) {
             peers.add(new GangPeer(w.id(), w.record.getAddress()));
         }
+        release(g); // its held slots are among those it now takes
         waiting.remove(g.id);
         m.waitingGangIds().remove(g.id);
         m.storeCounters();
@@ -262,14 +308,20 @@ final class GangPlacer {
         return fit;
     }
 
-    /** Whether the workers registered now could not hold the gang even were they all free. */
-    private boolean neverFits(WaitingGang g, WaitClass[] lines) {
+    /**
+     * Where the gang would go were every slot of the workers registered now free (per member, its
+     * profile in {@code into}), or {@code null} when they could never hold it; {@code into} null only
+     * asks. With {@code into}, profiles another gang's reservation holds are left out.
+     */
+    private int[] everFit(WaitingGang g, WaitClass[] lines, List<Profile> into) {
         LinkedHashMap<Profile, Integer> index = new LinkedHashMap<>();
         BitSet[] allowed = new BitSet[lines.length];
         for (int k = 0; k < lines.length; k++) {
             allowed[k] = new BitSet();
             for (Profile p : lines[k].need.profiles) {
-                allowed[k].set(index.computeIfAbsent(p, x -> index.size()));
+                if (into == null || p.reservedFor == null || p.reservedFor.equals(g.id)) {
+                    allowed[k].set(index.computeIfAbsent(p, x -> index.size()));
+                }
             }
         }
         List<Profile> all = new ArrayList<>(index.keySet());
@@ -278,7 +330,78 @@ final class GangPlacer {
             Profile p = all.get(c);
             room[c] = g.layout == GangPlacement.SPREAD ? p.activeWorkers : p.capacity;
         }
-        return fit(g, allowed, room, all).solve() == null;
+        int[] found = fit(g, allowed, room, all).solve();
+        if (into != null) {
+            into.addAll(all);
+        }
+        return found;
+    }
+
+    /** Slots of the profile this gang may take now: free ones, and those its own reservation holds. */
+    private static int roomFor(WaitingGang g, Profile p) {
+        return p.free() + (g.id.equals(p.reservedFor) ? p.held : 0);
+    }
+
+    /**
+     * A gang that could fit but does not now: once it waited {@link TimeRules#gangReserveAfterMs} it
+     * reserves the profiles where it would go were they free (none another gang reserves; the first
+     * in line reserves first), and from then every idle slot there, up to what the gang needs of each,
+     * is held for it; after {@link TimeRules#gangReservationMs} the reservation ends and the gang
+     * waits that long again before it reserves anew.
+     */
+    private void reserve(WaitingGang g, WaitClass[] lines, Instant at) {
+        long now = at.toEpochMilli();
+        if (g.reservation != null && (now >= g.reservation.sinceMillis + m.rules.gangReservationMs()
+                || g.reservation.target.keySet().stream().anyMatch(p -> p.removed))) {
+            boolean timedOut = !g.reservation.target.keySet().stream().anyMatch(p -> p.removed);
+            int held = g.reservation.held();
+            release(g);
+            if (timedOut) {
+                g.reserveFromMillis = now + m.rules.gangReserveAfterMs();
+                g.told = Why.SLOTS;
+                g.reason = needs(g, lines) + "; its reservation ended after " + Durations.words(m.rules.gangReservationMs())
+                        + " with " + held + " of " + g.size + " slots held: they go back to single tasks, and it reserves"
+                        + " again from " + Instant.ofEpochMilli(g.reserveFromMillis);
+                return;
+            }
+        }
+        if (g.reservation == null && now >= g.reserveFromMillis) {
+            List<Profile> profiles = new ArrayList<>();
+            int[] target = everFit(g, lines, profiles);
+            if (target != null) {
+                Map<Profile, Integer> counts = new LinkedHashMap<>();
+                for (int c : target) {
+                    counts.merge(profiles.get(c), 1, Integer::sum);
+                }
+                g.reservation = new Reservation(now, counts);
+            }
+        }
+        if (g.reservation == null) {
+            g.told = Why.SLOTS;
+            g.reason = reason(g, lines, List.of(), new int[0]);
+            return;
+        }
+        for (Map.Entry<Profile, Integer> e : g.reservation.target.entrySet()) {
+            Profile p = e.getKey();
+            m.groups.hold(p, g.id, Math.max(0, Math.min(e.getValue(), p.idle())));
+        }
+        g.told = Why.RESERVING;
+        g.reason = needs(g, lines) + "; reserving since " + Instant.ofEpochMilli(g.reservation.sinceMillis) + " ("
+                + g.reservation.held() + " of " + g.size + " held): slots that free where it goes are kept for it";
+    }
+
+    /** Its reservation, if any, ends: the slots it held go back to single tasks. */
+    private void release(WaitingGang g) {
+        if (g.reservation == null) {
+            return;
+        }
+        for (Profile p : g.reservation.target.keySet()) {
+            if (!p.removed && g.id.equals(p.reservedFor)) {
+                m.groups.hold(p, null, 0);
+                placement.offer(p); // its lines get the slots on the next settle
+            }
+        }
+        g.reservation = null;
     }
 
     /** The first max of the tenant that cannot hold the members where they would go, or {@code null}. */
@@ -374,9 +497,13 @@ final class GangPlacer {
         }
         int workers = 0;
         long free = 0;
-        for (int c = 0; c < room.length; c++) {
-            workers += candidates.get(c).readyCount();
-            free += candidates.get(c).free();
+        java.util.Set<Profile> all = new java.util.LinkedHashSet<>();
+        for (WaitClass c : lines) {
+            all.addAll(c.need.freeProfiles);
+        }
+        for (Profile p : all) {
+            workers += p.readyCount();
+            free += p.free();
         }
         return needs + "; " + workers + " such " + (workers == 1 ? "worker has" : "workers have") + " a free slot ("
                 + free + " free " + (free == 1 ? "slot" : "slots") + "): it starts when all its members fit at once";

@@ -118,8 +118,14 @@ final class Gangs {
      */
     void memberEnded(TaskRecord task, AttemptRecord attempt, String error, boolean retryable, Instant at,
                      List<Decision> out) {
+        memberEnded(task, attempt, error, retryable, at, List.of(task), out);
+    }
+
+    /** {@link #memberEnded}, with {@code ended}: members whose records the caller holds changed (lost with it). */
+    private void memberEnded(TaskRecord task, AttemptRecord attempt, String error, boolean retryable, Instant at,
+                             List<TaskRecord> ended, List<Decision> out) {
         GangSpec gang = task.getTask().getGang();
-        List<TaskRecord> members = members(gang);
+        List<TaskRecord> members = members(gang, ended);
         TaskRecord first = members.get(0);
         boolean anySucceeded = false;
         for (TaskRecord member : members) {
@@ -138,7 +144,7 @@ final class Gangs {
                 again ? "the gang runs again as a whole" : verdict));
         List<TaskRecord> unfinished = new ArrayList<>(members.size());
         for (TaskRecord member : members) {
-            if (member.getTask().getTaskId().equals(task.getTask().getTaskId())) {
+            if (member == task) {
                 unfinished.add(task);
                 continue;
             }
@@ -170,7 +176,7 @@ final class Gangs {
         for (TaskRecord task : lost) {
             if (task.getState() == TaskState.ASSIGNED || task.getState() == TaskState.RUNNING) {
                 AttemptRecord attempt = PoolModel.currentAttempt(task);
-                memberEnded(task, attempt, cause, true, at, out); // a sibling lost with it was ended above
+                memberEnded(task, attempt, cause, true, at, lost, out); // a sibling lost with it ends with it
             }
         }
     }
@@ -185,7 +191,7 @@ final class Gangs {
         Instant at = in.getRequestedAt();
         out.add(Decision.journal(in, "cancelling a member cancels its gang " + gang.getGangId()));
         placer.forget(gang.getGangId());
-        for (TaskRecord member : members(gang)) {
+        for (TaskRecord member : members(gang, List.of(task))) {
             TaskState previous = member.getState();
             String id = member.getTask().getTaskId();
             if (previous == TaskState.WAITING) {
@@ -225,11 +231,21 @@ final class Gangs {
                 again ? TaskState.WAITING : TaskState.FAILED, why), null));
     }
 
-    /** The records of a gang's members, in rank order (a forgotten member is left out). */
-    private List<TaskRecord> members(GangSpec gang) {
+    /**
+     * The records of a gang's members, in rank order (a forgotten member is left out): those in
+     * {@code held} as held (changed and not stored yet), the others read.
+     */
+    private List<TaskRecord> members(GangSpec gang, List<TaskRecord> held) {
         List<TaskRecord> members = new ArrayList<>(gang.getSize());
         for (int rank = 0; rank < gang.getSize(); rank++) {
-            TaskRecord member = m.store.task(GangRules.memberId(gang.getGangId(), rank));
+            String id = GangRules.memberId(gang.getGangId(), rank);
+            TaskRecord member = null;
+            for (TaskRecord h : held) {
+                if (h.getTask().getTaskId().equals(id)) {
+                    member = h;
+                }
+            }
+            member = member != null ? member : m.store.task(id);
             if (member != null) {
                 members.add(member);
             }

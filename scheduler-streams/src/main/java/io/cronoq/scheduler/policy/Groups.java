@@ -214,6 +214,17 @@ final class Groups {
         return held != null;
     }
 
+    /**
+     * Holds {@code slots} of the profile's idle slots for the gang reserving it ({@code reservedFor},
+     * null when none): single tasks see them as taken, so the classes it serves list it free only
+     * while an idle slot is left unheld.
+     */
+    void hold(Profile p, String reservedFor, int slots) {
+        p.reservedFor = reservedFor;
+        p.held = slots;
+        changed(p, p.capacity);
+    }
+
     /** Counts the tenant's running attempts, on the live workers, into its (new) quotas. */
     void countQuotas(Tenant t, Collection<Worker> workers) {
         for (Worker w : workers) {

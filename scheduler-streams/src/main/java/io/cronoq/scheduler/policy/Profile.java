@@ -35,6 +35,10 @@ final class Profile {
     int busy;
     /** Attempts still finishing on its DRAINING workers. */
     int drainingBusy;
+    /** Free slots held for a gang's reservation ({@link GangPlacer}): single tasks see them as taken. */
+    int held;
+    /** The gang whose reservation may hold slots here, or {@code null}. */
+    String reservedFor;
 
     Profile(Group group, ResourceProfile resources) {
         this.group = group;
@@ -45,7 +49,13 @@ final class Profile {
         return group.labels();
     }
 
+    /** Slots a single task may take now: neither busy nor held for a gang. */
     int free() {
+        return capacity - busy - held;
+    }
+
+    /** Slots of its ACTIVE workers that no attempt holds, held for a gang or not. */
+    int idle() {
         return capacity - busy;
     }
 

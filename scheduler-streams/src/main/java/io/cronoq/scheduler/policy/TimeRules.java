@@ -14,9 +14,19 @@ package io.cronoq.scheduler.policy;
  *                           ({@code TaskForgotten} then); 0 keeps every finished task forever
  * @param leaveGraceMs       how long after a worker's leave (heard on the scheduler's clock) the reports of the
  *                           attempts it still held are accepted ({@link Leaves}); 0 loses them at the leave
+ * @param gangReserveAfterMs how long a gang that could fit waits for its slots to free at once before slots that free
+ *                           where it can go are held for it ({@link GangPlacer}); 0 reserves at once
+ * @param gangReservationMs  how long a gang's reservation holds slots at most before it is released and retried later
  */
 public record TimeRules(long heartbeatTimeoutMs, long reservationLeadMs, long deadlineLeadMs, long priorityStepMs,
-                        long startToleranceMs, long retentionMs, long leaveGraceMs) {
+                        long startToleranceMs, long retentionMs, long leaveGraceMs, long gangReserveAfterMs,
+                        long gangReservationMs) {
+
+    /** A gang waits 60 s for its slots before it reserves them when the settings do not say. */
+    public static final long DEFAULT_GANG_RESERVE_AFTER_MS = 60_000;
+
+    /** A gang's reservation holds slots at most 5 min when the settings do not say. */
+    public static final long DEFAULT_GANG_RESERVATION_MS = 300_000;
 
     /** Finished tasks are kept 7 days when the settings do not say. */
     public static final long DEFAULT_RETENTION_MS = 7L * 24 * 3600 * 1000;
@@ -36,6 +46,15 @@ public record TimeRules(long heartbeatTimeoutMs, long reservationLeadMs, long de
         notNegative("startToleranceMs", startToleranceMs);
         notNegative("retentionMs", retentionMs);
         notNegative("leaveGraceMs", leaveGraceMs);
+        notNegative("gangReserveAfterMs", gangReserveAfterMs);
+        positive("gangReservationMs", gangReservationMs);
+    }
+
+    /** The rules of the other durations with the default gang reservation rules. */
+    public TimeRules(long heartbeatTimeoutMs, long reservationLeadMs, long deadlineLeadMs, long priorityStepMs,
+                     long startToleranceMs, long retentionMs, long leaveGraceMs) {
+        this(heartbeatTimeoutMs, reservationLeadMs, deadlineLeadMs, priorityStepMs, startToleranceMs, retentionMs,
+                leaveGraceMs, DEFAULT_GANG_RESERVE_AFTER_MS, DEFAULT_GANG_RESERVATION_MS);
     }
 
     /** The rules of the other durations with the default leave grace ({@link #DEFAULT_LEAVE_GRACE_MS}). */
@@ -48,13 +67,19 @@ public record TimeRules(long heartbeatTimeoutMs, long reservationLeadMs, long de
     /** These rules with finished tasks kept {@code retentionMs} (0: forever). */
     public TimeRules withRetentionMs(long retentionMs) {
         return new TimeRules(heartbeatTimeoutMs, reservationLeadMs, deadlineLeadMs, priorityStepMs, startToleranceMs,
-                retentionMs, leaveGraceMs);
+                retentionMs, leaveGraceMs, gangReserveAfterMs, gangReservationMs);
     }
 
     /** These rules with a leaving worker's reports awaited {@code leaveGraceMs} (0: its attempts are lost at the leave). */
     public TimeRules withLeaveGraceMs(long leaveGraceMs) {
         return new TimeRules(heartbeatTimeoutMs, reservationLeadMs, deadlineLeadMs, priorityStepMs, startToleranceMs,
-                retentionMs, leaveGraceMs);
+                retentionMs, leaveGraceMs, gangReserveAfterMs, gangReservationMs);
+    }
+
+    /** These rules with a gang reserving after {@code reserveAfterMs} and holding for at most {@code reservationMs}. */
+    public TimeRules withGangReservation(long reserveAfterMs, long reservationMs) {
+        return new TimeRules(heartbeatTimeoutMs, reservationLeadMs, deadlineLeadMs, priorityStepMs, startToleranceMs,
+                retentionMs, leaveGraceMs, reserveAfterMs, reservationMs);
     }
 
     private static void positive(String name, long value) {

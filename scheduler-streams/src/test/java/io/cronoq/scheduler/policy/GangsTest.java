@@ -39,7 +39,10 @@ import org.junit.jupiter.api.Test;
 class GangsTest {
 
     private final InMemoryPoolStore store = InMemoryPoolStore.copying();
-    private final PoolScheduler scheduler = new PoolScheduler(POOL, store);
+    /** Workers that never heartbeat in these tests stay for an hour: what a tick decides here is the gangs'. */
+    private static final TimeRules RULES = new TimeRules(3_600_000, 30_000, 600_000, 300_000, 60_000,
+            TimeRules.DEFAULT_RETENTION_MS);
+    private final PoolScheduler scheduler = new PoolScheduler(POOL, store, RULES);
 
     /** A gang of {@code size} copies of a task requiring {@code required}. */
     static GangSubmitted gang(String id, int size, GangPlacement layout, String sameLabel, String... required) {
@@ -59,6 +62,13 @@ class GangsTest {
     private static WorkerRegistered at(WorkerRegistered w, String address) {
         w.setAddress(address);
         return w;
+    }
+
+    /** A single task without a lease: it ends when the test says. */
+    private static TaskSubmitted single(String id) {
+        TaskSubmitted task = task(id);
+        task.setTimeoutMs(null);
+        return task;
     }
 
     private TaskState state(String id) {
@@ -153,6 +163,56 @@ class GangsTest {
     }
 
     @Test
+    void aGangThatKeepsLosingToSingleTasksReservesTheSlotsThatFreeAndStartsWhenItHasThemAll() {
+        apply(worker("w1", 2), 0);
+        AttemptAssigned s1 = Out.assigned(apply(single("s1"), 0));
+        AttemptAssigned s2 = Out.assigned(apply(single("s2"), 0));
+        apply(gang("g", 2, GangPlacement.ANY, null), 1);
+        for (int i = 3; i <= 6; i++) {
+            apply(single("s" + i), 1); // a stream of single tasks that would take each slot as it frees
+        }
+
+        assertThat(all(apply(succeeded(s1), 30), AttemptAssigned.class)).extracting(AttemptAssigned::getTaskId)
+                .as("before the gang may reserve, the freed slot goes to the next single task").containsExactly("s3");
+        List<Decision> reserving = scheduler.tick(T0.plusSeconds(61));
+        assertThat(store.task("g-0").getWaitingReason()).isEqualTo("gang g needs 2 slots; reserving since "
+                + "2026-01-01T00:01:01Z (0 of 2 held): slots that free where it goes are kept for it");
+        assertThat(all(reserving, TaskWaiting.class)).hasSize(1);
+
+        List<Decision> held = apply(succeeded(s2), 62);
+        assertThat(all(held, AttemptAssigned.class)).as("the freed slot is held for the gang").isEmpty();
+        assertThat(scheduler.snapshot().busy()).isOne();
+
+        AttemptAssigned s3 = all(apply(single("late"), 63), AttemptAssigned.class).stream().findFirst().orElse(null);
+        assertThat(s3).as("a new single task does not take the held slot either").isNull();
+
+        List<Decision> out = apply(succeeded(firstAssigned("s3")), 64);
+        assertThat(all(out, AttemptAssigned.class)).extracting(AttemptAssigned::getTaskId).containsExactly("g-0", "g-1");
+    }
+
+    @Test
+    void aReservationThatRunsOutGivesItsSlotsBack() {
+        scheduler.apply(worker("w1", 2), T0);
+        apply(single("s1"), 0);
+        AttemptAssigned s2 = Out.assigned(apply(single("s2"), 0));
+        apply(gang("g", 2, GangPlacement.ANY, null), 1);
+        apply(single("s3"), 1);
+        scheduler.tick(T0.plusSeconds(61)); // it reserves
+        apply(succeeded(s2), 62); // held for the gang
+
+        List<Decision> over = scheduler.tick(T0.plusSeconds(61 + 300));
+        assertThat(all(over, AttemptAssigned.class)).extracting(AttemptAssigned::getTaskId).containsExactly("s3");
+        assertThat(store.task("g-0").getWaitingReason()).isEqualTo("gang g needs 2 slots; its reservation ended after 5m with 1 of 2 slots held: they go back to "
+                        + "single tasks, and it reserves again from 2026-01-01T00:07:01Z");
+    }
+
+    private AttemptAssigned firstAssigned(String taskId) {
+        var attempt = store.task(taskId).getAttempts().get(0);
+        return new AttemptAssigned(taskId, POOL, attempt.getAttempt(), attempt.getWorkerId(), attempt.getGeneration(),
+                attempt.getGroup(), java.nio.ByteBuffer.allocate(0), null, null, attempt.getAssignedAt(), null, null);
+    }
+
+    @Test
     void aMemberThatFailsRevokesTheOthersAndTheGangRunsAgainWholeAfterItsBackoff() {
         for (int i = 0; i < 3; i++) {
             apply(worker("w" + i, 1), 0);
@@ -230,6 +290,26 @@ class GangsTest {
     }
 
     @Test
+    void aWorkerEvictedWithTwoMembersEndsTheGangsAttemptOnceAndRevokesTheThird() {
+        apply(worker("big", 2), 0);
+        apply(worker("small", 1), 0);
+        List<AttemptAssigned> a = all(apply(gang("g", 3, GangPlacement.PACK, null), 1), AttemptAssigned.class);
+        assertThat(workersOf(a.stream().map(x -> Decision.journal(x, null)).toList()))
+                .containsExactly("big", "big", "small");
+
+        List<Decision> out = scheduler.evict("big", T0.plusSeconds(5), "evicted: no heartbeat");
+
+        assertThat(only(out, AttemptRevoked.class).getWorkerId()).isEqualTo("small");
+        assertThat(all(out, TaskFinished.class)).extracting(TaskFinished::getState).containsOnly(TaskState.WAITING)
+                .hasSize(3);
+        for (int rank = 0; rank < 3; rank++) {
+            assertThat(state("g-" + rank)).isEqualTo(TaskState.WAITING);
+        }
+        assertThat(store.pool().getWaitingGangs()).containsExactly("g");
+        assertThat(scheduler.snapshot().busy()).isZero();
+    }
+
+    @Test
     void cancellingAMemberCancelsTheGangAndTellsTheWorkers() {
         apply(worker("w1", 2), 0);
         List<AttemptAssigned> a = all(apply(gang("g", 2, GangPlacement.ANY, null), 1), AttemptAssigned.class);
@@ -285,7 +365,7 @@ class GangsTest {
     @Test
     void aRestartedSchedulerTakesTheWaitingGangBackFromItsStore() {
         apply(gang("g", 2, GangPlacement.SPREAD, null), 0);
-        PoolScheduler restarted = new PoolScheduler(POOL, store);
+        PoolScheduler restarted = new PoolScheduler(POOL, store, RULES);
         restarted.apply(worker("w1", 1), T0.plusSeconds(1));
         List<Decision> out = restarted.apply(worker("w2", 1), T0.plusSeconds(2));
         assertThat(workersOf(out)).containsExactlyInAnyOrder("w1", "w2");
