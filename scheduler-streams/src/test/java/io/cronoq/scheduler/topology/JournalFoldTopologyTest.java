@@ -177,6 +177,116 @@ class JournalFoldTopologyTest {
     }
 
     /**
+     * Gangs among single tasks, with time at work: gangs of 2 to 4 (spread, pack, one rack) are
+     * submitted among single tasks, members fail, workers leave and are evicted, gangs reserve slots
+     * and their reservations run out. After every step no gang holds slots in part (each member of a
+     * gang that holds a slot holds one or has succeeded); at the end the fold of the journal is the
+     * stores' state.
+     */
+    @Test
+    void foldingTheJournalReproducesTheStoresWithGangs() {
+        scheduler.close();
+        scheduler = new SchedulerDriver(Map.of(
+                SchedulerConfig.HEARTBEAT_TIMEOUT_MS.name(), "20000",
+                SchedulerConfig.GANG_RESERVE_AFTER_MS.name(), "8000",
+                SchedulerConfig.GANG_RESERVATION_MS.name(), "30000",
+                SchedulerConfig.TASK_RETENTION_MS.name(), "600000"), Events.T0);
+        Random random = new Random(7);
+        Instant now = Events.T0;
+        Map<String, Long> generations = new HashMap<>();
+        Map<String, Integer> gangs = new HashMap<>();
+        int nextTask = 0;
+        for (int step = 0; step < 1500; step++) {
+            long millis = random.nextInt(2_000);
+            now = now.plusMillis(millis);
+            scheduler.advance(Duration.ofMillis(millis));
+            drainOutputs(generations);
+            String pool = POOLS.get(random.nextInt(POOLS.size()));
+            int dice = random.nextInt(100);
+            if (dice < 6) {
+                String id = "w" + random.nextInt(7);
+                Map<String, String> labels = Map.of("rack", random.nextBoolean() ? "a" : "b");
+                scheduler.send(at(register(id, pool, labels, 1 + random.nextInt(3)), now));
+            } else if (dice < 7) {
+                scheduler.send(at(leave("w" + random.nextInt(7), pool), now));
+            } else if (dice < 30) {
+                String id = "w" + random.nextInt(7);
+                Long generation = generations.get(pool + "/" + id);
+                if (generation != null && (!id.equals("w6") || random.nextInt(10) == 0)) { // w6 heartbeats too rarely
+                    scheduler.send(io.cronoq.events.WorkerHeartbeat.newBuilder().setWorkerId(id).setPool(pool)
+                            .setGeneration(generation).setRunning(List.of()).setSentAt(now).build());
+                }
+            } else if (dice < 38) {
+                String gangId = "g" + gangs.size();
+                int size = 2 + random.nextInt(3);
+                gangs.put(gangId, size);
+                scheduler.send(gang(gangId, pool, size, now, random));
+            } else if (dice < 60) {
+                TaskSubmitted task = submit("t" + nextTask++, pool, Map.of());
+                task.setSubmittedAt(now);
+                task.setTimeoutMs(null);
+                scheduler.send(task);
+            } else if (dice < 62 && !gangs.isEmpty()) {
+                TaskCancelRequested c = cancel("g" + random.nextInt(gangs.size()) + "-0", pool);
+                c.setRequestedAt(now);
+                scheduler.send(c);
+            } else if (!running.isEmpty()) {
+                List<String> keys = new ArrayList<>(running.keySet());
+                keys.sort(null);
+                AttemptAssigned a = running.remove(keys.get(random.nextInt(keys.size())));
+                scheduler.send(at(started(a.getTaskId(), a.getPool(), a.getAttempt(), a.getWorkerId(), a.getGeneration()), now));
+                if (random.nextInt(6) == 0) {
+                    scheduler.send(at(failed(a.getTaskId(), a.getPool(), a.getAttempt(), a.getWorkerId(),
+                            a.getGeneration(), "boom", true), now));
+                } else {
+                    scheduler.send(at(succeeded(a.getTaskId(), a.getPool(), a.getAttempt(), a.getWorkerId(),
+                            a.getGeneration()), now));
+                }
+            }
+            drainOutputs(generations);
+            assertNoGangHoldsSlotsInPart(gangs);
+        }
+
+        assertFoldEqualsStores(300);
+        String words = journal.stream().map(e -> e.getCause() + " " + (e.getEvent() instanceof TaskWaiting w
+                ? w.getReason() : e.getEvent() instanceof AttemptRevoked r ? r.getReason() : "")).collect(Collectors.joining("\n"));
+        assertThat(words).contains("members assigned at once", "reserving since", "member g", " failed",
+                "the gang runs again as a whole", "cancelling a member cancels its gang");
+    }
+
+    private static io.cronoq.events.GangSubmitted gang(String id, String pool, int size, Instant now, Random random) {
+        List<TaskSubmitted> members = new ArrayList<>();
+        for (int rank = 0; rank < size; rank++) {
+            TaskSubmitted member = submit(id + "-" + rank, pool, Map.of());
+            member.setSubmittedAt(now);
+            member.setTimeoutMs(null);
+            members.add(member);
+        }
+        io.cronoq.events.GangPlacement layout = io.cronoq.events.GangPlacement.values()[random.nextInt(3)];
+        return new io.cronoq.events.GangSubmitted(id, pool, layout, random.nextInt(3) == 0 ? "rack" : null, members,
+                "tests", now);
+    }
+
+    /** Every gang holds slots wholly or not at all: a member holding a slot means each holds one or succeeded. */
+    private void assertNoGangHoldsSlotsInPart(Map<String, Integer> gangs) {
+        Map<String, TaskRecord> tasks = new HashMap<>();
+        scheduler.<TaskRecord>storeContents(StoreNames.TASKS).forEach(kv -> tasks.put(kv.value.getTask().getTaskId(), kv.value));
+        gangs.forEach((id, size) -> {
+            List<io.cronoq.events.TaskState> states = new ArrayList<>();
+            for (int rank = 0; rank < size; rank++) {
+                TaskRecord member = tasks.get(id + "-" + rank);
+                states.add(member == null ? null : member.getState());
+            }
+            boolean holds = states.stream().anyMatch(s -> s == io.cronoq.events.TaskState.ASSIGNED
+                    || s == io.cronoq.events.TaskState.RUNNING);
+            if (holds) {
+                assertThat(states).as("gang " + id + " holds slots wholly").allMatch(s -> s == io.cronoq.events.TaskState.ASSIGNED
+                        || s == io.cronoq.events.TaskState.RUNNING || s == io.cronoq.events.TaskState.SUCCEEDED);
+            }
+        });
+    }
+
+    /**
      * A pool's policy may come before its fleet: a sharing policy or a limit for a pool no worker or task named yet
      * makes the pool, in the stores (the punctuator ticks it, the queries show it) and in the fold alike; a policy
      * the scheduler refuses makes none.

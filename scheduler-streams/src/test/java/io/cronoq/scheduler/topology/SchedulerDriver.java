@@ -127,7 +127,8 @@ final class SchedulerDriver implements AutoCloseable {
     /** Pipes one input event to the topic it belongs on, stamped {@code timestamp} (null: the input topic's own). */
     private SchedulerDriver pipe(String key, SpecificRecord event, java.time.Instant timestamp) {
         if (event instanceof TaskSubmitted || event instanceof TaskCancelRequested
-                || event instanceof io.cronoq.events.SharingPolicySet || event instanceof io.cronoq.events.LimitSet) {
+                || event instanceof io.cronoq.events.SharingPolicySet || event instanceof io.cronoq.events.LimitSet
+                || event instanceof io.cronoq.events.GangSubmitted) {
             pipe(submissions, key, new SubmissionEvent(event), timestamp);
         } else if (event instanceof WorkerRegistered || event instanceof WorkerHeartbeat
                 || event instanceof WorkerDraining || event instanceof WorkerLeft) {
