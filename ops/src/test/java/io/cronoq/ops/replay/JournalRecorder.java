@@ -182,6 +182,11 @@ final class JournalRecorder {
         return at(ms, task, skewMs);
     }
 
+    /** Submits a gang at {@code ms}: its members, named {@code <gangId>-<rank>}, start together or not at all. */
+    JournalRecorder submitGang(long ms, io.cronoq.events.GangSubmitted gang) {
+        return at(ms, gang);
+    }
+
     JournalRecorder cancel(long ms, String pool, String taskId) {
         return at(ms, TaskCancelRequested.newBuilder().setTaskId(taskId).setPool(pool).setReason("not needed")
                 .setRequestedAt(t(ms)).build());

@@ -51,6 +51,54 @@ class SimulationTest {
         }
     }
 
+    /**
+     * Gangs are simulated as recorded: placed whole, one that loses to a stream of single tasks
+     * reserves its slots after the wait, one whose member fails runs again whole; and with a worker
+     * fewer, the gang that needed every worker waits with the reason that the workers could never hold it.
+     */
+    @Test
+    void aJournalWithGangsIsReproducedEntryForEntryAndAWorkerFewerChangesItsGangs() {
+        JournalRecorder r = JournalRecorder.scripted();
+        for (int w = 0; w < 4; w++) {
+            r.register(0, "p", "w" + w, Map.of("rack", w < 2 ? "a" : "b"), 2);
+        }
+        for (int i = 0; i < 120; i++) {
+            String id = "s" + i;
+            r.script(id, JournalRecorder.Run.succeeds(0, 4_000 + (i % 5) * 1_000L));
+            r.submit(500 + i * 600L, JournalRecorder.task(500 + i * 600L, "p", id).build());
+        }
+        r.script("spread-1", JournalRecorder.Run.fails(0, 2_000), JournalRecorder.Run.succeeds(0, 3_000));
+        for (String member : List.of("spread-0", "spread-2", "spread-3")) { // still running when spread-1 fails
+            r.script(member, JournalRecorder.Run.succeeds(0, 5_000), JournalRecorder.Run.succeeds(0, 3_000));
+        }
+        r.submitGang(1_000, gang("spread", 4, io.cronoq.events.GangPlacement.SPREAD, null, 1_000));
+        r.submitGang(2_000, gang("rack", 2, io.cronoq.events.GangPlacement.ANY, "rack", 2_000));
+        r.submitGang(3_000, gang("packed", 2, io.cronoq.events.GangPlacement.PACK, null, 3_000));
+        List<JournalEntry> recorded = r.record();
+        assertThat(recorded).as("the spread gang ran twice, each time whole")
+                .filteredOn(e -> e.getEvent() instanceof AttemptAssigned a && a.getTaskId().startsWith("spread-"))
+                .hasSize(8);
+        assertThat(recorded).as("a gang reserved slots")
+                .anyMatch(e -> e.getEvent() instanceof TaskWaiting w && w.getReason().contains("reserving since"));
+
+        List<JournalEntry> simulated = Simulation.run("p", recorded, FleetChange.none()).journal();
+        assertThat(simulated).as("every entry: times, event and cause").containsExactlyElementsOf(recorded);
+
+        List<JournalEntry> fewer = Simulation.run("p", recorded,
+                new FleetChange(List.of(), List.of(new FleetChange.RemoveGroup("p", Map.of("rack", "b"))))).journal();
+        assertThat(fewer).anyMatch(e -> e.getEvent() instanceof TaskWaiting w && w.getTaskId().equals("spread-0")
+                && w.getReason().contains("the workers registered now could never hold it all"));
+    }
+
+    private static io.cronoq.events.GangSubmitted gang(String id, int size, io.cronoq.events.GangPlacement layout,
+                                                       String sameLabel, long ms) {
+        List<io.cronoq.events.TaskSubmitted> members = new java.util.ArrayList<>();
+        for (int rank = 0; rank < size; rank++) {
+            members.add(JournalRecorder.task(ms, "p", id + "-" + rank).build());
+        }
+        return new io.cronoq.events.GangSubmitted(id, "p", layout, sameLabel, members, "tests", JournalRecorder.t(ms));
+    }
+
     @Test
     void addingWorkersToTheStarvedGroupLowersItsWaits() {
         List<JournalEntry> recorded = starvedGpuGroup();

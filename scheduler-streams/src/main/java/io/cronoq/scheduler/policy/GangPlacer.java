@@ -75,6 +75,8 @@ final class GangPlacer {
         long readyAtMillis;
         /** From when it may reserve slots (it waited {@link TimeRules#gangReserveAfterMs}). */
         long reserveFromMillis;
+        /** Whether a try reached {@link #reserveFromMillis}: from then on only a change of the pool lets it reserve. */
+        boolean mayReserve;
         Reservation reservation;
         Why told;
         String reason;
@@ -146,7 +148,7 @@ final class GangPlacer {
                 next = Math.min(next, g.readyAtMillis);
             } else if (g.reservation != null) {
                 next = Math.min(next, g.reservation.sinceMillis + m.rules.gangReservationMs());
-            } else if (g.told == Why.SLOTS) {
+            } else if (g.told == Why.SLOTS && !g.mayReserve) {
                 next = Math.min(next, g.reserveFromMillis);
             }
         }
@@ -358,6 +360,7 @@ final class GangPlacer {
             release(g);
             if (timedOut) {
                 g.reserveFromMillis = now + m.rules.gangReserveAfterMs();
+                g.mayReserve = false;
                 g.told = Why.SLOTS;
                 g.reason = needs(g, lines) + "; its reservation ended after " + Durations.words(m.rules.gangReservationMs())
                         + " with " + held + " of " + g.size + " slots held: they go back to single tasks, and it reserves"
@@ -366,6 +369,7 @@ final class GangPlacer {
             }
         }
         if (g.reservation == null && now >= g.reserveFromMillis) {
+            g.mayReserve = true;
             List<Profile> profiles = new ArrayList<>();
             int[] target = everFit(g, lines, profiles);
             if (target != null) {

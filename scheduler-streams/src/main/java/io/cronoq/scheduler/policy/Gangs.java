@@ -100,7 +100,8 @@ final class Gangs {
         Instant at = in.getSubmittedAt();
         List<TaskRecord> records = new ArrayList<>(members.size());
         for (int rank = 0; rank < members.size(); rank++) {
-            TaskSubmitted s = members.get(rank);
+            // A copy: the input is journaled as it came, its members without the gang the scheduler sets.
+            TaskSubmitted s = org.apache.avro.specific.SpecificData.get().deepCopy(TaskSubmitted.SCHEMA$, members.get(rank));
             s.setGang(new GangSpec(gangId, members.size(), rank, in.getPlacement(), in.getSameLabel()));
             TaskRecord task = new TaskRecord(s, TaskState.WAITING, m.nextSequence(), new ArrayList<>(), null, null, at,
                     Ordering.NOT_IN_LINE, null, null);
