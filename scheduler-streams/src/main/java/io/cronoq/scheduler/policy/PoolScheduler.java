@@ -369,6 +369,11 @@ public final class PoolScheduler {
 
     // ==== reads ===================================================================================
 
+    /** The gangs that wait now, in the order they are tried (for tests). */
+    List<GangPlacer.WaitingGang> waitingGangs() {
+        return placement.gangs.waiting();
+    }
+
     /** Tenants the pool knows now: those idle without a policy were forgotten (for tests and the memory check). */
     int knownTenants() {
         return m.tenants.all().size();
