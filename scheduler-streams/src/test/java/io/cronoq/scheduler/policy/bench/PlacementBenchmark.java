@@ -112,6 +112,18 @@ public class PlacementBenchmark {
     @Param({"0"})
     public int keys;
 
+    /**
+     * Members of a gang submitted every {@value #GANG_EVERY} operations among the single tasks (0: no
+     * gangs; the gang case: {@code -p gang=8,64}). A gang reserves its slots at once and is placed
+     * whole when they are free; its members then run and end like single tasks.
+     */
+    @Param({"0"})
+    public int gang;
+
+    /** Operations between two gangs, when {@link #gang} is set. */
+    private static final int GANG_EVERY = 200;
+    private int gangs;
+
     private PoolScheduler scheduler;
     private final ArrayDeque<AttemptAssigned> running = new ArrayDeque<>();
     private List<Map<String, String>> taskLabels;
@@ -136,7 +148,8 @@ public class PlacementBenchmark {
         for (int k = 0; k < keys; k++) {
             keyNames[k] = "customer-" + k;
         }
-        scheduler = new PoolScheduler(POOL, new LiveTasksStore());
+        scheduler = new PoolScheduler(POOL, new LiveTasksStore(),
+                io.cronoq.scheduler.policy.TimeRules.DEFAULT.withGangReservation(0, 3_600_000));
         tenantNames = new String[tenants];
         for (int t = 0; t < tenants; t++) {
             tenantNames[t] = tenants == 1 ? null : "team-" + t;
@@ -226,6 +239,9 @@ public class PlacementBenchmark {
     @Benchmark
     public void submitStartSucceed(Counters counters) {
         long decisions = submitNext();
+        if (gang > 0 && next % GANG_EVERY == 0) {
+            decisions += submitGang();
+        }
         AttemptAssigned oldest = running.poll();
         decisions += scheduler.apply(new AttemptStarted(oldest.getTaskId(), POOL, oldest.getAttempt(),
                 oldest.getWorkerId(), oldest.getGeneration(), AT), AT).size();
@@ -233,6 +249,21 @@ public class PlacementBenchmark {
                 oldest.getWorkerId(), oldest.getGeneration(), AT, null), AT);
         track(done);
         counters.decisions += decisions + done.size();
+    }
+
+    /** A gang of {@link #gang} members that need no label, of the next task's tenant. */
+    private int submitGang() {
+        String id = "gang-" + gangs++;
+        List<TaskSubmitted> members = new ArrayList<>(gang);
+        for (int rank = 0; rank < gang; rank++) {
+            TaskSubmitted m = task(id + "-" + rank, Map.of(), null);
+            m.setTenant(tenantNames[next % tenants]);
+            members.add(m);
+        }
+        List<Decision> out = scheduler.apply(new io.cronoq.events.GangSubmitted(id, POOL,
+                io.cronoq.events.GangPlacement.ANY, null, members, "bench", AT), AT);
+        track(out);
+        return out.size();
     }
 
     private int submitNext() {
