@@ -124,6 +124,65 @@ class ProducerContractIntegrationTest {
     }
 
     /**
+     * A gang from a plain producer: one generic record holds both members; they start together on two workers,
+     * each told its rank and both workers; and the journal, read generically, holds the gang as it was sent and
+     * each member's assignment with the gang.
+     */
+    @Test
+    void aPlainProducerSubmitsAGangWhoseMembersStartTogetherAndTheJournalShowsItGenerically() throws Exception {
+        Schema envelope = publishedSchema("io.cronoq.events.SubmissionEvent");
+        int id = registry.register(topic + "-value", envelope);
+        Schema gangSchema = branch(envelope, "GangSubmitted");
+        Schema memberSchema = gangSchema.getField("members").schema().getElementType();
+        String gangId = "py-gang-" + UUID.randomUUID();
+        List<GenericRecord> members = new ArrayList<>();
+        for (int rank = 0; rank < 2; rank++) {
+            members.add(new GenericRecordBuilder(memberSchema).set("taskId", gangId + "-" + rank).set("pool", POOL)
+                    .set("payload", ByteBuffer.wrap(("rank " + rank).getBytes(StandardCharsets.UTF_8)))
+                    .set("submittedAt", System.currentTimeMillis()).build());
+        }
+        GenericRecord gang = new GenericRecordBuilder(gangSchema).set("gangId", gangId).set("pool", POOL)
+                .set("placement", new org.apache.avro.generic.GenericData.EnumSymbol(
+                        gangSchema.getField("placement").schema(), "SPREAD"))
+                .set("members", members).set("submittedAt", System.currentTimeMillis()).build();
+
+        produce(POOL, wireFormat(id, envelope, new GenericRecordBuilder(envelope).set("event", gang).build()));
+
+        try (SimulatedWorker first = new SimulatedWorker(scheduler, POOL, "gang-w1");
+             SimulatedWorker second = new SimulatedWorker(scheduler, POOL, "gang-w2")) {
+            first.register(Map.of(), 1);
+            second.register(Map.of(), 1);
+            List<io.cronoq.events.AttemptAssigned> assigned = new ArrayList<>();
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                assigned.clear();
+                assigned.addAll(first.received());
+                assigned.addAll(second.received());
+                assertThat(assigned).hasSize(2);
+            });
+            assertThat(assigned).extracting(a -> a.getGang().getRank()).containsExactlyInAnyOrder(0, 1);
+            assertThat(assigned).extracting(a -> a.getGang().getPeers().stream()
+                    .map(io.cronoq.events.GangPeer::getWorkerId).toList())
+                    .allSatisfy(peers -> assertThat(peers).containsExactlyInAnyOrder("gang-w1", "gang-w2"));
+        }
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            List<GenericRecord> journal = genericallyDecodedJournal();
+            List<GenericRecord> events = new ArrayList<>();
+            for (GenericRecord record : journal) {
+                events.add((GenericRecord) record.get("event"));
+                for (Object more : (List<?>) record.get("more")) {
+                    events.add((GenericRecord) ((GenericRecord) more).get("event"));
+                }
+            }
+            assertThat(events).filteredOn(e -> e.getSchema().getName().equals("GangSubmitted"))
+                    .singleElement().satisfies(e -> assertThat(e.get("gangId").toString()).isEqualTo(gangId));
+            assertThat(events).filteredOn(e -> e.getSchema().getName().equals("AttemptAssigned")
+                            && e.get("taskId").toString().startsWith(gangId))
+                    .hasSize(2).allSatisfy(e -> assertThat(((GenericRecord) e.get("gang")).get("gangId").toString())
+                            .isEqualTo(gangId));
+        });
+    }
+
+    /**
      * Every journal record read as a consumer that knows nothing of cronoq's classes does: bytes, the
      * schema id from the Confluent header, the writer schema from the registry, a generic reader.
      */
