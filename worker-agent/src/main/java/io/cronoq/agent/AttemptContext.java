@@ -58,6 +58,11 @@ record AttemptContext(AttemptId id, String pool, String workerId, long generatio
     }
 
     @Override
+    public Optional<Gang> gang() {
+        return Optional.ofNullable(Gang.of(assigned.getGang()));
+    }
+
+    @Override
     public void progress(Double fraction, String message) {
         if (fraction != null && (fraction.isNaN() || fraction < 0 || fraction > 1)) {
             throw new IllegalArgumentException("progress fraction is " + fraction + "; it must be between 0 and 1");

@@ -53,6 +53,14 @@ public interface TaskContext {
         return Optional.empty();
     }
 
+    /**
+     * The gang the attempt belongs to, if its task is a member of one: its id, size, this member's rank and
+     * every member's address and worker in rank order. Empty for a task of its own.
+     */
+    default Optional<Gang> gang() {
+        return Optional.empty();
+    }
+
     /** Fires when the attempt must stop (revoked, fenced, or the worker stops at once). */
     CancellationSignal cancellation();
 

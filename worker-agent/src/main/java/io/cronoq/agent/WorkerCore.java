@@ -104,7 +104,8 @@ final class WorkerCore implements AttemptRun.Host {
             log.info("Worker {} registers in pool {} with labels {} and {} slot(s)", settings.id(), settings.pool(),
                     settings.labels(), settings.slots());
             WorkerRegistered registration = new WorkerRegistered(settings.id(), settings.pool(),
-                    new HashMap<>(settings.labels()), settings.slots(), resources, null, null, null, Instant.ofEpochMilli(at));
+                    new HashMap<>(settings.labels()), settings.slots(), resources, null, null, settings.address(),
+                    Instant.ofEpochMilli(at));
             WorkerCredential credential = settings.credential();
             sink.publish(credential == null ? registration
                     : RegistrationSignature.signed(registration, credential.name(), credential.secret()));

@@ -54,7 +54,7 @@ public record WorkerOptions(String bootstrap, String topicPrefix, Map<String, Ob
     WorkerOptions forWorker(String id, String pool, Map<String, String> labels, int slots, TaskHandler runBy,
                             Executor runOn) {
         WorkerSettings other = new WorkerSettings(id, pool, labels, slots, heartbeatInterval, registrationTimeout,
-                startReportDelay, credential);
+                startReportDelay, credential, settings != null ? settings.address() : WorkerAddress.local());
         return new WorkerOptions(bootstrap, topicPrefix, kafka, heartbeatInterval, registrationTimeout,
                 startReportDelay, credential, other, requireHandler(runBy), runOn, workDir, packages, overrides,
                 detector, clock);
@@ -81,6 +81,8 @@ public record WorkerOptions(String bootstrap, String topicPrefix, Map<String, Ob
         String pool;
         final Map<String, String> labels = new LinkedHashMap<>();
         int slots = Runtime.getRuntime().availableProcessors();
+        /** The address advertised to gang peers; null: the host's name. */
+        String address;
         TaskHandler handler;
         Executor executor;
         private Duration heartbeatInterval = Duration.ofSeconds(3);
@@ -188,7 +190,8 @@ public record WorkerOptions(String bootstrap, String topicPrefix, Map<String, Ob
         final WorkerOptions options() {
             requireHandler(handler);
             WorkerSettings settings = new WorkerSettings(id != null ? id : WorkerIds.defaultId(), pool, labels, slots,
-                    heartbeatInterval, registrationTimeout, startReportDelay, credential);
+                    heartbeatInterval, registrationTimeout, startReportDelay, credential,
+                    address != null ? address : WorkerAddress.local());
             return build(settings);
         }
 

@@ -11,10 +11,19 @@ import java.util.TreeMap;
 /**
  * Who a worker is and how it paces itself: id, pool, labels, slots, heartbeat interval, how long
  * {@link CronoqWorker#start()} waits for the scheduler's answer and how long each attempt's start report is held
- * back, and the credential (may be null) that signs its registrations. Validated with cronoq's shared input rules.
+ * back, the credential (may be null) that signs its registrations, and the address it advertises to the members of
+ * the gangs it runs (may be null). Validated with cronoq's shared input rules.
  */
 record WorkerSettings(String id, String pool, Map<String, String> labels, int slots, Duration heartbeatInterval,
-                      Duration registrationTimeout, Duration startReportDelay, WorkerCredential credential) {
+                      Duration registrationTimeout, Duration startReportDelay, WorkerCredential credential,
+                      String address) {
+
+    /** Settings that advertise the host's name ({@link WorkerAddress#local}). */
+    WorkerSettings(String id, String pool, Map<String, String> labels, int slots, Duration heartbeatInterval,
+                   Duration registrationTimeout, Duration startReportDelay, WorkerCredential credential) {
+        this(id, pool, labels, slots, heartbeatInterval, registrationTimeout, startReportDelay, credential,
+                WorkerAddress.local());
+    }
 
     /**
      * How long an attempt's start report is held back unless set otherwise: a few times what a trivial task takes,
@@ -43,7 +52,7 @@ record WorkerSettings(String id, String pool, Map<String, String> labels, int sl
         Objects.requireNonNull(registrationTimeout, "registrationTimeout");
         Objects.requireNonNull(startReportDelay, "startReportDelay");
         Optional<Violation> broken = Violation.first(Rules.workerId(id), Rules.pool(pool), Rules.labels(labels),
-                Rules.slots(slots));
+                Rules.slots(slots), WorkerAddress.check("address", address));
         if (broken.isPresent()) {
             throw broken.get().toException();
         }

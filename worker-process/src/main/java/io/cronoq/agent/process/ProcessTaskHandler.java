@@ -83,6 +83,13 @@ public final class ProcessTaskHandler implements TaskHandler {
         env.put("CRONOQ_GENERATION", Long.toString(ctx.generation()));
         ctx.deadline().ifPresent(d -> env.put("CRONOQ_DEADLINE", Long.toString(d.toEpochMilli())));
         ctx.startAt().ifPresent(t -> env.put("CRONOQ_START_AT", Long.toString(t.toEpochMilli())));
+        ctx.gang().ifPresent(g -> {
+            env.put("CRONOQ_GANG_ID", g.id());
+            env.put("CRONOQ_GANG_SIZE", Integer.toString(g.size()));
+            env.put("CRONOQ_GANG_RANK", Integer.toString(g.rank()));
+            env.put("CRONOQ_GANG_PEERS", String.join(",", g.peers()));
+            env.put("CRONOQ_GANG_WORKERS", String.join(",", g.workers()));
+        });
         return env;
     }
 

@@ -75,6 +75,11 @@ public final class WorkerCommand implements Callable<Integer> {
     @Option(names = "--slots", paramLabel = "N", description = "Attempts run at once (default: the number of cores).")
     private Integer slots;
 
+    @Option(names = "--address", paramLabel = "HOST[:PORT]",
+            description = "The address told to the members of the gangs this worker runs, in CRONOQ_GANG_PEERS "
+                    + "(default: the host name).")
+    private String address;
+
     @Option(names = "--cpu", paramLabel = "CPU", description = "Publish this cpu instead of the cores detected (2, 0.5, 500m).")
     private String cpu;
 
@@ -161,6 +166,7 @@ public final class WorkerCommand implements Callable<Integer> {
             case "--pool" -> pool = value.toString();
             case "--label" -> labels = WorkerConfigFile.labelList(value);
             case "--slots" -> slots = WorkerConfigFile.integer(flag, value);
+            case "--address" -> address = value.toString();
             case "--cpu" -> cpu = value.toString();
             case "--memory" -> memory = value.toString();
             case "--disk" -> disk = value.toString();
@@ -269,6 +275,7 @@ public final class WorkerCommand implements Callable<Integer> {
         check("--label", Rules.labels(labelMap));
         int slotCount = slots != null ? slots : Runtime.getRuntime().availableProcessors();
         check("--slots", Rules.slots(slotCount));
+        check("--address", io.cronoq.agent.WorkerAddress.check("address", address));
         Map<String, String> packageMap = pairs("--package", packages,
                 "a package is NAME=VERSION, e.g. --package torch=2.1.0");
         packageMap.forEach((name, version) -> quantity(() -> PackageVersion.parse("--package " + name, version)));
@@ -303,7 +310,7 @@ public final class WorkerCommand implements Callable<Integer> {
         }
         CronoqWorker.Builder builder = CronoqWorker.builder()
                 .bootstrap(bootstrap).topicPrefix(topicPrefix).id(workerId).pool(pool).labels(labelMap)
-                .slots(slotCount).workDir(dir).installedPackages(packageMap)
+                .slots(slotCount).address(address).workDir(dir).installedPackages(packageMap)
                 .heartbeatInterval(positive("--heartbeat-interval", heartbeatInterval))
                 .registrationTimeout(duration("--registration-timeout", registrationTimeout));
         if (cpu != null) {

@@ -19,7 +19,7 @@ import java.util.Map;
  */
 final class WorkerConfigFile {
 
-    static final List<String> KNOWN = List.of("bootstrap", "topic-prefix", "id", "pool", "labels", "slots", "cpu",
+    static final List<String> KNOWN = List.of("bootstrap", "topic-prefix", "id", "pool", "labels", "slots", "address", "cpu",
             "memory", "disk", "gpus", "memory-limit", "timeout", "work-dir", "heartbeat-interval", "token-env",
             "credential", "pass-env", "run-as");
 
