@@ -1,6 +1,7 @@
 package io.cronoq.gateway;
 
 import io.cronoq.scheduler.config.SchedulerConfig;
+import java.util.Map;
 
 /**
  * The gateway's own settings, read from the scheduler's config as its other {@code cronoq.http.*} settings are:
@@ -27,7 +28,12 @@ public final class GatewaySettings {
      * @throws IllegalArgumentException naming the setting when its value is not a whole number from 1 to 100000
      */
     public static int gangMaxSize(SchedulerConfig config) {
-        String raw = config.asMap().get(GANG_MAX_SIZE.name());
+        return gangMaxSize(config.asMap());
+    }
+
+    /** {@link #GANG_MAX_SIZE} of these settings (a config's keys and values), as {@link #gangMaxSize(SchedulerConfig)}. */
+    static int gangMaxSize(Map<String, String> settings) {
+        String raw = settings.get(GANG_MAX_SIZE.name());
         if (raw == null) {
             return DEFAULT_GANG_MAX_SIZE;
         }
