@@ -25,7 +25,8 @@ import picocli.CommandLine.Option;
         footer = {"", "TIME is " + TimeFlags.TIME_FORMS + " (by this machine's clock).",
                 "DURATION is " + Durations.FORMS + ".", "",
                 "Examples:",
-                "  cronoq gangs submit --pool train --id run-7 --size 4 --placement spread --same-label rack \\",
+                "  cronoq gangs submit --pool train --id run-7 --size 4 \\",
+            "      --placement spread --same-label rack \\",
                 "      --label gpu=a100 --gpu 1 --payload-file job.json --timeout 2h"})
 public final class GangSubmitCommand implements Callable<Integer> {
 
@@ -42,8 +43,8 @@ public final class GangSubmitCommand implements Callable<Integer> {
             description = "The gang id (default: a new UUID); member i is the task <id>-i. The same gang twice is one.")
     String id;
 
-    @Option(names = "--size", required = true, paramLabel = "N", description = "How many members (1 or more; the "
-            + "gateway's cronoq.http.gang.max.size at most, 1024 by default).")
+    @Option(names = "--size", required = true, paramLabel = "N", description = "How many members: 1 or more, and at most "
+            + "the gateway's limit (1024 by default).")
     int size;
 
     @Option(names = "--placement", paramLabel = "PLACEMENT", description = "any (default: no constraint), spread "

@@ -11,7 +11,8 @@ import picocli.CommandLine.Spec;
         description = "Submit and show gangs: tasks that start together or not at all.",
         subcommands = {GangSubmitCommand.class, GangShowCommand.class},
         footer = {"", "Examples:",
-            "  cronoq gangs submit --pool train --id run-7 --size 4 --placement spread --same-label rack \\",
+            "  cronoq gangs submit --pool train --id run-7 --size 4 \\",
+            "      --placement spread --same-label rack \\",
             "      --label gpu=a100 --gpu 1 --payload-file job.json",
             "  cronoq gangs show run-7"})
 public final class GangsCommand implements Callable<Integer> {
