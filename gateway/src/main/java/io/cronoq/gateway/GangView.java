@@ -9,8 +9,8 @@ import java.util.List;
  * @param placement {@code ANY}, {@code SPREAD} or {@code PACK}
  * @param sameLabel the label key whose one value every member's worker carries, or {@code null}
  * @param state     {@code SUCCEEDED} when every member succeeded, {@code FAILED} when one failed, {@code CANCELLED}
- *                  when one was cancelled, {@code RUNNING} when every member is assigned, running or done, else
- *                  {@code WAITING}
+ *                  when one was cancelled, {@code RUNNING} when every member is assigned, running or succeeded,
+ *                  else {@code WAITING}; a member whose record is gone (forgotten, so finished) is left out
  * @param reason    why it waits (member 0's reason), only while {@code state} is {@code WAITING}
  * @param members   every member in rank order
  */

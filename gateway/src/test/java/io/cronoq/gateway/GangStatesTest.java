@@ -7,7 +7,7 @@ import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** A gang's state from its members' states. */
+/** A gang's state from its members' states ({@code -}: a member whose record is gone). */
 class GangStatesTest {
 
     @ParameterizedTest(name = "{0} -> {1}")
@@ -21,7 +21,9 @@ class GangStatesTest {
             "RUNNING SUCCEEDED            | RUNNING",
             "RUNNING WAITING              | WAITING",
             "WAITING WAITING              | WAITING",
-            "RUNNING -                    | WAITING",
+            "RUNNING -                    | RUNNING",
+            "SUCCEEDED - -                | SUCCEEDED",
+            "WAITING -                    | WAITING",
             "ASSIGNED                     | RUNNING"})
     void theGangsStateFollowsItsMembers(String members, String gang) {
         List<String> states = Arrays.stream(members.trim().split(" +")).map(s -> s.equals("-") ? null : s).toList();
