@@ -3,9 +3,9 @@ package io.cronoq.client;
 import io.cronoq.events.GangPlacement;
 import io.cronoq.events.GangSubmitted;
 import io.cronoq.events.TaskSubmitted;
+import io.cronoq.schemas.rules.GangRules;
 import io.cronoq.schemas.rules.InvalidInputException;
 import io.cronoq.schemas.rules.Rules;
-import io.cronoq.schemas.rules.SharingRules;
 import io.cronoq.schemas.rules.Violation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -43,8 +43,9 @@ public final class Gang {
     /** Starts a gang of {@code size} members, each the task {@code template} describes (without an id). */
     public static Builder of(int size, Task.Builder template) {
         Objects.requireNonNull(template, "template");
-        if (size < 1) {
-            throw new InvalidInputException("size", "size is " + size + "; a gang has at least 1 member");
+        if (size < 1 || size > GangRules.MAX_SIZE) {
+            throw new InvalidInputException("size", "size is " + size + "; a gang has 1 to " + GangRules.MAX_SIZE
+                    + " members");
         }
         return new Builder(Collections.nCopies(size, template), true, null, null, GangPlacement.ANY, null);
     }
@@ -120,8 +121,8 @@ public final class Gang {
 
     /**
      * An immutable gang builder: every step returns a new builder. A step refuses a bad value at once with an
-     * {@link InvalidInputException} naming the field; {@link #build()} refuses what only the whole gang can tell,
-     * naming the member's field ({@code members[2].labels}).
+     * {@link InvalidInputException} naming the field; {@link #build()} refuses what only the whole gang can tell by
+     * {@link GangRules}, the scheduler's own rules, naming the member's field ({@code members[2].tenant}).
      */
     public static final class Builder {
 
@@ -148,9 +149,12 @@ public final class Gang {
             return new Builder(members, template, pool, id, placement, sameLabel);
         }
 
-        /** The gang id; member {@code i} is the task {@code <id>-<i>}. Not given, {@link #build()} draws a UUID. */
+        /**
+         * The gang id (at most 249 characters, so its members' ids are ids); member {@code i} is the task
+         * {@code <id>-<i>}. Not given, {@link #build()} draws a UUID.
+         */
         public Builder id(String id) {
-            throwIfPresent(Rules.taskId(id));
+            throwIfPresent(GangRules.gangId(id));
             return new Builder(members, template, pool, id, placement, sameLabel);
         }
 
@@ -162,11 +166,8 @@ public final class Gang {
 
         /** A label key (e.g. {@code rack}): every member runs on workers that carry one value of it. */
         public Builder sameLabel(String key) {
-            if (key == null || !Rules.isLabelName(key)) {
-                throw new InvalidInputException("sameLabel", "sameLabel '" + key + "' is not a label key; a label key "
-                        + "is 1 to 63 characters: letters, digits, '.', '_', '/' or '-', starting and ending with a "
-                        + "letter or digit, e.g. rack");
-            }
+            Objects.requireNonNull(key, "key");
+            throwIfPresent(GangRules.sameLabel(key));
             return new Builder(members, template, pool, id, placement, key);
         }
 
@@ -185,13 +186,6 @@ public final class Gang {
                 throw new InvalidInputException("pool", "pool is required: the pool every member runs in");
             }
             String gangId = id != null ? id : UUID.randomUUID().toString();
-            String last = memberId(gangId, members.size() - 1);
-            if (!Rules.isId(last)) {
-                throw new InvalidInputException("gangId", "the gang id is " + gangId.length() + " characters, so its "
-                        + "last member's id (" + "<id>-" + (members.size() - 1) + ") is " + last.length() + "; a task id "
-                        + "is at most 255: use a gang id of at most " + (255 - (last.length() - gangId.length()))
-                        + " characters");
-            }
             Instant now = clock.instant();
             Clock at = Clock.fixed(now, ZoneOffset.UTC);
             List<TaskSubmitted> built = new ArrayList<>(members.size());
@@ -202,10 +196,8 @@ public final class Gang {
                     built.add(member(members.get(rank), place(rank), gangId, rank, at));
                 }
             }
-            oneTenant(built);
-            oneValueOfSameLabel(built);
             fitOneRecord(built);
-            return new Gang(GangSubmitted.newBuilder()
+            GangSubmitted gang = GangSubmitted.newBuilder()
                     .setGangId(gangId)
                     .setPool(pool)
                     .setPlacement(placement)
@@ -213,7 +205,9 @@ public final class Gang {
                     .setMembers(built)
                     .setSubmitter(built.get(0).getSubmitter())
                     .setSubmittedAt(now)
-                    .build());
+                    .build();
+            throwIfPresent(GangRules.check(gang));
+            return new Gang(gang);
         }
 
         private String place(int rank) {
@@ -229,62 +223,10 @@ public final class Gang {
                 throw new InvalidInputException(place + ".pool", place + " names pool " + member.givenPool()
                         + " and the gang pool " + pool + ": every member runs in the gang's pool");
             }
-            TaskSubmitted task;
             try {
-                task = member.pool(pool).id(memberId(gangId, rank)).build(at).toEvent();
+                return member.pool(pool).id(memberId(gangId, rank)).build(at).toEvent();
             } catch (InvalidInputException e) {
                 throw new InvalidInputException(place + "." + e.field(), place + ": " + e.violation().message());
-            }
-            if (!task.getConcurrency().isEmpty()) {
-                throw notYet(place, "concurrency", "concurrency keys");
-            }
-            if (!task.getRateLimits().isEmpty()) {
-                throw notYet(place, "rateLimits", "rate limits");
-            }
-            if (task.getStartAt() != null) {
-                throw notYet(place, "startAt", "a fixed start (startAt)");
-            }
-            if (task.getNotBefore() != null) {
-                throw notYet(place, "notBefore", "a not-before time (notBefore)");
-            }
-            return task;
-        }
-
-        private static InvalidInputException notYet(String place, String field, String what) {
-            return new InvalidInputException(place + "." + field, "gangs do not take " + what + " yet: leave it out of "
-                    + place);
-        }
-
-        private void oneTenant(List<TaskSubmitted> built) {
-            String first = SharingRules.tenantOf(built.get(0).getTenant());
-            for (int rank = 1; rank < built.size(); rank++) {
-                String tenant = SharingRules.tenantOf(built.get(rank).getTenant());
-                if (!tenant.equals(first)) {
-                    throw new InvalidInputException(place(rank) + ".tenant", "members[0] runs for tenant " + first
-                            + " and " + place(rank) + " for " + tenant + ": a gang runs for one tenant");
-                }
-            }
-        }
-
-        private void oneValueOfSameLabel(List<TaskSubmitted> built) {
-            if (sameLabel == null) {
-                return;
-            }
-            String value = null;
-            int valueRank = -1;
-            for (int rank = 0; rank < built.size(); rank++) {
-                String required = built.get(rank).getLabels().get(sameLabel);
-                if (required == null) {
-                    continue;
-                }
-                if (value == null) {
-                    value = required;
-                    valueRank = rank;
-                } else if (!required.equals(value)) {
-                    throw new InvalidInputException(place(rank) + ".labels." + sameLabel, "members[" + valueRank
-                            + "] requires " + sameLabel + "=" + value + " and " + place(rank) + " " + sameLabel + "="
-                            + required + ", but with sameLabel " + sameLabel + " every member runs on one value of it");
-                }
             }
         }
 
@@ -310,7 +252,7 @@ public final class Gang {
         }
 
         private static String memberId(String gangId, int rank) {
-            return gangId + "-" + rank;
+            return GangRules.memberId(gangId, rank);
         }
 
         private static void throwIfPresent(Optional<Violation> violation) {

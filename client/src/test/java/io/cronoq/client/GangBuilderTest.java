@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cronoq.events.GangPlacement;
 import io.cronoq.events.GangSubmitted;
+import io.cronoq.events.Priority;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.schemas.rules.InvalidInputException;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +21,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** A {@link Gang} is the one {@link GangSubmitted} its builder describes, and a gang no scheduler would take is refused. */
+/**
+ * A {@link Gang} is the one {@link GangSubmitted} its builder describes, and a gang no scheduler would take is refused
+ * by the scheduler's own rules before it is sent.
+ */
 class GangBuilderTest {
 
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
@@ -72,31 +76,37 @@ class GangBuilderTest {
     static Stream<Arguments> refusals() {
         Task.Builder plain = Task.of("x");
         return Stream.of(
-                Arguments.of((Supplier<Object>) () -> Gang.of(0, plain), "size", "size is 0; a gang has at least 1"),
+                Arguments.of((Supplier<Object>) () -> Gang.of(0, plain), "size", "size is 0; a gang has 1 to 1024 members"),
+                Arguments.of((Supplier<Object>) () -> Gang.of(1025, plain), "size", "size is 1025; a gang has 1 to 1024"),
+                Arguments.of((Supplier<Object>) () -> Gang.of(java.util.Collections.nCopies(1025, plain)).pool("p")
+                        .build(CLOCK), "members", "a gang of 1025 members; a gang has 1 to 1024 members"),
                 Arguments.of((Supplier<Object>) () -> Gang.of(List.of()), "members", "members is empty"),
                 Arguments.of((Supplier<Object>) () -> Gang.of(2, plain).build(CLOCK), "pool", "pool is required"),
-                Arguments.of((Supplier<Object>) () -> Gang.of(2, plain).pool("p").id("-x"), "taskId", "a task id is"),
-                Arguments.of((Supplier<Object>) () -> Gang.of(2, plain).pool("p").id("a".repeat(254)).build(CLOCK),
-                        "gangId", "use a gang id of at most 253 characters"),
+                Arguments.of((Supplier<Object>) () -> Gang.of(2, plain).pool("p").id("-x"), "gangId", "a gang id is a task id"),
+                Arguments.of((Supplier<Object>) () -> Gang.of(2, plain).pool("p").id("a".repeat(250)), "gangId",
+                        "a gang id is a task id of at most 249 characters"),
                 Arguments.of((Supplier<Object>) () -> Gang.of(2, plain).sameLabel(" "), "sameLabel",
-                        "sameLabel ' ' is not a label key"),
+                        "sameLabel is ' '; it names one label key"),
                 Arguments.of((Supplier<Object>) () -> Gang.of(List.of(plain, plain.id("mine"))).pool("p").id("g")
                         .build(CLOCK), "members[1].taskId", "a member's id is the gang's id and its rank (g-1)"),
                 Arguments.of((Supplier<Object>) () -> Gang.of(List.of(plain, plain.pool("q"))).pool("p").build(CLOCK),
                         "members[1].pool", "every member runs in the gang's pool"),
                 Arguments.of((Supplier<Object>) () -> Gang.of(List.of(plain, plain.tenant("research"))).pool("p")
-                        .build(CLOCK), "members[1].tenant", "a gang runs for one tenant"),
+                        .build(CLOCK), "members[1].tenant", "members[1].tenant is research and members[0].tenant is null; a gang runs for one "
+                        + "tenant"),
+                Arguments.of((Supplier<Object>) () -> Gang.of(List.of(plain, plain.priority(Priority.HIGH))).pool("p")
+                        .build(CLOCK), "members[1].priority", "a gang has one priority"),
                 Arguments.of((Supplier<Object>) () -> Gang.of(List.of(plain.label("rack", "r1"), plain,
-                        plain.label("rack", "r2"))).pool("p").sameLabel("rack").build(CLOCK), "members[2].labels.rack",
-                        "members[0] requires rack=r1 and members[2] rack=r2"),
+                        plain.label("rack", "r2"))).pool("p").sameLabel("rack").build(CLOCK), "sameLabel",
+                        "members require rack=r1 and rack=r2, so they can never share one value of rack"),
                 Arguments.of((Supplier<Object>) () -> Gang.of(2, plain.concurrency("k")).pool("p").build(CLOCK),
-                        "task.concurrency", "gangs do not take concurrency keys yet"),
+                        "members[0].concurrency", "which gang members do not take"),
                 Arguments.of((Supplier<Object>) () -> Gang.of(2, plain.rateLimit("openai")).pool("p").build(CLOCK),
-                        "task.rateLimits", "gangs do not take rate limits yet"),
+                        "members[0].rateLimits", "which gang members do not take"),
                 Arguments.of((Supplier<Object>) () -> Gang.of(List.of(plain.startAt(T0.plusSeconds(60)))).pool("p")
-                        .build(CLOCK), "members[0].startAt", "gangs do not take a fixed start"),
+                        .build(CLOCK), "members[0].startAt", "a gang's members start when the gang is placed"),
                 Arguments.of((Supplier<Object>) () -> Gang.of(2, plain.notBefore(T0.plusSeconds(60))).pool("p")
-                        .build(CLOCK), "task.notBefore", "gangs do not take a not-before time"),
+                        .build(CLOCK), "members[0].notBefore", "a gang's members start when the gang is placed"),
                 Arguments.of((Supplier<Object>) () -> Gang.of(2, Task.of(new byte[300_000])).pool("p").build(CLOCK),
                         "task.payload", "a gang travels as one Kafka record"));
     }

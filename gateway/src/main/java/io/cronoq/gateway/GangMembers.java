@@ -1,15 +1,14 @@
 package io.cronoq.gateway;
 
 import io.cronoq.events.TaskSubmitted;
-import io.cronoq.schemas.rules.SharingRules;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * The rules a gang's members break together, or as members (not as tasks): each refusal is a 400 naming the
- * member's field as the body spells it ({@code members[2].tenant}, {@code task.concurrency}).
+ * What the gateway refuses of a gang's members beyond {@link io.cronoq.schemas.rules.GangRules}, or before it with
+ * the body's words: each refusal is a 400 naming the member's field as the body spells it ({@code task.concurrency}).
  */
 final class GangMembers {
 
@@ -47,49 +46,6 @@ final class GangMembers {
     private static ApiException notYet(String place, String field, String what) {
         return ApiException.invalid(place + "." + field, "gangs do not take " + what + " yet: leave " + place + "."
                 + field + " out (a gang's members start together when the pool has room for all of them)");
-    }
-
-    /** Refuses members that run for different tenants (none is the tenant {@code default}). */
-    static void oneTenant(List<TaskSubmitted> members, boolean template) {
-        String first = SharingRules.tenantOf(members.get(0).getTenant());
-        for (int rank = 1; rank < members.size() && !template; rank++) {
-            String tenant = SharingRules.tenantOf(members.get(rank).getTenant());
-            if (!tenant.equals(first)) {
-                String place = "members[" + rank + "]";
-                throw ApiException.invalid(place + ".tenant", "members[0] runs for tenant " + first + " and " + place
-                        + " for " + tenant + ": a gang runs for one tenant; name the same tenant in every member, or "
-                        + "none");
-            }
-        }
-    }
-
-    /**
-     * Refuses members that require different values of the {@code sameLabel} key: they could never share one. A
-     * member that does not require the key can run beside any value.
-     */
-    static void oneValueOf(String sameLabel, List<TaskSubmitted> members, boolean template) {
-        if (sameLabel == null || template) {
-            return;
-        }
-        Integer firstRank = null;
-        for (int rank = 0; rank < members.size(); rank++) {
-            String value = members.get(rank).getLabels().get(sameLabel);
-            if (value == null) {
-                continue;
-            }
-            if (firstRank == null) {
-                firstRank = rank;
-                continue;
-            }
-            String first = members.get(firstRank).getLabels().get(sameLabel);
-            if (!value.equals(first)) {
-                String place = "members[" + rank + "]";
-                throw ApiException.invalid(place + ".labels." + sameLabel, "members[" + firstRank + "] requires "
-                        + sameLabel + "=" + first + " and " + place + " " + sameLabel + "=" + value + ", but with "
-                        + "sameLabel " + sameLabel + " every member runs on one value of it: require the same value, "
-                        + "or leave " + sameLabel + " out of the members' labels");
-            }
-        }
     }
 
     /** Refuses members whose encoded size together is over {@code maxBytes}: a gang is one Kafka record. */

@@ -12,6 +12,7 @@ import io.cronoq.events.GangPlacement;
 import io.cronoq.events.GangSubmitted;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.scheduler.auth.Credential;
+import io.cronoq.schemas.rules.GangRules;
 import io.cronoq.schemas.rules.Rules;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,8 +26,9 @@ import java.util.function.Supplier;
 /**
  * Reads the JSON body of {@code POST /v1/gangs} into one {@link GangSubmitted}: the gang's own fields, then each
  * member as {@link SubmissionParser} reads a task (every task rule, a refusal naming the member's field:
- * {@code members[2].labels}, {@code task.resources.memory}), then what only a gang can break — its size, one pool
- * and one tenant, one value of the {@code sameLabel} key, no limits and no start times, one Kafka record.
+ * {@code members[2].labels}, {@code task.resources.memory}), then what only a gang can break — its size, one
+ * Kafka record, and {@link GangRules}, the rules every edge applies (one pool, tenant and priority, one value of
+ * the {@code sameLabel} key, no limits and no start times).
  */
 final class GangParser {
 
@@ -84,7 +86,9 @@ final class GangParser {
         });
         Shape shape = shape(root);
         String id = read("id", () -> optionalText(root, "id").orElseGet(() -> UUID.randomUUID().toString()));
-        checkId(id, shape.size());
+        GangRules.gangId(id).ifPresent(v -> {
+            throw ApiException.invalid("id", v.message());
+        });
         GangPlacement placement = read("placement", () -> placement(root));
         String sameLabel = read("sameLabel", () -> sameLabel(root));
         Instant now = clock.get();
@@ -103,11 +107,9 @@ final class GangParser {
                         credential, now));
             }
         }
-        GangMembers.oneTenant(members, shape.template() != null);
-        GangMembers.oneValueOf(sameLabel, members, shape.template() != null);
         GangMembers.fitOneRecord(members, shape.template() != null, MAX_GANG_BYTES);
         String submitter = caller != null ? caller.name() : members.get(0).getSubmitter();
-        return GangSubmitted.newBuilder()
+        GangSubmitted gang = GangSubmitted.newBuilder()
                 .setGangId(id)
                 .setPool(pool)
                 .setPlacement(placement)
@@ -116,11 +118,35 @@ final class GangParser {
                 .setSubmitter(submitter)
                 .setSubmittedAt(now)
                 .build();
+        // The rules every edge applies (the scheduler's own): what the body's reading above did not already refuse.
+        GangRules.check(gang).ifPresent(v -> {
+            throw ApiException.invalid(bodyName(v.field(), shape.template() != null), v.message());
+        });
+        return gang;
     }
 
-    /** Member {@code rank}'s task id: {@code <gangId>-<rank>}. */
+    /**
+     * A field of {@link GangRules} as the body spells it: {@code gangId} is {@code id}, a member's field is its
+     * {@link SubmissionParser#bodyName} under {@code members[i].}, or under {@code task.} when one task is given.
+     */
+    static String bodyName(String field, boolean template) {
+        if (field.equals("gangId")) {
+            return "id";
+        }
+        if (field.equals("members") && template) {
+            return "size";
+        }
+        if (field.startsWith("members[") && field.contains("].")) {
+            int dot = field.indexOf("].") + 1;
+            String member = SubmissionParser.bodyName(field.substring(dot + 1));
+            return (template ? "task" : field.substring(0, dot)) + "." + member;
+        }
+        return field;
+    }
+
+    /** Member {@code rank}'s task id: {@code <gangId>-<rank>} ({@link GangRules#memberId}). */
     static String memberId(String gangId, int rank) {
-        return gangId + "-" + rank;
+        return GangRules.memberId(gangId, rank);
     }
 
     /** The members' task ids, in rank order. */
@@ -176,21 +202,6 @@ final class GangParser {
         }
     }
 
-    /** An id whose member ids are ids too: the longest, {@code <id>-<size - 1>}, at most 255 characters. */
-    private static void checkId(String id, int size) {
-        if (!Rules.isId(id)) {
-            throw ApiException.invalid("id", "'" + JsonBody.shown(id, 64) + "' is not a gang id; an id is 1 to 255 "
-                    + "characters: letters, digits, '.', '_', ':' or '-', starting with a letter or digit");
-        }
-        String last = memberId(id, size - 1);
-        if (!Rules.isId(last)) {
-            int room = 255 - (last.length() - id.length());
-            throw ApiException.invalid("id", "the gang id is " + id.length() + " characters, so its last member's id "
-                    + "(<id>-" + (size - 1) + ") is " + last.length() + "; a task id is at most 255: use a gang id of "
-                    + "at most " + room + " characters");
-        }
-    }
-
     private static GangPlacement placement(JsonNode root) {
         Optional<String> text = optionalText(root, "placement");
         if (text.isEmpty()) {
@@ -213,11 +224,9 @@ final class GangParser {
             throw ApiException.invalid("sameLabel", "sameLabel is blank; give the label key whose one value every "
                     + "member's worker carries, e.g. \"rack\", or leave sameLabel out");
         }
-        if (!Rules.isLabelName(key.get())) {
-            throw ApiException.invalid("sameLabel", "sameLabel '" + JsonBody.shown(key.get(), 64) + "' is not a label "
-                    + "key; a label key is 1 to 63 characters: letters, digits, '.', '_', '/' or '-', starting and "
-                    + "ending with a letter or digit, e.g. \"rack\" or \"topology.kubernetes.io/zone\"");
-        }
+        GangRules.sameLabel(key.get()).ifPresent(v -> {
+            throw ApiException.invalid("sameLabel", v.message());
+        });
         return key.get();
     }
 

@@ -1,6 +1,7 @@
 package io.cronoq.gateway;
 
 import io.cronoq.scheduler.config.SchedulerConfig;
+import io.cronoq.schemas.rules.GangRules;
 import java.util.Map;
 
 /**
@@ -9,23 +10,25 @@ import java.util.Map;
  */
 public final class GatewaySettings {
 
-    /** The most members {@code POST /v1/gangs} takes by default. */
-    public static final int DEFAULT_GANG_MAX_SIZE = 1024;
+    /** The most members {@code POST /v1/gangs} takes by default: as many as a gang may have. */
+    public static final int DEFAULT_GANG_MAX_SIZE = GangRules.MAX_SIZE;
 
     /** The most members a gang submitted through the gateway may have; a larger one is 400 naming its size. */
     public static final SchedulerConfig.Key GANG_MAX_SIZE = new SchedulerConfig.Key("cronoq.http.gang.max.size",
             Integer.toString(DEFAULT_GANG_MAX_SIZE),
-            "The most members a gang submitted through the gateway (POST /v1/gangs) may have: 1 to 100000.");
+            "The most members a gang submitted through the gateway (POST /v1/gangs) may have: 1 to "
+                    + GangRules.MAX_SIZE + ", the most a gang may have.");
 
-    /** The largest value {@link #GANG_MAX_SIZE} takes. */
-    static final int GANG_MAX_SIZE_LIMIT = 100_000;
+    /** The largest value {@link #GANG_MAX_SIZE} takes: the most members a gang may have. */
+    static final int GANG_MAX_SIZE_LIMIT = GangRules.MAX_SIZE;
 
     private GatewaySettings() {}
 
     /**
      * {@link #GANG_MAX_SIZE} of {@code config}, its default when the config does not carry the setting.
      *
-     * @throws IllegalArgumentException naming the setting when its value is not a whole number from 1 to 100000
+     * @throws IllegalArgumentException naming the setting when its value is not a whole number from 1 to
+     *                                  {@link GangRules#MAX_SIZE}
      */
     public static int gangMaxSize(SchedulerConfig config) {
         return gangMaxSize(config.asMap());

@@ -142,20 +142,19 @@ class GangRoutesTest {
                         "task must be an object of a task's fields"),
                 Arguments.of("{\"id\":\"g\",\"size\":2,\"task\":{}}", "pool", "pool is required"),
                 Arguments.of("{\"pool\":\"ours\",\"id\":\"-g\",\"size\":2,\"task\":{}}", "id",
-                        "'-g' is not a gang id; an id is 1 to 255 characters"),
-                Arguments.of("{\"pool\":\"ours\",\"id\":\"" + "a".repeat(254) + "\",\"size\":2,\"task\":{}}", "id",
-                        "its last member's id (<id>-1) is 256; a task id is at most 255: use a gang id of at most 253 "
-                                + "characters"),
+                        "gangId is '-g'; a gang id is a task id"),
+                Arguments.of("{\"pool\":\"ours\",\"id\":\"" + "a".repeat(250) + "\",\"size\":2,\"task\":{}}", "id",
+                        "a gang id is a task id of at most 249 characters"),
                 Arguments.of("{\"pool\":\"ours\",\"id\":\"g\",\"size\":2,\"task\":{},\"sameLabel\":\" \"}", "sameLabel",
                         "sameLabel is blank"),
                 Arguments.of("{\"pool\":\"ours\",\"id\":\"g\",\"size\":2,\"task\":{},\"sameLabel\":\"rack!\"}",
-                        "sameLabel", "sameLabel 'rack!' is not a label key"),
+                        "sameLabel", "sameLabel is 'rack!'; it names one label key"),
                 Arguments.of("{\"pool\":\"ours\",\"id\":\"g\",\"size\":2,\"task\":{},\"placement\":\"diagonal\"}",
                         "placement", "placement 'diagonal' is not one of any"),
                 Arguments.of("{\"pool\":\"ours\",\"id\":\"g\",\"sameLabel\":\"rack\",\"members\":[{\"labels\":"
-                        + "{\"rack\":\"r1\"}},{},{\"labels\":{\"rack\":\"r2\"}}]}", "members[2].labels.rack",
-                        "members[0] requires rack=r1 and members[2] rack=r2, but with sameLabel rack every member runs "
-                                + "on one value of it"),
+                        + "{\"rack\":\"r1\"}},{},{\"labels\":{\"rack\":\"r2\"}}]}", "sameLabel",
+                        "members require rack=r1 and rack=r2, so they can never share one value of rack; require one "
+                                + "value or drop sameLabel"),
                 Arguments.of("{\"pool\":\"ours\",\"id\":\"g\",\"members\":[{},{},{\"labels\":{\"g pu\":\"x\"}}]}",
                         "members[2].labels", "members[2]: label name 'g pu'"),
                 Arguments.of("{\"pool\":\"ours\",\"id\":\"g\",\"size\":2,\"task\":{\"resources\":{\"memory\":\"8GB\"}}}",
@@ -167,8 +166,13 @@ class GangRoutesTest {
                 Arguments.of("{\"pool\":\"ours\",\"id\":\"g\",\"members\":[{\"id\":\"mine\"}]}", "members[0].id",
                         "a member's id is the gang's id and its rank (g-0), set by the gateway"),
                 Arguments.of("{\"pool\":\"ours\",\"id\":\"g\",\"members\":[{},{\"tenant\":\"research\"}]}",
-                        "members[1].tenant", "members[0] runs for tenant default and members[1] for research: a gang "
+                        "members[1].tenant", "members[1].tenant is research and members[0].tenant is null; a gang "
                                 + "runs for one tenant"),
+                Arguments.of("{\"pool\":\"ours\",\"id\":\"g\",\"members\":[{},{\"priority\":\"HIGH\"}]}",
+                        "members[1].priority", "members[1].priority is HIGH and members[0].priority is NORMAL; a gang "
+                                + "has one priority"),
+                Arguments.of("{\"pool\":\"ours\",\"id\":\"g\",\"members\":[{\"timeout\":\"PT1M\"},"
+                        + "{\"timeout\":\"PT0S\"}]}", "members[1].timeout", "members[1]: timeoutMs is 0"),
                 Arguments.of("{\"pool\":\"ours\",\"id\":\"g\",\"members\":[{},{\"concurrency\":[{\"key\":\"k\"}]}]}",
                         "members[1].concurrency", "gangs do not take concurrency keys yet"),
                 Arguments.of("{\"pool\":\"ours\",\"id\":\"g\",\"size\":2,\"task\":{\"rateLimits\":[{\"name\":\"openai\"}]}}",

@@ -2,7 +2,7 @@ package io.cronoq.ops.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cronoq.schemas.rules.Durations;
-import io.cronoq.schemas.rules.Rules;
+import io.cronoq.schemas.rules.GangRules;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.List;
@@ -77,14 +77,14 @@ public final class GangSubmitCommand implements Callable<Integer> {
         refuseWhatGangsDoNotTake();
         ObjectNode body = GatewayClient.json().createObjectNode().put("pool", pool);
         if (id != null) {
-            if (!Rules.isId(id)) {
-                throw new IllegalArgumentException("--id '" + id + "' is not an id: 1 to 255 letters, digits, '.', "
-                        + "'_', ':' or '-', starting with a letter or digit");
-            }
+            GangRules.gangId(id).ifPresent(v -> {
+                throw new IllegalArgumentException("--id: " + v.message());
+            });
             body.put("id", id);
         }
-        if (size < 1) {
-            throw new IllegalArgumentException("--size " + size + ": a gang has at least 1 member; give 1 or more");
+        if (size < 1 || size > GangRules.MAX_SIZE) {
+            throw new IllegalArgumentException("--size " + size + ": a gang has 1 to " + GangRules.MAX_SIZE
+                    + " members; give a size in that range");
         }
         body.put("size", size);
         if (placement != null) {
@@ -99,10 +99,9 @@ public final class GangSubmitCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--same-label is blank: give a label key such as rack, or leave "
                         + "it out");
             }
-            if (!Rules.isLabelName(sameLabel)) {
-                throw new IllegalArgumentException("--same-label '" + sameLabel + "' is not a label key: 1 to 63 "
-                        + "letters, digits, '.', '_', '/' or '-', starting and ending with a letter or digit, e.g. rack");
-            }
+            GangRules.sameLabel(sameLabel).ifPresent(v -> {
+                throw new IllegalArgumentException("--same-label: " + v.message());
+            });
             body.put("sameLabel", sameLabel);
         }
         task.clock = clock;

@@ -99,7 +99,8 @@ class GangCommandsTest {
 
     static Stream<Arguments> badFlags() {
         return Stream.of(
-                Arguments.of(new String[] {"--size", "0"}, "--size 0: a gang has at least 1 member; give 1 or more"),
+                Arguments.of(new String[] {"--size", "0"}, "--size 0: a gang has 1 to 1024 members; give a size in that range"),
+                Arguments.of(new String[] {"--size", "1025"}, "--size 1025: a gang has 1 to 1024 members"),
                 Arguments.of(new String[] {"--size", "four"}, "--size"),
                 Arguments.of(new String[] {}, "Missing required option: '--size=N'"),
                 Arguments.of(new String[] {"--size", "2", "--placement", "diagonal"},
@@ -107,8 +108,8 @@ class GangCommandsTest {
                 Arguments.of(new String[] {"--size", "2", "--same-label", " "},
                         "--same-label is blank: give a label key such as rack, or leave it out"),
                 Arguments.of(new String[] {"--size", "2", "--same-label", "rack!"},
-                        "--same-label 'rack!' is not a label key"),
-                Arguments.of(new String[] {"--size", "2", "--id", "-run"}, "--id '-run' is not an id"),
+                        "--same-label: sameLabel is 'rack!'; it names one label key"),
+                Arguments.of(new String[] {"--size", "2", "--id", "-run"}, "--id: gangId is '-run'; a gang id is a task id"),
                 Arguments.of(new String[] {"--size", "2", "--concurrency", "k:2"},
                         "--concurrency: gangs do not take concurrency keys yet; leave --concurrency out"),
                 Arguments.of(new String[] {"--size", "2", "--rate-limit", "openai"},
