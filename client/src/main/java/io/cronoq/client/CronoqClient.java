@@ -37,8 +37,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Submits tasks to cronoq and awaits their outcomes, with nothing between the caller and Kafka:
- * submissions go to the submissions topic keyed by pool, batched and idempotent with {@code
+ * Submits tasks (and gangs of tasks that start together) to cronoq and awaits their outcomes,
+ * with nothing between the caller and Kafka: submissions go to the submissions topic keyed by pool, batched and idempotent with {@code
  * acks=all}, so a future completes only once the submission is durable and a retried send never
  * creates a second task; outcomes are read from the journal by one background reader shared by
  * every awaiting future. Thread-safe; one client per application is plenty. Close it to flush and
@@ -158,6 +158,21 @@ public final class CronoqClient implements AutoCloseable {
         // The producer stamps the record with this clock; outcome() later searches the journal from it.
         sentAt.put(key(task.pool(), id), System.currentTimeMillis());
         send(task.pool(), new SubmissionEvent(task.event()), done, id);
+        return done;
+    }
+
+    /**
+     * Sends the gang: one record holding every member, so the scheduler accepts all of them or none. The future
+     * completes with the gang id once the record is durably on the submissions topic, or fails with Kafka's error;
+     * then send the same {@link Gang} again: the scheduler keeps one gang per id. Each member's outcome is
+     * {@link #outcome(String, String)} of its task id ({@link Gang#memberIds()}).
+     */
+    public CompletableFuture<String> submit(Gang gang) {
+        Objects.requireNonNull(gang, "gang");
+        CompletableFuture<String> done = new CompletableFuture<>();
+        long now = System.currentTimeMillis();
+        gang.memberIds().forEach(member -> sentAt.put(key(gang.pool(), member), now));
+        send(gang.pool(), new SubmissionEvent(gang.event()), done, gang.id());
         return done;
     }
 

@@ -361,6 +361,16 @@ public final class Task {
             return with(d -> d.preferences.add(preference));
         }
 
+        /** The pool given so far, or {@code null}: a gang checks its members' against its own. */
+        String givenPool() {
+            return draft.pool;
+        }
+
+        /** The id given so far, or {@code null}: a gang's members take theirs from the gang. */
+        String givenId() {
+            return draft.id;
+        }
+
         /** The task, with its id fixed and its submission time read from the system clock. */
         public Task build() {
             return build(Clock.systemUTC());

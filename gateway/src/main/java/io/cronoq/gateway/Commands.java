@@ -1,5 +1,6 @@
 package io.cronoq.gateway;
 
+import io.cronoq.events.GangSubmitted;
 import io.cronoq.events.LimitSet;
 import io.cronoq.events.SharingPolicySet;
 import io.cronoq.events.TaskCancelRequested;
@@ -8,12 +9,15 @@ import io.cronoq.events.WorkerDraining;
 
 /**
  * The only writes the gateway makes: events on the scheduler's input topics, keyed by pool
- * (submissions, cancels, sharing policies and limits on the submissions topic, drains on the workers topic). Each
+ * (submissions of tasks and gangs, cancels, sharing policies and limits on the submissions topic, drains on the workers topic). Each
  * returns once the event is durably on its topic, or throws {@link ApiException} UNAVAILABLE.
  */
 public interface Commands {
 
     void submit(TaskSubmitted task);
+
+    /** A gang: one record holding every member, so its members are accepted together or not at all. */
+    void submitGang(GangSubmitted gang);
 
     void cancel(TaskCancelRequested cancel);
 

@@ -58,6 +58,7 @@ public final class Gateway {
      */
     public static Javalin create(GatewayContext context, GatewayTls tls, String bind, int port) {
         TaskRoutes tasks = new TaskRoutes(context);
+        GangRoutes gangs = new GangRoutes(context);
         SnapshotRoutes snapshot = new SnapshotRoutes(context);
         HistoryRoutes history = new HistoryRoutes(context);
         WorkerRoutes workers = new WorkerRoutes(context);
@@ -91,6 +92,8 @@ public final class Gateway {
             config.routes.get("/v1/tasks", tasks::list, Permission.READ);
             config.routes.get("/v1/tasks/{id}", tasks::get, Permission.READ);
             config.routes.delete("/v1/tasks/{id}", tasks::cancel, Permission.CANCEL);
+            config.routes.post("/v1/gangs", gangs::submit, Permission.SUBMIT);
+            config.routes.get("/v1/gangs/{id}", gangs::get, Permission.READ);
             config.routes.get("/v1/snapshot", snapshot::get, Permission.READ);
             config.routes.get("/v1/history", history::get, Permission.READ);
             config.routes.get("/v1/workers", workers::list, Permission.READ);

@@ -18,9 +18,18 @@ import java.util.Objects;
  * @param clock    "now" for submissions, cancels and waiting ages
  * @param credentials who may call what ({@link Credentials#none()}: open, for local development)
  * @param history  the pools' recent minutes, folded from the journal
+ * @param gangMaxSize the most members {@code POST /v1/gangs} takes ({@link GatewaySettings#GANG_MAX_SIZE})
  */
 public record GatewayContext(StateReader cluster, StateReader local, Commands commands, SchemaRegistry registry,
-                             MetricsSource metrics, Clock clock, Credentials credentials, HistorySource history) {
+                             MetricsSource metrics, Clock clock, Credentials credentials, HistorySource history,
+                             int gangMaxSize) {
+
+    /** A gateway taking gangs of at most {@link GatewaySettings#DEFAULT_GANG_MAX_SIZE} members. */
+    public GatewayContext(StateReader cluster, StateReader local, Commands commands, SchemaRegistry registry,
+                          MetricsSource metrics, Clock clock, Credentials credentials, HistorySource history) {
+        this(cluster, local, commands, registry, metrics, clock, credentials, history,
+                GatewaySettings.DEFAULT_GANG_MAX_SIZE);
+    }
 
     /** A gateway without history ({@link HistorySource#NONE}). */
     public GatewayContext(StateReader cluster, StateReader local, Commands commands, SchemaRegistry registry,
@@ -44,6 +53,9 @@ public record GatewayContext(StateReader cluster, StateReader local, Commands co
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(credentials, "credentials");
         Objects.requireNonNull(history, "history");
+        if (gangMaxSize < 1) {
+            throw new IllegalArgumentException("gangMaxSize is " + gangMaxSize + "; a gang has at least 1 member");
+        }
     }
 
     /** The reader a request gets: this instance's own when a peer forwarded it, else the cluster's. */

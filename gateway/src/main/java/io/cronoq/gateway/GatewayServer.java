@@ -90,7 +90,7 @@ public final class GatewayServer implements AutoCloseable {
             ForwardedStateReader forwarded = new ForwardedStateReader(local, ownership, peers::answers);
             metrics.unserved(forwarded::unservedPartitions);
             GatewayContext context = new GatewayContext(cluster, forwarded,
-                    commands, registry, metrics, clock, credentials, history);
+                    commands, registry, metrics, clock, credentials, history, GatewaySettings.gangMaxSize(config));
             app = Gateway.create(context, tls, bind, port).start(bind, port);
         } catch (RuntimeException e) {
             // Did not start (e.g. the port is taken): release what was opened, then say why.

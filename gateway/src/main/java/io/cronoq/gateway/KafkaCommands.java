@@ -1,5 +1,6 @@
 package io.cronoq.gateway;
 
+import io.cronoq.events.GangSubmitted;
 import io.cronoq.events.LimitKind;
 import io.cronoq.events.LimitSet;
 import io.cronoq.events.SharingPolicySet;
@@ -60,6 +61,12 @@ final class KafkaCommands implements Commands, AutoCloseable {
     @Override
     public void submit(TaskSubmitted task) {
         publish(topics.submissions(), task.getPool(), new SubmissionEvent(task), "submission of task " + task.getTaskId());
+    }
+
+    @Override
+    public void submitGang(GangSubmitted gang) {
+        publish(topics.submissions(), gang.getPool(), new SubmissionEvent(gang), "submission of gang " + gang.getGangId()
+                + " (" + gang.getMembers().size() + " members)");
     }
 
     @Override

@@ -71,7 +71,8 @@ final class SubmissionParser {
             "updatedAt", "the scheduler stamps it whenever the task changes",
             "payloadBytes", "the gateway counts the bytes of payload or payloadBase64",
             "waiting", "the scheduler says why and since when a task waits",
-            "attempts", "the scheduler records each attempt it assigns");
+            "attempts", "the scheduler records each attempt it assigns",
+            "gang", "the scheduler sets it on each member of a gang submitted with POST /v1/gangs");
     /** Who sets {@code submitter} when the gateway checks tokens. */
     static final String SUBMITTER_FROM_CREDENTIAL = "with tokens configured the gateway takes it from the calling "
             + "credential";
@@ -120,6 +121,20 @@ final class SubmissionParser {
         }
         try {
             return task(root, credential);
+        } catch (ApiException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw BodyFields.unforeseen("body", e);
+        }
+    }
+
+    /**
+     * The task one JSON object of a larger body describes (a gang's member), checked against every submission
+     * rule as {@link #parse(byte[], String)} checks a whole body; a refusal names the field within the object.
+     */
+    TaskSubmitted parse(JsonNode object, String credential) {
+        try {
+            return task(object, credential);
         } catch (ApiException e) {
             throw e;
         } catch (RuntimeException e) {

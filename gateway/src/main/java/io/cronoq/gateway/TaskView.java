@@ -16,6 +16,7 @@ import java.util.Map;
  * @param rateLimits  the rate limits whose units each of its attempts takes when assigned
  * @param waiting     why and since when it waits, only while {@code state} is {@code WAITING}
  * @param attempts    every attempt so far, oldest first
+ * @param gang        its place in its gang (POST /v1/gangs), set by the scheduler; {@code null} for a task of its own
  */
 public record TaskView(String id, String pool, String state, Map<String, String> labels, ResourcesView resources,
                        String priority, int payloadBytes, String submitter, String tenant, String submittedAt,
@@ -23,10 +24,21 @@ public record TaskView(String id, String pool, String state, Map<String, String>
                        String deadline, String notBefore, String startAt, String tolerance, String timeout,
                        Integer maxAttempts, String backoff, String maxBackoff, List<PreferenceView> prefer,
                        List<ConcurrencyView> concurrency, List<RateLimitView> rateLimits,
-                       WaitingView waiting, List<AttemptView> attempts) {
+                       WaitingView waiting, List<AttemptView> attempts, GangView gang) {
 
     /** Why a task waits: the scheduler's reason, since when, and for how long by the gateway's clock. */
     public record WaitingView(String reason, String since, Long waitingMs) {}
+
+    /**
+     * A member's place in its gang.
+     *
+     * @param id        the gang's id (the member's task id is {@code <id>-<rank>})
+     * @param size      how many members the gang has
+     * @param rank      this member's index, 0 to size - 1
+     * @param placement {@code ANY}, {@code SPREAD} or {@code PACK}
+     * @param sameLabel the label key whose one value every member's worker carries, or {@code null}
+     */
+    public record GangView(String id, int size, int rank, String placement, String sameLabel) {}
 
     /** A soft routing preference. */
     public record PreferenceView(Map<String, String> labels, int weight) {}

@@ -2,6 +2,7 @@ package io.cronoq.gateway;
 
 import io.cronoq.events.AttemptRecord;
 import io.cronoq.events.ConcurrencyKey;
+import io.cronoq.events.GangSpec;
 import io.cronoq.events.Gpu;
 import io.cronoq.events.Preference;
 import io.cronoq.events.RateLimitUse;
@@ -64,7 +65,13 @@ final class ViewMapper {
                 t.getRetry() == null ? null : t.getRetry().getMaxAttempts(),
                 t.getRetry() == null ? null : duration(t.getRetry().getInitialBackoffMs()),
                 t.getRetry() == null ? null : duration(t.getRetry().getMaxBackoffMs()), prefer, concurrency, rateLimits,
-                waiting, attempts);
+                waiting, attempts, gang(t.getGang()));
+    }
+
+    /** A member's place in its gang, or null for a task of its own. */
+    static TaskView.GangView gang(GangSpec g) {
+        return g == null ? null : new TaskView.GangView(g.getGangId(), g.getSize(), g.getRank(), g.getPlacement().name(),
+                g.getSameLabel());
     }
 
     static ResourcesView resources(ResourceRequest r) {

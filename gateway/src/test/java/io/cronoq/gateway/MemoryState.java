@@ -129,7 +129,22 @@ final class MemoryState implements StateReader {
                 labels, 3, "2026-06-01T11:59:00Z", "2026-06-01T11:59:01Z", null, null, null));
         return new TaskView(id, pool, state, labels, null, "NORMAL", 5, null, "default", "2026-06-01T11:58:00Z",
                 "2026-06-01T11:59:01Z", null, null, null, null, null, null, null, null, List.of(), List.of(), List.of(),
-                null, attempts);
+                null, attempts, null);
+    }
+
+    /**
+     * Member {@code rank} of gang {@code gangId} of {@code size} members, as the scheduler keeps it: task id
+     * {@code <gangId>-<rank>}, its place in the gang, one attempt on {@code worker} when given, and {@code reason} as
+     * its waiting reason while {@code WAITING}.
+     */
+    static TaskView member(String gangId, int rank, int size, String pool, String state, String worker, String reason) {
+        TaskView plain = task(gangId + "-" + rank, pool, state, Map.of(), worker);
+        TaskView.WaitingView waiting = state.equals("WAITING")
+                ? new TaskView.WaitingView(reason, "2026-06-01T11:58:00Z", 120_000L) : null;
+        return new TaskView(plain.id(), pool, state, Map.of(), null, "NORMAL", 5, "ci", "research",
+                plain.submittedAt(), plain.updatedAt(), null, null, null, null, null, null, null, null, List.of(),
+                List.of(), List.of(), waiting, plain.attempts(),
+                new TaskView.GangView(gangId, size, rank, "SPREAD", "rack"));
     }
 
     /** A worker running {@code running} attempts (each the first of its task). */

@@ -3,6 +3,7 @@ package io.cronoq.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.cronoq.events.GangSubmitted;
 import io.cronoq.events.LimitSet;
 import io.cronoq.events.SharingPolicySet;
 import io.cronoq.events.TaskCancelRequested;
@@ -57,6 +58,9 @@ class OpenApiDocumentTest {
         assertProperties("Task", TaskView.class);
         assertProperties("Attempt", TaskView.AttemptView.class);
         assertProperties("Waiting", TaskView.WaitingView.class);
+        assertProperties("GangSpec", TaskView.GangView.class);
+        assertProperties("Gang", GangView.class);
+        assertProperties("GangMember", GangView.MemberView.class);
         assertProperties("Preference", TaskView.PreferenceView.class);
         assertProperties("Resources", ResourcesView.class);
         assertProperties("TaskPage", TaskPage.class);
@@ -91,6 +95,7 @@ class OpenApiDocumentTest {
         assertThat(properties("QuotaPolicy")).containsExactlyInAnyOrderElementsOf(SharingPolicyParser.QUOTA_FIELDS);
         assertThat(properties("PoolSharing")).containsExactlyInAnyOrderElementsOf(SharingPolicyParser.POOL_FIELDS);
         assertThat(properties("TaskSubmission")).containsExactlyInAnyOrderElementsOf(SubmissionParser.FIELDS);
+        assertThat(properties("GangSubmission")).containsExactlyInAnyOrderElementsOf(GangParser.FIELDS);
         assertThat(properties("ResourceRequest")).containsExactlyInAnyOrderElementsOf(SubmissionParser.RESOURCE_FIELDS);
         assertThat(document.at("/components/schemas/ErrorDetail/properties/code/enum"))
                 .extracting(JsonNode::asText)
@@ -112,6 +117,11 @@ class OpenApiDocumentTest {
     private static final Commands NO_WRITES = new Commands() {
         @Override
         public void submit(TaskSubmitted task) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void submitGang(GangSubmitted gang) {
             throw new UnsupportedOperationException();
         }
 

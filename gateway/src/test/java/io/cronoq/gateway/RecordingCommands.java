@@ -2,6 +2,7 @@ package io.cronoq.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cronoq.events.GangSubmitted;
 import io.cronoq.events.LimitSet;
 import io.cronoq.events.SharingPolicySet;
 import io.cronoq.events.TaskCancelRequested;
@@ -34,7 +35,7 @@ final class RecordingCommands implements Commands {
         return new RecordingCommands(true);
     }
 
-    /** The events of a type written so far, in order: submissions, cancels, drains, sharing policies or limits. */
+    /** The events of a type written so far, in order: submissions of tasks and gangs, cancels, drains, sharing policies or limits. */
     <T extends SpecificRecord> List<T> written(Class<T> type) {
         return written.stream().filter(type::isInstance).map(type::cast).toList();
     }
@@ -49,6 +50,11 @@ final class RecordingCommands implements Commands {
     @Override
     public void submit(TaskSubmitted task) {
         write(task);
+    }
+
+    @Override
+    public void submitGang(GangSubmitted gang) {
+        write(gang);
     }
 
     @Override

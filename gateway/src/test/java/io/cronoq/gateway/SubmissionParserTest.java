@@ -61,7 +61,8 @@ class SubmissionParserTest {
             "updatedAt    | null                       | the scheduler stamps it",
             "payloadBytes | 5                          | the gateway counts the bytes",
             "waiting      | {\"reason\":\"busy\"}      | the scheduler says why",
-            "attempts     | []                         | the scheduler records each attempt"})
+            "attempts     | []                         | the scheduler records each attempt",
+            "gang         | {\"id\":\"g\",\"rank\":0}    | the scheduler sets it on each member of a gang"})
     void aFieldTheServerSetsIsRefusedSayingWhoSetsIt(String field, String value, String who) {
         assertThatThrownBy(() -> parser.parse("{\"pool\":\"p\",\"" + field + "\":" + value + "}"))
                 .isInstanceOfSatisfying(ApiException.class, e -> {

@@ -12,7 +12,7 @@ class TaskIdsTest {
 
     private static TaskView view(String pool) {
         return new TaskView("x", pool, "WAITING", Map.of(), null, "NORMAL", 0, null, "default", null, null, null, null,
-                null, null, null, null, null, null, List.of(), List.of(), List.of(), null, List.of());
+                null, null, null, null, null, null, List.of(), List.of(), List.of(), null, List.of(), null);
     }
 
     @Test

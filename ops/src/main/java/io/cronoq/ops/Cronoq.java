@@ -2,6 +2,7 @@ package io.cronoq.ops;
 
 import io.cronoq.agent.process.WorkerCommand;
 import io.cronoq.ops.http.CancelCommand;
+import io.cronoq.ops.http.GangsCommand;
 import io.cronoq.ops.http.LimitsCommand;
 import io.cronoq.ops.http.SnapshotCommand;
 import io.cronoq.ops.http.StatusCommand;
@@ -18,7 +19,7 @@ import picocli.CommandLine.Command;
 @Command(name = "cronoq", mixinStandardHelpOptions = true, version = "cronoq 0.1.0",
         description = "A task scheduler for mixed worker fleets in which Kafka is the database.",
         subcommands = {DevCommand.class, SchedulerCommand.class, TopicsCommand.class,
-                SubmitCommand.class, StatusCommand.class, CancelCommand.class, SnapshotCommand.class, WorkersCommand.class,
+                SubmitCommand.class, GangsCommand.class, StatusCommand.class, CancelCommand.class, SnapshotCommand.class, WorkersCommand.class,
                 TenantsCommand.class, LimitsCommand.class,
                 io.cronoq.ops.replay.ReplayCommand.class, io.cronoq.ops.replay.SimulateCommand.class, BenchPointerCommand.class},
         exitCodeListHeading = "%nExit codes:%n",

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import picocli.CommandLine;
 
-/** submit, status, cancel, snapshot and workers against a real gateway, as a user types them. */
+/** submit, gangs, status, cancel, snapshot and workers against a real gateway, as a user types them. */
 @Tag("integration")
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class HttpCommandsTest {
@@ -103,6 +103,21 @@ class HttpCommandsTest {
         assertThat(task.path("backoff").asText()).isEqualTo("PT15S");
         assertThat(task.path("maxBackoff").asText()).isEqualTo("PT10M");
         assertThat(run("cancel", "cli-3").exit).isZero();
+    }
+
+    @Test
+    void aGangSubmittedFromTheCommandLineShowsItsMembersWaitingTogether() {
+        Result submitted = run("gangs", "submit", "--pool", POOL, "--id", "cli-g", "--size", "2", "--label", "gpu=h100",
+                "--placement", "spread");
+        assertThat(submitted.exit).as(submitted.err).isZero();
+        assertThat(submitted.out.trim()).isEqualTo("cli-g");
+
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(run("gangs", "show", "cli-g").out)
+                .contains("Gang cli-g in pool cli: WAITING (2 members, placement SPREAD)")
+                .containsPattern("0 +cli-g-0 +WAITING")
+                .containsPattern("1 +cli-g-1 +WAITING"));
+        assertThat(run("status", "cli-g-1").out).contains("cli-g-1 in pool cli: WAITING");
+        assertThat(run("cancel", "cli-g-0").exit).isZero();
     }
 
     @Test
