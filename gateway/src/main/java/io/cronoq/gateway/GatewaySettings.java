@@ -14,10 +14,7 @@ public final class GatewaySettings {
     public static final int DEFAULT_GANG_MAX_SIZE = GangRules.MAX_SIZE;
 
     /** The most members a gang submitted through the gateway may have; a larger one is 400 naming its size. */
-    public static final SchedulerConfig.Key GANG_MAX_SIZE = new SchedulerConfig.Key("cronoq.http.gang.max.size",
-            Integer.toString(DEFAULT_GANG_MAX_SIZE),
-            "The most members a gang submitted through the gateway (POST /v1/gangs) may have: 1 to "
-                    + GangRules.MAX_SIZE + ", the most a gang may have.");
+    public static final SchedulerConfig.Key GANG_MAX_SIZE = SchedulerConfig.HTTP_GANG_MAX_SIZE;
 
     /** The largest value {@link #GANG_MAX_SIZE} takes: the most members a gang may have. */
     static final int GANG_MAX_SIZE_LIMIT = GangRules.MAX_SIZE;

@@ -57,6 +57,10 @@ public final class SchedulerConfig {
             "A Confluent-compatible schema registry; empty means the embedded registry kept in the <prefix>_schemas topic.");
     public static final Key APPLICATION_SERVER = new Key("cronoq.application.server", "",
             "host:port at which this instance's gateway answers, so other instances can forward queries to it.");
+    public static final Key HTTP_GANG_MAX_SIZE = new Key("cronoq.http.gang.max.size",
+            Integer.toString(io.cronoq.schemas.rules.GangRules.MAX_SIZE),
+            "The most members a gang submitted through the gateway (POST /v1/gangs) may have: 1 to "
+                    + io.cronoq.schemas.rules.GangRules.MAX_SIZE + ", the most a gang may have.");
     public static final Key HTTP_BIND = new Key("cronoq.http.bind", "0.0.0.0",
             "Address the gateway listens on: 0.0.0.0 (every interface, as in a pod), 127.0.0.1 (this machine only) or one interface's address.");
     public static final Key HTTP_TLS_KEYSTORE = new Key("cronoq.http.tls.keystore", "",
@@ -105,7 +109,7 @@ public final class SchedulerConfig {
             PROCESSING_GUARANTEE, COMMIT_INTERVAL_MS, STATE_DIR, STANDBY_REPLICAS, INSTANCE_ID, SESSION_TIMEOUT_MS,
             HEARTBEAT_INTERVAL_MS, ACCEPTABLE_RECOVERY_LAG, PROBING_REBALANCE_INTERVAL_MS, TRANSACTION_TIMEOUT_MS,
             STREAM_THREADS,
-            SCHEMA_REGISTRY_URL, APPLICATION_SERVER, HTTP_BIND, HTTP_TLS_KEYSTORE, HTTP_TLS_KEYSTORE_PASSWORD_ENV,
+            SCHEMA_REGISTRY_URL, APPLICATION_SERVER, HTTP_BIND, HTTP_GANG_MAX_SIZE, HTTP_TLS_KEYSTORE, HTTP_TLS_KEYSTORE_PASSWORD_ENV,
             HTTP_TLS_TRUSTSTORE, HTTP_TLS_TRUSTSTORE_PASSWORD_ENV, PARTITIONS, AUTH_SIGNATURE_MAX_AGE_MS, TICK_INTERVAL_MS,
             HEARTBEAT_TIMEOUT_MS, LEAVE_GRACE_MS, RESERVATION_LEAD_MS, DEADLINE_LEAD_MS, PRIORITY_STEP_MS,
             START_TOLERANCE_MS, TASK_RETENTION_MS, GANG_RESERVE_AFTER_MS, GANG_RESERVATION_MS, JOURNAL_RECORDS);
