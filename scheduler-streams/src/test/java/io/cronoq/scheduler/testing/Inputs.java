@@ -92,12 +92,12 @@ public final class Inputs implements AutoCloseable {
     }
 
     /**
-     * Sends an input event on its topic, in its envelope: {@code Task*} events are submissions, {@code Worker*}
-     * events the workers' topic, attempt reports completions.
+     * Sends an input event on its topic, in its envelope: {@code Task*} and {@code Gang*} events are submissions,
+     * {@code Worker*} events the workers' topic, attempt reports completions.
      */
     public void send(String pool, SpecificRecord event) {
         String name = event.getSchema().getName();
-        if (name.startsWith("Task")) {
+        if (name.startsWith("Task") || name.startsWith("Gang")) {
             String topic = topics.submissions().name();
             put(topic, pool, topics.submissions().valueSerde().serializer().serialize(topic, new SubmissionEvent(event)));
         } else if (name.startsWith("Worker")) {
