@@ -80,6 +80,9 @@ final class GangPlacer {
         Reservation reservation;
         Why told;
         String reason;
+        /** Whether the workers registered could never hold it, as of {@link Groups#fleetChanges} {@link #neverAt}. */
+        boolean never;
+        long neverAt = -1;
 
         WaitingGang(String id, int size, GangPlacement layout, String sameLabel, long rank, long sequence,
                     int[] classOfMember, List<TaskSubmitted> requirements) {
@@ -233,7 +236,10 @@ final class GangPlacer {
             lines[k] = m.groups.classFor(RecordedPlaces.lineKey(s), Requirement.keyOf(s), s);
         }
         Tenant tenant = lines[0].tenant;
-        // The candidates now: free profiles of the members' classes that the tenant may take.
+        if (!mayFitNow(g, lines)) {
+            waitOn(g, lines, at); // the common case on a busy pool: too few free slots, no matching to try
+            return false;
+        }
         // The candidates now: profiles of the members' classes with a slot free for this gang (free, or held by
         // its own reservation) that the tenant may take.
         LinkedHashMap<Profile, Integer> index = new LinkedHashMap<>();
@@ -254,22 +260,17 @@ final class GangPlacer {
         }
         int[] found = fit(g, allowed, room, candidates).solve();
         if (found == null) {
-            int[] ever = everFit(g, lines, null);
-            if (ever == null) {
-                release(g);
-                g.told = Why.NEVER;
-                g.reason = reason(g, lines, candidates, room);
-            } else {
-                reserve(g, lines, at);
-            }
+            waitOn(g, lines, at);
             return false;
         }
         Tenant.Quota over = overMax(tenant, g, found, candidates);
         if (over != null) {
-            g.told = Why.MAX;
-            g.reason = needs(g, lines) + "; tenant " + tenant.name() + " may hold at most " + over.max + " slots of "
-                    + (over.scope.size() == 0 ? "the pool" : over.scope.key()) + " and holds " + over.inUse()
-                    + ": the gang's members do not all fit under that max";
+            if (g.told != Why.MAX) {
+                g.told = Why.MAX;
+                g.reason = needs(g, lines) + "; tenant " + tenant.name() + " may hold at most " + over.max
+                        + " slots of " + (over.scope.size() == 0 ? "the pool" : over.scope.key()) + " and holds "
+                        + over.inUse() + ": the gang's members do not all fit under that max";
+            }
             return false;
         }
         if (members == null) {
@@ -293,6 +294,52 @@ final class GangPlacer {
                     rank == 0 ? "gang " + g.id + ": all " + g.size + " members assigned at once" : null, gang, out);
         }
         return true;
+    }
+
+    /**
+     * A bound that costs no matching: whether the slots the gang may take now (free ones of its
+     * classes' free profiles, and what its own reservation holds) could number its members.
+     */
+    private boolean mayFitNow(WaitingGang g, WaitClass[] lines) {
+        long room = 0;
+        if (g.reservation != null) {
+            for (Profile p : g.reservation.target.keySet()) {
+                room += p.removed ? 0 : p.held;
+            }
+        }
+        for (int k = 0; k < lines.length && room < g.size; k++) {
+            boolean seen = false;
+            for (int j = 0; j < k; j++) {
+                seen |= lines[j].need == lines[k].need;
+            }
+            if (!seen) {
+                for (Profile p : lines[k].need.freeProfiles) {
+                    room += p.free();
+                }
+            }
+        }
+        return room >= g.size;
+    }
+
+    /**
+     * The gang does not fit now: it waits because the workers registered now could never hold it
+     * (looked at again only when capacity or links change), or for its slots, reserving them once it
+     * may ({@link #reserve}).
+     */
+    private void waitOn(WaitingGang g, WaitClass[] lines, Instant at) {
+        if (g.neverAt != m.groups.fleetChanges) {
+            g.never = everFit(g, lines, null) == null;
+            g.neverAt = m.groups.fleetChanges;
+        }
+        if (g.never) {
+            release(g);
+            if (g.told != Why.NEVER) {
+                g.told = Why.NEVER;
+                g.reason = reason(g, lines);
+            }
+            return;
+        }
+        reserve(g, lines, at);
     }
 
     private static GangFit fit(WaitingGang g, BitSet[] allowed, int[] room, List<Profile> candidates) {
@@ -381,17 +428,24 @@ final class GangPlacer {
             }
         }
         if (g.reservation == null) {
-            g.told = Why.SLOTS;
-            g.reason = reason(g, lines, List.of(), new int[0]);
+            if (g.told != Why.SLOTS) {
+                g.told = Why.SLOTS;
+                g.reason = reason(g, lines);
+            }
             return;
         }
         for (Map.Entry<Profile, Integer> e : g.reservation.target.entrySet()) {
             Profile p = e.getKey();
-            m.groups.hold(p, g.id, Math.max(0, Math.min(e.getValue(), p.idle())));
+            int hold = Math.max(0, Math.min(e.getValue(), p.idle()));
+            if (p.held != hold || !g.id.equals(p.reservedFor)) {
+                m.groups.hold(p, g.id, hold);
+            }
         }
-        g.told = Why.RESERVING;
-        g.reason = needs(g, lines) + "; reserving since " + Instant.ofEpochMilli(g.reservation.sinceMillis) + " ("
-                + g.reservation.held() + " of " + g.size + " held): slots that free where it goes are kept for it";
+        if (g.told != Why.RESERVING) {
+            g.told = Why.RESERVING;
+            g.reason = needs(g, lines) + "; reserving since " + Instant.ofEpochMilli(g.reservation.sinceMillis) + " ("
+                    + g.reservation.held() + " of " + g.size + " held): slots that free where it goes are kept for it";
+        }
     }
 
     /** Its reservation, if any, ends: the slots it held go back to single tasks. */
@@ -483,7 +537,7 @@ final class GangPlacer {
         return s.toString();
     }
 
-    private static String reason(WaitingGang g, WaitClass[] lines, List<Profile> candidates, int[] room) {
+    private static String reason(WaitingGang g, WaitClass[] lines) {
         String needs = needs(g, lines);
         if (g.told == Why.NEVER) {
             int workers = 0;

@@ -37,6 +37,8 @@ final class Groups {
     private final Map<String, Group> groups = new HashMap<>();
     /** The requirement classes by requirement key: what profiles link to, whatever the tenants. */
     private final Map<String, Need> needs = new HashMap<>();
+    /** Counts the changes of capacity and of links between profiles and classes: what could ever run where. */
+    long fleetChanges;
 
     Groups(ClassIndex classes, Tenants tenants, Limits<WaitClass> limits) {
         this.classes = classes;
@@ -174,6 +176,7 @@ final class Groups {
             Group g = p.group;
             g.remove(p.resources.key());
             p.removed = true;
+            fleetChanges++;
             for (Need n : p.needs) {
                 n.profiles.remove(p);
                 n.unlist(p);
@@ -246,6 +249,7 @@ final class Groups {
     }
 
     private void link(Profile p, Need n) {
+        fleetChanges++;
         p.needs.add(n);
         n.profiles.add(p);
         n.capacity += p.capacity;
@@ -257,6 +261,9 @@ final class Groups {
     /** Propagates a profile's capacity change and free/full transition to the classes it serves. */
     private void changed(Profile p, int capacityBefore) {
         int delta = p.capacity - capacityBefore;
+        if (delta != 0) {
+            fleetChanges++;
+        }
         boolean free = p.free() > 0;
         if (delta == 0 && free == p.listedFree) {
             return;
