@@ -123,6 +123,7 @@ public class PlacementBenchmark {
     /** Operations between two gangs, when {@link #gang} is set. */
     private static final int GANG_EVERY = 200;
     private int gangs;
+    private long gangMembersAssigned;
 
     private PoolScheduler scheduler;
     private final ArrayDeque<AttemptAssigned> running = new ArrayDeque<>();
@@ -139,6 +140,8 @@ public class PlacementBenchmark {
     @AuxCounters(AuxCounters.Type.OPERATIONS)
     public static class Counters {
         public long decisions;
+        /** Members of gangs assigned (each gang whole, in one decision). */
+        public long gangMembers;
     }
 
     @Setup(Level.Trial)
@@ -249,6 +252,8 @@ public class PlacementBenchmark {
                 oldest.getWorkerId(), oldest.getGeneration(), AT, null), AT);
         track(done);
         counters.decisions += decisions + done.size();
+        counters.gangMembers += gangMembersAssigned;
+        gangMembersAssigned = 0;
     }
 
     /** A gang of {@link #gang} members that need no label, of the next task's tenant. */
@@ -287,6 +292,7 @@ public class PlacementBenchmark {
         for (int i = 0; i < decisions.size(); i++) {
             if (decisions.get(i).event() instanceof AttemptAssigned a && !a.getTaskId().startsWith("gpu-")) {
                 running.add(a);
+                gangMembersAssigned += a.getGang() != null ? 1 : 0;
             }
         }
     }
