@@ -237,7 +237,9 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
     /**
      * Sends what one input (or one tick) decided: each notice to its worker's key, in order, and
      * every journaled entry in one journal record (the first in its fields, the rest in order in
-     * {@code more}), so an input costs the journal one record however much it caused; or, set to
+     * {@code more}), so an input costs the journal one record however much it caused, unless that
+     * record would outgrow {@link JournalBudget#RECORD_BYTES}: then it goes on in the next record (a
+     * gang placed whole writes every member's assignment, each with the gang's workers); or, set to
      * write per entry, each entry in a record of its own. Each record is stamped with the input's
      * {@code timestamp}, and says when the scheduler heard the input ({@code heardAt}, what it passed
      * to the policy) where that differs, so a replay decides on the clock this scheduler decided on.
@@ -245,12 +247,16 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
     private void route(String pool, long timestamp, Instant heardAt, List<Decision> decisions) {
         Instant heard = heardAt == null || heardAt.toEpochMilli() == timestamp ? null : heardAt;
         JournalEntry record = null;
+        long bytes = 0;
         for (Decision decision : decisions) {
             if (decision.journal()) {
-                if (journalPerEntry && record != null) {
+                long entry = JournalBudget.bytesOf(decision.event(), decision.cause());
+                if (record != null && (journalPerEntry || bytes + entry > JournalBudget.RECORD_BYTES)) {
                     context.forward(new Record<>(pool, record, timestamp), SchedulerTopology.JOURNAL_SINK);
                     record = null;
+                    bytes = 0;
                 }
+                bytes += entry;
                 if (record == null) {
                     record = new JournalEntry(pool, Instant.ofEpochMilli(timestamp), decision.event(), decision.cause(),
                             journalPerEntry ? List.of() : new ArrayList<>(decisions.size() - 1), heard);
