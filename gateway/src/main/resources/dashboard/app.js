@@ -189,6 +189,19 @@ function renderWaiting(page) {
   if (!page.tasks.length) body.append(el('tr', null, el('td', { colspan: 5, class: 'empty' }, 'Nothing waits.')));
 }
 
+function gangLayout(gang) {
+  return gang.placement.toLowerCase() + (gang.sameLabel ? ', one ' + gang.sameLabel : '');
+}
+
+// A gang waits as one: its member 0 stands for it, with the gang's reason (a reservation says what it holds).
+function renderGangs(page) {
+  const body = document.querySelector('#gangs tbody');
+  const gangs = page.tasks.filter(t => t.gang && t.gang.rank === 0);
+  body.replaceChildren(...gangs.map(t => taskRow(t, [t.gang.id, t.pool, t.gang.size, gangLayout(t.gang),
+    age(t.waiting && t.waiting.waitingMs), (t.waiting && t.waiting.reason) || '—'])));
+  if (!gangs.length) body.append(el('tr', null, el('td', { colspan: 6, class: 'empty' }, 'No gang waits.')));
+}
+
 function renderTasks(page) {
   const body = document.querySelector('#tasks tbody');
   body.replaceChildren(...page.tasks.map(t => taskRow(t, [t.id, t.pool, t.state, time(t.submittedAt),
@@ -219,6 +232,8 @@ async function renderTask() {
     .map(k => k.key + (k.max === null || k.max === undefined ? '' : ' (max ' + k.max + ')')).join(', ')]);
   if (task.rateLimits && task.rateLimits.length) rows.push(['rate limits', task.rateLimits
     .map(r => r.name + ' ×' + r.units).join(', ')]);
+  if (task.gang) rows.push(['gang', task.gang.id + ': member ' + task.gang.rank + ' of ' + task.gang.size
+    + ' (' + gangLayout(task.gang) + ')']);
   if (task.waiting) rows.push(['waiting', (task.waiting.reason || '') + ' (' + age(task.waiting.waitingMs) + ')']);
   fields.replaceChildren(...rows.flatMap(([k, v]) => [el('dt', null, k), el('dd', { 'data-field': k }, v)]));
   document.querySelector('#task-detail-attempts tbody').replaceChildren(...task.attempts.map(a => el('tr', null,
@@ -347,6 +362,7 @@ async function refresh() {
       recent ? api('/v1/tasks?limit=20') : null]);
     renderPools(snapshot);
     renderWaiting(waiting);
+    renderGangs(waiting);
     renderWorkers(workers);
     if (tasks) renderTasks(tasks);
     if (history) await refreshHistory(snapshot);

@@ -270,6 +270,26 @@ class DashboardBrowserIntegrationTest {
     }
 
     @Test
+    void aWaitingGangIsListedWithItsReasonAndAMemberShowsItsPlaceInTheGang() {
+        String pool = "dashboard-gangs";
+        inputs.register(pool, "gang-w1", Map.of("rack", "a"), 2);
+        Api.Reply reply = node.api.post("/v1/gangs", ("{\"pool\":\"%s\",\"id\":\"train\",\"size\":3,"
+                + "\"placement\":\"spread\",\"task\":{}}").formatted(pool));
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(202);
+        browser.get(node.gateway.url() + "/");
+
+        await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
+            String row = text("#gangs tr[data-task='train-0']");
+            assertThat(row).contains("train").contains(pool).contains("3").contains("spread")
+                    .contains("gang train needs 3 slots, one per worker (spread)");
+        });
+        await().atMost(WAIT).ignoreExceptions().untilAsserted(() ->
+                browser.findElement(By.cssSelector("#waiting tr[data-task='train-1']")).click());
+        await().atMost(WAIT).ignoreExceptions().untilAsserted(() ->
+                assertThat(text("#task-detail-fields [data-field='gang']")).isEqualTo("train: member 1 of 3 (spread)"));
+    }
+
+    @Test
     void clickingATaskShowsItsHistory() {
         inputs.register(OTHER_POOL, "gpu-2", Map.of("gpu", "h100"), 1);
         submit(OTHER_POOL, "h1", "h100");

@@ -149,17 +149,7 @@ class JournalFoldTopologyTest {
                 c.setRequestedAt(now);
                 scheduler.send(c);
             } else if (!running.isEmpty() && random.nextInt(8) > 0) { // else an attempt stays unreported
-                List<String> keys = new ArrayList<>(running.keySet());
-                keys.sort(null);
-                AttemptAssigned a = running.remove(keys.get(random.nextInt(keys.size())));
-                scheduler.send(at(started(a.getTaskId(), a.getPool(), a.getAttempt(), a.getWorkerId(), a.getGeneration()), now));
-                if (random.nextInt(4) == 0) {
-                    scheduler.send(at(failed(a.getTaskId(), a.getPool(), a.getAttempt(), a.getWorkerId(),
-                            a.getGeneration(), "boom", random.nextBoolean()), now));
-                } else {
-                    scheduler.send(at(succeeded(a.getTaskId(), a.getPool(), a.getAttempt(), a.getWorkerId(),
-                            a.getGeneration()), now));
-                }
+                reportOne(random, now, 4, true);
             }
             drainOutputs(generations);
         }
@@ -231,17 +221,7 @@ class JournalFoldTopologyTest {
                 c.setRequestedAt(now);
                 scheduler.send(c);
             } else if (!running.isEmpty()) {
-                List<String> keys = new ArrayList<>(running.keySet());
-                keys.sort(null);
-                AttemptAssigned a = running.remove(keys.get(random.nextInt(keys.size())));
-                scheduler.send(at(started(a.getTaskId(), a.getPool(), a.getAttempt(), a.getWorkerId(), a.getGeneration()), now));
-                if (random.nextInt(6) == 0) {
-                    scheduler.send(at(failed(a.getTaskId(), a.getPool(), a.getAttempt(), a.getWorkerId(),
-                            a.getGeneration(), "boom", true), now));
-                } else {
-                    scheduler.send(at(succeeded(a.getTaskId(), a.getPool(), a.getAttempt(), a.getWorkerId(),
-                            a.getGeneration()), now));
-                }
+                reportOne(random, now, 6, false);
             }
             drainOutputs(generations);
             assertNoGangHoldsSlotsInPart(gangs);
@@ -252,6 +232,24 @@ class JournalFoldTopologyTest {
                 ? w.getReason() : e.getEvent() instanceof AttemptRevoked r ? r.getReason() : "")).collect(Collectors.joining("\n"));
         assertThat(words).contains("members assigned at once", "reserving since", "member g", " failed",
                 "the gang runs again as a whole", "cancelling a member cancels its gang");
+    }
+
+    /**
+     * A running attempt picked at random starts and ends at {@code now}: one in {@code failOneIn} fails (retryable
+     * at random when {@code randomlyRetryable}, else retryable), the others succeed.
+     */
+    private void reportOne(Random random, Instant now, int failOneIn, boolean randomlyRetryable) {
+        List<String> keys = new ArrayList<>(running.keySet());
+        keys.sort(null);
+        AttemptAssigned a = running.remove(keys.get(random.nextInt(keys.size())));
+        scheduler.send(at(started(a.getTaskId(), a.getPool(), a.getAttempt(), a.getWorkerId(), a.getGeneration()), now));
+        if (random.nextInt(failOneIn) == 0) {
+            scheduler.send(at(failed(a.getTaskId(), a.getPool(), a.getAttempt(), a.getWorkerId(),
+                    a.getGeneration(), "boom", !randomlyRetryable || random.nextBoolean()), now));
+        } else {
+            scheduler.send(at(succeeded(a.getTaskId(), a.getPool(), a.getAttempt(), a.getWorkerId(),
+                    a.getGeneration()), now));
+        }
     }
 
     private static io.cronoq.events.GangSubmitted gang(String id, String pool, int size, Instant now, Random random) {

@@ -26,7 +26,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -36,7 +35,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * Gangs on a real broker with process workers built from their command line: the members of a spread gang learn
@@ -58,7 +56,7 @@ class GangProcessIntegrationTest {
     @TempDir
     Path dir;
 
-    private final List<WorkerCommand.Agent> agents = new CopyOnWriteArrayList<>();
+    private Agents agents;
 
     @BeforeAll
     static void startScheduler() {
@@ -77,9 +75,8 @@ class GangProcessIntegrationTest {
 
     @AfterEach
     void stopAgents() {
-        for (WorkerCommand.Agent agent : agents) {
-            agent.worker().close();
-            agent.runner().shutdown();
+        if (agents != null) {
+            agents.close();
         }
     }
 
@@ -178,16 +175,10 @@ class GangProcessIntegrationTest {
     }
 
     private CronoqWorker agent(String... args) {
-        List<String> all = new ArrayList<>(List.of("--bootstrap", scheduler.bootstrap(),
-                "--topic-prefix", scheduler.prefix(), "--heartbeat-interval", "1s", "--registration-timeout", "60s"));
-        all.addAll(List.of(args));
-        CommandLine cli = WorkerCommand.commandLine();
-        cli.parseArgs(all.toArray(String[]::new));
-        WorkerCommand.Agent agent = ((WorkerCommand) cli.getCommand()).agent();
-        agents.add(agent);
-        CronoqWorker worker = agent.worker().start();
-        assertThat(worker.state()).isEqualTo(CronoqWorker.State.ACTIVE);
-        return worker;
+        if (agents == null) {
+            agents = new Agents(scheduler.bootstrap(), scheduler.prefix());
+        }
+        return agents.start(args);
     }
 
     private static List<String> lines(Path file) throws java.io.IOException {

@@ -17,7 +17,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -29,7 +28,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * The process agent, built from its command line, against a real scheduler: attempts run as child processes with
@@ -48,7 +46,7 @@ class ProcessAgentIntegrationTest {
     @TempDir
     Path dir;
 
-    private final List<WorkerCommand.Agent> agents = new CopyOnWriteArrayList<>();
+    private Agents agents;
 
     @BeforeAll
     static void startScheduler() throws Exception {
@@ -62,9 +60,8 @@ class ProcessAgentIntegrationTest {
 
     @AfterEach
     void stopAgents() {
-        for (WorkerCommand.Agent agent : agents) {
-            agent.worker().close();
-            agent.runner().shutdown();
+        if (agents != null) {
+            agents.close();
         }
     }
 
@@ -156,16 +153,10 @@ class ProcessAgentIntegrationTest {
     }
 
     private CronoqWorker agent(String... args) {
-        List<String> all = new ArrayList<>(List.of("--bootstrap", scheduler.bootstrap(),
-                "--topic-prefix", scheduler.prefix(), "--heartbeat-interval", "1s", "--registration-timeout", "60s"));
-        all.addAll(List.of(args));
-        CommandLine cli = WorkerCommand.commandLine();
-        cli.parseArgs(all.toArray(String[]::new));
-        WorkerCommand.Agent agent = ((WorkerCommand) cli.getCommand()).agent();
-        agents.add(agent);
-        CronoqWorker worker = agent.worker().start();
-        assertThat(worker.state()).isEqualTo(CronoqWorker.State.ACTIVE);
-        return worker;
+        if (agents == null) {
+            agents = new Agents(scheduler.bootstrap(), scheduler.prefix());
+        }
+        return agents.start(args);
     }
 
     private static List<String> lines(Path file) throws java.io.IOException {
