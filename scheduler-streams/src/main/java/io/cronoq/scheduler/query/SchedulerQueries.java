@@ -186,6 +186,7 @@ public final class SchedulerQueries {
                         offer(page, StoreNames.task(stores.tasks(), pool, timer.taskId()), filter);
                     }
                 });
+                offerWaitingGangs(page, pool, filter);
             });
         } else {
             try (KeyValueIterator<String, TaskRecord> it = stores.tasks().all()) {
@@ -195,6 +196,25 @@ public final class SchedulerQueries {
         List<TaskRecord> result = new ArrayList<>(page);
         result.sort(TaskCursor.NEWEST_FIRST);
         return result;
+    }
+
+    /** The members of the pool's waiting gangs, which wait outside every line (their ids are with the pool's counters). */
+    private void offerWaitingGangs(PriorityQueue<TaskRecord> page, String pool, TaskFilter filter) {
+        io.cronoq.events.PoolRecord counters = stores.pools().get(pool);
+        if (counters == null) {
+            return;
+        }
+        for (String gangId : counters.getWaitingGangs()) {
+            TaskRecord first = StoreNames.task(stores.tasks(), pool, io.cronoq.schemas.rules.GangRules.memberId(gangId, 0));
+            if (first == null || first.getTask().getGang() == null) {
+                continue;
+            }
+            offer(page, first, filter);
+            for (int rank = 1; rank < first.getTask().getGang().getSize(); rank++) {
+                offer(page, StoreNames.task(stores.tasks(), pool, io.cronoq.schemas.rules.GangRules.memberId(gangId, rank)),
+                        filter);
+            }
+        }
     }
 
     private static void offer(PriorityQueue<TaskRecord> page, TaskRecord task, TaskFilter filter) {
