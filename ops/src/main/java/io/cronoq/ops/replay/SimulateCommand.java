@@ -124,7 +124,8 @@ public final class SimulateCommand implements Callable<Integer> {
                 millis(priorityStep, configured.priorityStepMs()),
                 millis(startTolerance, configured.startToleranceMs()),
                 configured.retentionMs())
-                .withGangReservation(configured.gangReserveAfterMs(), configured.gangReservationMs());
+                .withGangReservation(configured.gangReserveAfterMs(), configured.gangReservationMs())
+                .withGangStartTimeout(configured.gangStartTimeoutMs());
     }
 
     /** The flag's duration in milliseconds, or {@code configured} when the flag is not given. */

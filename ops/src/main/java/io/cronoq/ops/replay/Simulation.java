@@ -145,7 +145,8 @@ final class Simulation {
      */
     static TimeRules simulated(TimeRules rules) {
         return new TimeRules(NEVER_EVICT_MS, rules.reservationLeadMs(), rules.deadlineLeadMs(), rules.priorityStepMs(),
-                rules.startToleranceMs(), 0, NEVER_EVICT_MS, rules.gangReserveAfterMs(), rules.gangReservationMs());
+                rules.startToleranceMs(), 0, NEVER_EVICT_MS, rules.gangReserveAfterMs(), rules.gangReservationMs(),
+                rules.gangStartTimeoutMs());
     }
 
     /** Simulates one pool with the default time rules: {@code recorded} is that pool's journal, in order. */

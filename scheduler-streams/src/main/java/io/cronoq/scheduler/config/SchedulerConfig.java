@@ -90,6 +90,9 @@ public final class SchedulerConfig {
     public static final Key GANG_RESERVATION_MS = new Key("cronoq.gang.reservation.ms",
             String.valueOf(TimeRules.DEFAULT_GANG_RESERVATION_MS),
             "How long (ms) a gang's reservation holds slots at most; then they are released and the gang reserves again after cronoq.gang.reserve.after.ms.");
+    public static final Key GANG_START_TIMEOUT_MS = new Key("cronoq.gang.start.timeout.ms",
+            String.valueOf(TimeRules.DEFAULT_GANG_START_TIMEOUT_MS),
+            "How long (ms) after its assignment a gang's member may take to start (its worker reports it started): past it the member's process is taken not to have come up, the other members are revoked and the gang runs again whole, as when a member fails.");
     public static final Key RESERVATION_LEAD_MS = new Key("cronoq.reservation.lead.ms", "30000",
             "How long (ms) before a fixed start the next matching slot is held for the task.");
     public static final Key DEADLINE_LEAD_MS = new Key("cronoq.deadline.lead.ms", "600000",
@@ -112,7 +115,8 @@ public final class SchedulerConfig {
             SCHEMA_REGISTRY_URL, APPLICATION_SERVER, HTTP_BIND, HTTP_GANG_MAX_SIZE, HTTP_TLS_KEYSTORE, HTTP_TLS_KEYSTORE_PASSWORD_ENV,
             HTTP_TLS_TRUSTSTORE, HTTP_TLS_TRUSTSTORE_PASSWORD_ENV, PARTITIONS, AUTH_SIGNATURE_MAX_AGE_MS, TICK_INTERVAL_MS,
             HEARTBEAT_TIMEOUT_MS, LEAVE_GRACE_MS, RESERVATION_LEAD_MS, DEADLINE_LEAD_MS, PRIORITY_STEP_MS,
-            START_TOLERANCE_MS, TASK_RETENTION_MS, GANG_RESERVE_AFTER_MS, GANG_RESERVATION_MS, JOURNAL_RECORDS);
+            START_TOLERANCE_MS, TASK_RETENTION_MS, GANG_RESERVE_AFTER_MS, GANG_RESERVATION_MS, GANG_START_TIMEOUT_MS,
+            JOURNAL_RECORDS);
 
     /** The Kafka settings cronoq sets from a key of its own, each with that key: the Kafka form is refused. */
     private static final Map<String, Key> KAFKA_FORMS = Map.of(
@@ -184,6 +188,7 @@ public final class SchedulerConfig {
         intAtLeast(LEAVE_GRACE_MS, 0);
         intAtLeast(GANG_RESERVE_AFTER_MS, 0);
         intAtLeast(GANG_RESERVATION_MS, 1);
+        intAtLeast(GANG_START_TIMEOUT_MS, 1);
         intAtLeast(RESERVATION_LEAD_MS, 0);
         intAtLeast(DEADLINE_LEAD_MS, 0);
         intAtLeast(PRIORITY_STEP_MS, 0);
@@ -241,7 +246,8 @@ public final class SchedulerConfig {
     public TimeRules timeRules() {
         return new TimeRules(getInt(HEARTBEAT_TIMEOUT_MS), getInt(RESERVATION_LEAD_MS), getInt(DEADLINE_LEAD_MS),
                 getInt(PRIORITY_STEP_MS), getInt(START_TOLERANCE_MS), getLong(TASK_RETENTION_MS),
-                getInt(LEAVE_GRACE_MS), getInt(GANG_RESERVE_AFTER_MS), getInt(GANG_RESERVATION_MS));
+                getInt(LEAVE_GRACE_MS), getInt(GANG_RESERVE_AFTER_MS), getInt(GANG_RESERVATION_MS),
+                getInt(GANG_START_TIMEOUT_MS));
     }
 
     /** How often the scheduler decides what time brought. */

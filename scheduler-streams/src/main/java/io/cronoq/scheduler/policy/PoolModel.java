@@ -117,7 +117,7 @@ final class PoolModel {
     /** The leases of the running attempts, read from their tasks (one read per busy slot) on first use. */
     Leases leases() {
         if (leases == null) {
-            leases = new Leases();
+            leases = new Leases(rules.gangStartTimeoutMs());
             for (Worker w : workers.values()) {
                 if (!w.live()) {
                     continue;

@@ -118,8 +118,11 @@ final class PoolTime {
                 m.leases().end(lease.taskId()); // cannot happen: every end of an attempt ends its lease
                 continue;
             }
-            String why = "lease expired: attempt " + attempt.getAttempt() + " ran longer than its timeout of "
-                    + Durations.words(task.getTask().getTimeoutMs());
+            String why = m.leases().startBound(task)
+                    ? "attempt " + attempt.getAttempt() + " of gang member " + lease.taskId() + " did not start within "
+                            + Durations.words(m.leases().gangStartTimeoutMs()) + " of its assignment (the gang start timeout)"
+                    : "lease expired: attempt " + attempt.getAttempt() + " ran longer than its timeout of "
+                            + Durations.words(task.getTask().getTimeoutMs());
             out.add(Decision.journalAndNotify(new AttemptRevoked(lease.taskId(), m.pool, attempt.getAttempt(),
                     attempt.getWorkerId(), attempt.getGeneration(), why, now), attempt.getWorkerId(), null));
             PoolModel.end(attempt, AttemptOutcome.REVOKED, why, now);

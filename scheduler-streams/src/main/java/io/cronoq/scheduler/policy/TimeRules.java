@@ -17,10 +17,15 @@ package io.cronoq.scheduler.policy;
  * @param gangReserveAfterMs how long a gang that could fit waits for its slots to free at once before slots that free
  *                           where it can go are held for it ({@link GangPlacer}); 0 reserves at once
  * @param gangReservationMs  how long a gang's reservation holds slots at most before it is released and retried later
+ * @param gangStartTimeoutMs how long after its assignment a gang's member may take to start: past it, its gang's
+ *                           attempt ends as if the member failed (its process did not come up)
  */
 public record TimeRules(long heartbeatTimeoutMs, long reservationLeadMs, long deadlineLeadMs, long priorityStepMs,
                         long startToleranceMs, long retentionMs, long leaveGraceMs, long gangReserveAfterMs,
-                        long gangReservationMs) {
+                        long gangReservationMs, long gangStartTimeoutMs) {
+
+    /** A gang's member must start within 5 min of its assignment when the settings do not say. */
+    public static final long DEFAULT_GANG_START_TIMEOUT_MS = 300_000;
 
     /** A gang waits 60 s for its slots before it reserves them when the settings do not say. */
     public static final long DEFAULT_GANG_RESERVE_AFTER_MS = 60_000;
@@ -48,6 +53,15 @@ public record TimeRules(long heartbeatTimeoutMs, long reservationLeadMs, long de
         notNegative("leaveGraceMs", leaveGraceMs);
         notNegative("gangReserveAfterMs", gangReserveAfterMs);
         positive("gangReservationMs", gangReservationMs);
+        positive("gangStartTimeoutMs", gangStartTimeoutMs);
+    }
+
+    /** The rules with the default gang start timeout. */
+    public TimeRules(long heartbeatTimeoutMs, long reservationLeadMs, long deadlineLeadMs, long priorityStepMs,
+                     long startToleranceMs, long retentionMs, long leaveGraceMs, long gangReserveAfterMs,
+                     long gangReservationMs) {
+        this(heartbeatTimeoutMs, reservationLeadMs, deadlineLeadMs, priorityStepMs, startToleranceMs, retentionMs,
+                leaveGraceMs, gangReserveAfterMs, gangReservationMs, DEFAULT_GANG_START_TIMEOUT_MS);
     }
 
     /** The rules of the other durations with the default gang reservation rules. */
@@ -67,19 +81,25 @@ public record TimeRules(long heartbeatTimeoutMs, long reservationLeadMs, long de
     /** These rules with finished tasks kept {@code retentionMs} (0: forever). */
     public TimeRules withRetentionMs(long retentionMs) {
         return new TimeRules(heartbeatTimeoutMs, reservationLeadMs, deadlineLeadMs, priorityStepMs, startToleranceMs,
-                retentionMs, leaveGraceMs, gangReserveAfterMs, gangReservationMs);
+                retentionMs, leaveGraceMs, gangReserveAfterMs, gangReservationMs, gangStartTimeoutMs);
     }
 
     /** These rules with a leaving worker's reports awaited {@code leaveGraceMs} (0: its attempts are lost at the leave). */
     public TimeRules withLeaveGraceMs(long leaveGraceMs) {
         return new TimeRules(heartbeatTimeoutMs, reservationLeadMs, deadlineLeadMs, priorityStepMs, startToleranceMs,
-                retentionMs, leaveGraceMs, gangReserveAfterMs, gangReservationMs);
+                retentionMs, leaveGraceMs, gangReserveAfterMs, gangReservationMs, gangStartTimeoutMs);
     }
 
     /** These rules with a gang reserving after {@code reserveAfterMs} and holding for at most {@code reservationMs}. */
     public TimeRules withGangReservation(long reserveAfterMs, long reservationMs) {
         return new TimeRules(heartbeatTimeoutMs, reservationLeadMs, deadlineLeadMs, priorityStepMs, startToleranceMs,
-                retentionMs, leaveGraceMs, reserveAfterMs, reservationMs);
+                retentionMs, leaveGraceMs, reserveAfterMs, reservationMs, gangStartTimeoutMs);
+    }
+
+    /** These rules with a gang's member bound to start within {@code startTimeoutMs} of its assignment. */
+    public TimeRules withGangStartTimeout(long startTimeoutMs) {
+        return new TimeRules(heartbeatTimeoutMs, reservationLeadMs, deadlineLeadMs, priorityStepMs, startToleranceMs,
+                retentionMs, leaveGraceMs, gangReserveAfterMs, gangReservationMs, startTimeoutMs);
     }
 
     private static void positive(String name, long value) {

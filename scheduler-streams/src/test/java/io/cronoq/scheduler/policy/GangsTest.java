@@ -243,6 +243,36 @@ class GangsTest {
     }
 
     @Test
+    void aMemberThatDoesNotStartWithinTheStartTimeoutEndsTheGangsAttempt() {
+        apply(worker("w1", 1), 0);
+        apply(worker("w2", 1), 0);
+        List<AttemptAssigned> a = all(apply(gang("g", 2, GangPlacement.SPREAD, null), 1), AttemptAssigned.class);
+        apply(started(a.get(0)), 2); // member 1's process never comes up
+
+        // The gang was assigned at its submission's time, T0.
+        assertThat(scheduler.nextDue()).as("the start bound of member 1").isEqualTo(T0.plusSeconds(300));
+        assertThat(all(scheduler.tick(T0.plusSeconds(299)), AttemptRevoked.class)).isEmpty();
+        List<Decision> out = scheduler.tick(T0.plusSeconds(300));
+
+        List<AttemptRevoked> revoked = all(out, AttemptRevoked.class);
+        assertThat(revoked).extracting(AttemptRevoked::getTaskId).containsExactly("g-1", "g-0");
+        assertThat(revoked.get(0).getReason()).isEqualTo("attempt 1 of gang member g-1 did not start within 5m of its "
+                + "assignment (the gang start timeout)");
+        assertThat(revoked.get(1).getReason()).isEqualTo("gang g: member g-1 was revoked");
+        assertThat(state("g-0")).isEqualTo(TaskState.WAITING);
+        assertThat(state("g-1")).isEqualTo(TaskState.WAITING);
+    }
+
+    @Test
+    void aStartedMemberWithoutATimeoutHasNoLeaseLeft() {
+        apply(worker("w1", 2), 0);
+        List<AttemptAssigned> a = all(apply(gang("g", 2, GangPlacement.ANY, null), 1), AttemptAssigned.class);
+        a.forEach(x -> apply(started(x), 2));
+        assertThat(scheduler.nextDue()).isNull();
+        assertThat(all(scheduler.tick(T0.plusSeconds(3_000)), AttemptRevoked.class)).isEmpty();
+    }
+
+    @Test
     void aGangWithoutAttemptsLeftFailsWhole() {
         apply(worker("w1", 2), 0);
         GangSubmitted g = gang("g", 2, GangPlacement.ANY, null);

@@ -45,14 +45,50 @@ public final class Leases {
 
     private PriorityQueue<Lease> byEnd = new PriorityQueue<>();
     private final Map<String, Lease> byTask = new HashMap<>();
+    /** How long a gang's member may take to start after its assignment (its whole gang's attempt ends then). */
+    private final long gangStartTimeoutMs;
+
+    /** Leases with no bound on a gang member's start. */
+    public Leases() {
+        this(Long.MAX_VALUE);
+    }
+
+    /** Leases where a gang's member must start within {@code gangStartTimeoutMs} of its assignment. */
+    public Leases(long gangStartTimeoutMs) {
+        this.gangStartTimeoutMs = gangStartTimeoutMs;
+    }
+
+    /**
+     * Whether a gang member's attempt that is not started yet ends at its start bound rather than at
+     * its timeout: what ending it at {@code endsAt} means.
+     */
+    public boolean startBound(TaskRecord task) {
+        AttemptRecord a = task.getAttempts().get(task.getAttempts().size() - 1);
+        if (task.getTask().getGang() == null || a.getStartedAt() != null || gangStartTimeoutMs == Long.MAX_VALUE) {
+            return false;
+        }
+        Long timeout = task.getTask().getTimeoutMs();
+        return timeout == null || gangStartTimeoutMs <= timeout;
+    }
+
+    /** How long a gang member may take to start. */
+    public long gangStartTimeoutMs() {
+        return gangStartTimeoutMs;
+    }
 
     /**
      * Sets (or moves) the lease of the task's current attempt, when the task has a timeout: it
      * runs from the attempt's start, or until then from its assignment (or its fixed start, if later).
+     * A gang's member that has not started yet must start within the gang start timeout of its
+     * assignment, when that comes first ({@link #startBound}).
      */
     public void track(TaskRecord task) {
         Long timeout = task.getTask().getTimeoutMs();
-        if (timeout == null) {
+        boolean startBound = startBound(task);
+        if (timeout == null && !startBound) {
+            if (task.getTask().getGang() != null) {
+                end(task.getTask().getTaskId()); // a member that started has no start bound any more
+            }
             return;
         }
         AttemptRecord a = task.getAttempts().get(task.getAttempts().size() - 1);
@@ -62,7 +98,7 @@ public final class Leases {
             from = startAt != null && startAt.isAfter(a.getAssignedAt()) ? startAt : a.getAssignedAt();
         }
         String taskId = task.getTask().getTaskId();
-        long endsAt = from.toEpochMilli() + timeout;
+        long endsAt = startBound ? a.getAssignedAt().toEpochMilli() + gangStartTimeoutMs : from.toEpochMilli() + timeout;
         Lease held = byTask.get(taskId);
         if (held != null && held.endsAt() == endsAt && held.attempt() == a.getAttempt()) {
             return; // started at the time it was assigned: the lease stays where it is
