@@ -143,6 +143,57 @@ final class GangPlacer {
         return all;
     }
 
+    /** The requirement classes of a waiting gang's members, in the order of its requirements. */
+    private WaitClass[] linesOf(WaitingGang g) {
+        WaitClass[] lines = new WaitClass[g.requirements.size()];
+        for (int k = 0; k < lines.length; k++) {
+            TaskSubmitted s = g.requirements.get(k);
+            lines[k] = m.groups.classFor(RecordedPlaces.lineKey(s), Requirement.keyOf(s), s);
+        }
+        return lines;
+    }
+
+    /** Per requirement class, how many members of waiting gangs need it: what the pool's waiting counts add. */
+    Map<Need, Long> waitingMembers() {
+        Map<Need, Long> members = new HashMap<>();
+        for (WaitingGang g : waiting.values()) {
+            WaitClass[] lines = linesOf(g);
+            for (int k : g.classOfMember) {
+                members.merge(lines[k].need, 1L, Long::sum);
+            }
+        }
+        return members;
+    }
+
+    /**
+     * Each waiting gang's members, per requirement, as the classes view shows a line of single tasks:
+     * how many, who is first (the member of lowest rank), since when, and the gang's reason.
+     */
+    List<ClassSnapshot> classes() {
+        List<ClassSnapshot> result = new ArrayList<>();
+        for (WaitingGang g : waiting()) {
+            WaitClass[] lines = linesOf(g);
+            TaskRecord first = m.store.task(GangRules.memberId(g.id, 0));
+            Instant since = first == null ? null : PoolModel.waitingSince(first);
+            for (int k = 0; k < lines.length; k++) {
+                int rank = 0;
+                long count = 0;
+                for (int r = g.classOfMember.length - 1; r >= 0; r--) {
+                    if (g.classOfMember[r] == k) {
+                        rank = r;
+                        count++;
+                    }
+                }
+                WaitClass c = lines[k];
+                result.add(new ClassSnapshot(c.requirement.key(), c.tenant.name(), c.requirement.labels(),
+                        c.requirement.resources(), count, c.need.capacity, c.need.activeWorkers(),
+                        GangRules.memberId(g.id, rank), g.requirements.get(k).getSubmittedAt(), since, g.reason,
+                        null, false));
+            }
+        }
+        return result;
+    }
+
     /** When a waiting gang's backoff ends, it may reserve, or its reservation ends; or {@link Long#MAX_VALUE}. */
     long nextMillis() {
         long next = Long.MAX_VALUE;
@@ -230,11 +281,7 @@ final class GangPlacer {
      */
     private boolean place(WaitingGang g, List<TaskRecord> members, Instant at, List<Decision> out) {
         int classes = g.requirements.size();
-        WaitClass[] lines = new WaitClass[classes];
-        for (int k = 0; k < classes; k++) {
-            TaskSubmitted s = g.requirements.get(k);
-            lines[k] = m.groups.classFor(RecordedPlaces.lineKey(s), Requirement.keyOf(s), s);
-        }
+        WaitClass[] lines = linesOf(g);
         Tenant tenant = lines[0].tenant;
         if (!mayFitNow(g, lines)) {
             waitOn(g, lines, at); // the common case on a busy pool: too few free slots, no matching to try

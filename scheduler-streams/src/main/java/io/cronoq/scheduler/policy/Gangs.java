@@ -70,6 +70,16 @@ final class Gangs {
         return placer.waiting();
     }
 
+    /** Per requirement class, the members of waiting gangs that need it ({@link GangPlacer#waitingMembers}). */
+    java.util.Map<Need, Long> waitingMembers() {
+        return placer.waitingMembers();
+    }
+
+    /** The waiting gangs' members per requirement, as lines of the classes view ({@link GangPlacer#classes}). */
+    List<ClassSnapshot> classes() {
+        return placer.classes();
+    }
+
     /**
      * A new gang: refused (nothing kept) when it breaks a rule ({@link GangRules#check}) or a
      * member's id is taken; a duplicate of a gang seen before yields only {@code DuplicateSubmission};

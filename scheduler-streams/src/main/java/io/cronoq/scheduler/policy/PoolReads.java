@@ -25,6 +25,11 @@ record PoolReads(PoolModel m, Placement placement) {
     PoolSnapshot snapshot() {
         List<Group> all = m.groups.all();
         all.sort(Comparator.comparing(g -> g.labels().key()));
+        java.util.Map<Need, Long> gangMembers = placement.gangs.waitingMembers();
+        long gangWaiting = 0;
+        for (long n : gangMembers.values()) {
+            gangWaiting += n;
+        }
         List<GroupSnapshot> snapshots = new ArrayList<>(all.size());
         int capacity = 0;
         int busy = 0;
@@ -35,7 +40,7 @@ record PoolReads(PoolModel m, Placement placement) {
             for (Profile p : g.profiles()) {
                 for (Need n : p.needs) {
                     if (served.add(n)) {
-                        waiting += n.count - heldByLimits(n);
+                        waiting += n.count - heldByLimits(n) + gangMembers.getOrDefault(n, 0L);
                     }
                 }
             }
@@ -45,7 +50,8 @@ record PoolReads(PoolModel m, Placement placement) {
             busy += g.busy();
             draining += g.drainingBusy();
         }
-        return new PoolSnapshot(m.pool, capacity, busy, m.classes.waiting(), List.copyOf(snapshots), draining);
+        return new PoolSnapshot(m.pool, capacity, busy, m.classes.waiting() + gangWaiting, List.copyOf(snapshots),
+                draining);
     }
 
     /** Tasks of the class that a concurrency key or a rate limit holds back: no slot of any group would start them now. */
@@ -75,6 +81,7 @@ record PoolReads(PoolModel m, Placement placement) {
                     c.need.activeWorkers(), c.headTaskId, submitted, since, reason,
                     c.limits() == null ? null : c.limits().text(), c.blockedBy() != null));
         }
+        result.addAll(placement.gangs.classes()); // a waiting gang's members wait outside the lines, counted as one
         return List.copyOf(result);
     }
 

@@ -386,7 +386,9 @@ public final class PoolScheduler {
 
     /**
      * The requirement classes that have waiting tasks, ordered by class key: how many wait, since
-     * when the first in line waits, and why. Costs one task read per class, never the backlog.
+     * when the first in line waits, and why. Costs one task read per class, never the backlog. Then
+     * each waiting gang's members per requirement, in the gangs' order, with the gang's reason (they
+     * wait outside the lines; the snapshot's waiting counts include them too).
      */
     public List<ClassSnapshot> classes() {
         return reads.classes();

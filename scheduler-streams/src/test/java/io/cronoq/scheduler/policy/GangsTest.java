@@ -120,6 +120,27 @@ class GangsTest {
     }
 
     @Test
+    void aWaitingGangCountsInThePoolsWaitingAndDemandAndShowsAsAClassWithItsReason() {
+        apply(worker("w1", 1, "gpu=a100"), 0);
+        apply(gang("big", 3, GangPlacement.SPREAD, null, "gpu=a100"), 1);
+
+        PoolSnapshot snapshot = scheduler.snapshot();
+        assertThat(snapshot.waiting()).isEqualTo(3);
+        assertThat(snapshot.groups()).singleElement().satisfies(g -> assertThat(g.waiting()).isEqualTo(3));
+        assertThat(scheduler.classes()).hasSize(1);
+        ClassSnapshot c = scheduler.classes().get(0);
+        assertThat(c.waiting()).isEqualTo(3);
+        assertThat(c.headTaskId()).isEqualTo("big-0");
+        assertThat(c.workers()).isEqualTo(1);
+        assertThat(c.reason()).startsWith("gang big needs 3 slots on workers with gpu=a100");
+
+        apply(worker("w2", 1, "gpu=a100"), 2);
+        apply(worker("w3", 1, "gpu=a100"), 2);
+        assertThat(scheduler.snapshot().waiting()).isZero();
+        assertThat(scheduler.classes()).isEmpty();
+    }
+
+    @Test
     void aGangTheWorkersCouldNeverHoldSaysSoAndWaitsForMoreWorkers() {
         apply(worker("w1", 4, "gpu=a100"), 0);
         apply(worker("w2", 4, "gpu=a100"), 0);
