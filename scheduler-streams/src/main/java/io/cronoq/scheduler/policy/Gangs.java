@@ -29,7 +29,8 @@ import java.util.List;
  * with its worker or overruns its lease revokes the others (told to their workers, as a preemption
  * is), and the gang runs again as a whole after the first member's backoff while its retry policy
  * (member 0's) allows and none of its members has succeeded yet, else every unfinished member fails.
- * Cancelling any member cancels the gang. A member's attempts thus always number the gang's, so
+ * Cancelling any member cancels the gang. A preemption for a tenant's guarantee takes a gang back
+ * whole, and only when no single attempt is borrowed. A member's attempts thus always number the gang's, so
  * every member counts the same unsuccessful attempts. Not thread-safe: one pool, one thread.
  */
 final class Gangs {
@@ -190,6 +191,35 @@ final class Gangs {
                 memberEnded(task, attempt, cause, true, at, lost, out); // a sibling lost with it ends with it
             }
         }
+    }
+
+    /** Whether every member of the task's gang holds a slot now: only such a gang may be preempted, whole. */
+    boolean running(TaskRecord task) {
+        List<TaskRecord> members = members(task.getTask().getGang(), List.of(task));
+        return members.size() == task.getTask().getGang().getSize() && members.stream()
+                .allMatch(t -> t.getState() == TaskState.ASSIGNED || t.getState() == TaskState.RUNNING);
+    }
+
+    /**
+     * Takes a running gang back whole for a tenant below its guarantee: every member's attempt is
+     * revoked ({@code AttemptRevoked} to its worker) as PREEMPTED, which spends none of its attempts,
+     * and the gang waits again, tried from the next moment on (the freed slots go to the tenant first).
+     */
+    void preempt(TaskRecord task, String why, Instant at, List<Decision> out) {
+        List<TaskRecord> members = members(task.getTask().getGang(), List.of(task));
+        for (TaskRecord member : members) {
+            AttemptRecord attempt = PoolModel.currentAttempt(member);
+            String id = member.getTask().getTaskId();
+            out.add(Decision.journalAndNotify(new AttemptRevoked(id, m.pool, attempt.getAttempt(), attempt.getWorkerId(),
+                    attempt.getGeneration(), why, at), attempt.getWorkerId(), null));
+            PoolModel.end(attempt, AttemptOutcome.PREEMPTED, why, at);
+            placement.release(member, attempt, false);
+            out.add(Decision.journal(new TaskFinished(id, attempt.getAttempt(), attempt.getWorkerId(),
+                    AttemptOutcome.PREEMPTED, TaskState.WAITING, why), "a preempted attempt spends none of its task's attempts"));
+            leaves.ended(attempt, at, out);
+        }
+        placer.waitAll(members, at, at.plusMillis(1), "gang " + task.getTask().getGang().getGangId() + " was " + why,
+                out);
     }
 
     /**

@@ -156,6 +156,7 @@ final class Sharing {
      */
     private Victim victim(Tenant t, Tenant.Quota q, WaitClass starved) {
         Victim newest = null;
+        Victim newestGang = null;
         List<Worker> workers = new ArrayList<>(m.workers.values());
         workers.sort(Comparator.comparing(Worker::id));
         for (Worker w : workers) {
@@ -170,16 +171,18 @@ final class Sharing {
                     continue;
                 }
                 TaskRecord task = m.store.task(ref.getTaskId());
-                if (task.getTask().getGang() != null) {
-                    continue; // a gang is never preempted in part
-                }
                 AttemptRecord attempt = PoolModel.currentAttempt(task);
-                if (newest == null || newer(task, attempt, newest)) {
+                if (task.getTask().getGang() != null) {
+                    // A gang is preempted whole or not at all, and only when no single attempt is borrowed.
+                    if ((newestGang == null || newer(task, attempt, newestGang)) && placement.gangs.running(task)) {
+                        newestGang = new Victim(task, attempt, w, holder);
+                    }
+                } else if (newest == null || newer(task, attempt, newest)) {
                     newest = new Victim(task, attempt, w, holder);
                 }
             }
         }
-        return newest;
+        return newest != null ? newest : newestGang;
     }
 
     private static boolean newer(TaskRecord task, AttemptRecord attempt, Victim than) {
@@ -194,6 +197,11 @@ final class Sharing {
         String why = "preempted for tenant " + t.name() + ", below its guarantee (" + q.use(q.guaranteed) + ") for "
                 + Durations.words(m.tenants.preemptionGraceMs()) + " or more; tenant " + v.tenant().name()
                 + " borrowed this slot";
+        if (task.getTask().getGang() != null) {
+            placement.gangs.preempt(task, why + " (its gang is taken back whole)", now, out);
+            placement.settle(now, out);
+            return;
+        }
         out.add(Decision.journalAndNotify(new AttemptRevoked(id, m.pool, attempt.getAttempt(), attempt.getWorkerId(),
                 attempt.getGeneration(), why, now), attempt.getWorkerId(), null));
         PoolModel.end(attempt, AttemptOutcome.PREEMPTED, why, now);

@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Random fleets (two racks, GPU and plain workers that come, go and are evicted), gangs of 1 to 6
  * (spread, pack, one rack; some needing GPUs) and a stream of single tasks, with failures and
- * cancels, for thousands of steps per run. After every step: no gang holds slots in part (a
+ * cancels, and a tenant guaranteed slots it takes back (from a gang, whole), for thousands of steps per run. After every step: no gang holds slots in part (a
  * member holds a slot only while every member holds one or succeeded), no worker is beyond its
  * slots, no two reservations share a profile, and a reservation holds no more than its gang needs.
  * Then the single tasks stop: every gang the fleet could hold is placed within the reservation
@@ -69,6 +69,7 @@ class GangPropertyTest {
         assertThat(run.placedGangs).as("gangs placed").isGreaterThan(20);
         assertThat(run.reserved).as("steps with a reservation").isPositive();
         assertThat(run.rerun).as("gangs that ran again whole").isPositive();
+        assertThat(run.preemptedGangs).as("gangs taken back whole for a guarantee").isPositive();
     }
 
     private static final class Run {
@@ -83,9 +84,13 @@ class GangPropertyTest {
         int placedGangs;
         int reserved;
         int rerun;
+        int preemptedGangs;
 
         Run(long variant) {
             this.random = new Random(variant);
+            // Tenant a is guaranteed 4 slots and takes them back after 5 s: from gangs too, whole.
+            apply(In.share("a", null, In.quota(4, null)));
+            apply(In.preemption(true, 5_000L));
             for (int w = 0; w < 6; w++) {
                 register("w" + w);
             }
@@ -106,6 +111,7 @@ class GangPropertyTest {
                 TaskSubmitted t = In.task("t" + nextTask++);
                 t.setTimeoutMs(null);
                 t.setSubmittedAt(now);
+                t.setTenant(random.nextInt(3) == 0 ? "a" : "b");
                 apply(t);
             } else if (dice < 46 && !gangs.isEmpty()) {
                 List<String> ids = new ArrayList<>(gangs.keySet());
@@ -150,6 +156,7 @@ class GangPropertyTest {
                 TaskSubmitted m = gpu ? In.task(id + "-" + rank, "gpu=a100") : In.task(id + "-" + rank);
                 m.setTimeoutMs(null);
                 m.setSubmittedAt(now);
+                m.setTenant("b");
                 members.add(m);
             }
             GangPlacement layout = GangPlacement.values()[random.nextInt(3)];
@@ -169,6 +176,10 @@ class GangPropertyTest {
                     if (a.getGang() != null && placed.add(a.getGang().getGangId())) {
                         placedGangs++;
                         rerun += a.getAttempt() > 1 ? 1 : 0;
+                    }
+                } else if (d.event() instanceof io.cronoq.events.AttemptRevoked r && r.getReason().contains("taken back whole")) {
+                    if (r.getTaskId().endsWith("-0")) {
+                        preemptedGangs++;
                     }
                 } else if (d.event() instanceof io.cronoq.events.AttemptRevoked r) {
                     running.remove(r.getTaskId() + "#" + r.getAttempt());

@@ -424,19 +424,42 @@ class GangsTest {
     }
 
     @Test
-    void membersAreNeverPreemptedInPart() {
+    void aGangIsTakenBackWholeForATenantBelowItsGuaranteeAndWaitsAgain() {
         apply(share("a", null, quota(2, null)), 0);
         apply(In.preemption(true, 0L), 0);
         apply(worker("w1", 2), 0);
         GangSubmitted g = gang("g", 2, GangPlacement.ANY, null);
         g.getMembers().forEach(m -> m.setTenant("b"));
         apply(g, 1);
-        TaskSubmitted starved = In.tenantTask("a-1", "a");
-        apply(starved, 2);
+        apply(In.tenantTask("a-1", "a"), 2);
+
         List<Decision> ticked = scheduler.tick(T0.plusSeconds(60));
-        assertThat(all(ticked, AttemptRevoked.class)).isEmpty();
+
+        assertThat(all(ticked, AttemptRevoked.class)).extracting(AttemptRevoked::getTaskId)
+                .containsExactly("g-0", "g-1");
+        assertThat(all(ticked, AttemptRevoked.class).get(0).getReason()).contains("its gang is taken back whole");
+        assertThat(state("a-1")).isEqualTo(TaskState.ASSIGNED);
+        assertThat(state("g-0")).isEqualTo(TaskState.WAITING);
+        assertThat(state("g-1")).isEqualTo(TaskState.WAITING);
+        assertThat(store.task("g-0").getAttempts().get(0).getOutcome()).isEqualTo(io.cronoq.events.AttemptOutcome.PREEMPTED);
+        assertThat(scheduler.snapshot().busy()).as("a-1, and the slot the gang cannot use alone idles").isOne();
+    }
+
+    @Test
+    void aBorrowedSingleAttemptIsPreemptedBeforeAnyGang() {
+        apply(share("a", null, quota(1, null)), 0);
+        apply(In.preemption(true, 0L), 0);
+        apply(worker("w1", 3), 0);
+        GangSubmitted g = gang("g", 2, GangPlacement.ANY, null);
+        g.getMembers().forEach(m -> m.setTenant("b"));
+        apply(g, 1);
+        apply(In.tenantTask("b-single", "b"), 1);
+        apply(In.tenantTask("a-1", "a"), 2);
+
+        List<Decision> ticked = scheduler.tick(T0.plusSeconds(60));
+
+        assertThat(all(ticked, AttemptRevoked.class)).extracting(AttemptRevoked::getTaskId).containsExactly("b-single");
         assertThat(state("g-0")).isEqualTo(TaskState.ASSIGNED);
-        assertThat(state("g-1")).isEqualTo(TaskState.ASSIGNED);
-        assertThat(state("a-1")).isEqualTo(TaskState.WAITING);
+        assertThat(state("a-1")).isEqualTo(TaskState.ASSIGNED);
     }
 }
