@@ -2,20 +2,10 @@ package io.cronoq.ops.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import io.cronoq.ops.Cronoq;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -26,9 +16,8 @@ import picocli.CommandLine;
  * {@code cronoq gangs submit} and {@code cronoq gangs show}: what they send and show (against a stand-in gateway
  * that answers as the real one does), and how a bad flag is refused, naming it and the fix, before anything is sent.
  */
-class GangCommandsTest {
+class GangCommandsTest extends StandInGatewayTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** {@code GET /v1/gangs/run-7} as the gateway answers it. */
     private static final String GANG = """
@@ -38,39 +27,17 @@ class GangCommandsTest {
                         {"taskId":"run-7-1","rank":1,"state":"WAITING","workerId":null,"attempt":null},
                         {"taskId":"run-7-2","rank":2,"state":null,"workerId":"w-2","attempt":2}]}""";
 
-    private HttpServer server;
-    private final List<String> requests = new CopyOnWriteArrayList<>();
-    private volatile int status = 202;
-    private volatile String answer = "{\"id\":\"run-7\",\"pool\":\"train\",\"members\":[\"run-7-0\",\"run-7-1\"]}";
-
-    @BeforeEach
-    void startGateway() throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/", exchange -> {
-            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-            requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI() + " " + body);
-            byte[] out = answer.getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("Content-Type", "application/json");
-            exchange.sendResponseHeaders(status, out.length);
-            exchange.getResponseBody().write(out);
-            exchange.close();
-        });
-        server.start();
+    {
+        answer = "{\"id\":\"run-7\",\"pool\":\"train\",\"members\":[\"run-7-0\",\"run-7-1\"]}";
     }
-
-    @AfterEach
-    void stopGateway() {
-        server.stop(0);
-    }
-
     @Test
     void submitSendsTheGangWithTheTaskEveryMemberRunsAndPrintsItsId() throws Exception {
         Result submitted = run("gangs", "submit", "--pool", "train", "--id", "run-7", "--size", "2",
                 "--placement", "SPREAD", "--same-label", "rack", "--label", "gpu=a100", "--gpu", "1",
                 "--payload", "hi", "--tenant", "research", "--timeout", "2h", "--max-attempts", "2");
 
-        assertThat(submitted.exit).as(submitted.err).isZero();
-        assertThat(submitted.out.trim()).isEqualTo("run-7");
+        assertThat(submitted.exit()).as(submitted.err()).isZero();
+        assertThat(submitted.out().trim()).isEqualTo("run-7");
         assertThat(requests).singleElement().asString().startsWith("POST /v1/gangs ");
         assertThat(body(0)).isEqualTo(JSON.readTree("""
                 {"pool":"train","id":"run-7","size":2,"placement":"spread","sameLabel":"rack",
@@ -80,7 +47,7 @@ class GangCommandsTest {
 
     @Test
     void withoutTheOptionalFlagsTheGangHasOnlyItsPoolSizeAndAnEmptyTask() throws Exception {
-        assertThat(run("gangs", "submit", "--pool", "train", "--size", "3").exit).isZero();
+        assertThat(run("gangs", "submit", "--pool", "train", "--size", "3").exit()).isZero();
 
         assertThat(body(0)).isEqualTo(JSON.readTree("{\"pool\":\"train\",\"size\":3,\"task\":{}}"));
     }
@@ -93,8 +60,8 @@ class GangCommandsTest {
 
         Result refused = run("gangs", "submit", "--pool", "train", "--id", "run-7", "--size", "2");
 
-        assertThat(refused.exit).isEqualTo(2);
-        assertThat(refused.err).contains("id: task run-7-1 already exists in pool train");
+        assertThat(refused.exit()).isEqualTo(2);
+        assertThat(refused.err()).contains("id: task run-7-1 already exists in pool train");
     }
 
     static Stream<Arguments> badFlags() {
@@ -132,8 +99,8 @@ class GangCommandsTest {
 
         Result refused = run(args);
 
-        assertThat(refused.exit).as(refused.err).isEqualTo(2);
-        assertThat(refused.err).contains(message);
+        assertThat(refused.exit()).as(refused.err()).isEqualTo(2);
+        assertThat(refused.err()).contains(message);
         assertThat(requests).isEmpty();
     }
 
@@ -144,9 +111,9 @@ class GangCommandsTest {
 
         Result shown = run("gangs", "show", "run-7", "--pool", "train");
 
-        assertThat(shown.exit).as(shown.err).isZero();
+        assertThat(shown.exit()).as(shown.err()).isZero();
         assertThat(requests).containsExactly("GET /v1/gangs/run-7?pool=train ");
-        assertThat(shown.out).contains("Gang run-7 in pool train: WAITING (3 members, placement SPREAD, one value of "
+        assertThat(shown.out()).contains("Gang run-7 in pool train: WAITING (3 members, placement SPREAD, one value of "
                         + "rack)")
                 .contains("  waiting: no rack has 3 free workers with gpu=a100")
                 .containsPattern("RANK +TASK +STATE +WORKER +ATTEMPT")
@@ -158,13 +125,13 @@ class GangCommandsTest {
     void showAsJsonPrintsTheAnswerAndAnUnknownGangExitsOne() throws Exception {
         status = 200;
         answer = GANG;
-        assertThat(JSON.readTree(run("gangs", "show", "run-7", "--json").out)).isEqualTo(JSON.readTree(GANG));
+        assertThat(JSON.readTree(run("gangs", "show", "run-7", "--json").out())).isEqualTo(JSON.readTree(GANG));
 
         status = 404;
         answer = "{\"error\":{\"code\":\"NOT_FOUND\",\"message\":\"no gang nope\"}}";
         Result unknown = run("gangs", "show", "nope");
-        assertThat(unknown.exit).isEqualTo(1);
-        assertThat(unknown.err).contains("NOT_FOUND: no gang nope");
+        assertThat(unknown.exit()).isEqualTo(1);
+        assertThat(unknown.err()).contains("NOT_FOUND: no gang nope");
     }
 
     @Test
@@ -175,25 +142,10 @@ class GangCommandsTest {
         cli.setOut(new PrintWriter(new StringWriter(), true));
         Result bare = new Result(cli.execute("gangs"), "", err.toString());
 
-        assertThat(bare.exit).isEqualTo(2);
-        assertThat(bare.err).contains("cronoq gangs needs a subcommand").contains("submit").contains("show");
+        assertThat(bare.exit()).isEqualTo(2);
+        assertThat(bare.err()).contains("cronoq gangs needs a subcommand").contains("submit").contains("show");
     }
 
-    private JsonNode body(int request) throws IOException {
-        String line = requests.get(request);
-        return JSON.readTree(line.substring(line.indexOf('{')));
-    }
 
-    private record Result(int exit, String out, String err) {}
 
-    private Result run(String... args) {
-        CommandLine cli = Cronoq.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        String url = "http://127.0.0.1:" + server.getAddress().getPort();
-        String[] withUrl = Stream.concat(Stream.of(args), Stream.of("--url", url)).toArray(String[]::new);
-        return new Result(cli.execute(withUrl), out.toString(), err.toString());
-    }
 }

@@ -2,35 +2,20 @@ package io.cronoq.ops.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
-import io.cronoq.ops.Cronoq;
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import picocli.CommandLine;
 
 /**
  * {@code cronoq limits}, {@code limits key}, {@code limits rate} and {@code submit --concurrency
  * --rate-limit}: what they send and show (against a stand-in gateway that answers as the real one
  * does), and how a bad flag is refused, naming it and the fix, before anything is sent.
  */
-class LimitsCommandTest {
+class LimitsCommandTest extends StandInGatewayTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** {@code GET /v1/limits} as the gateway answers it. */
     private static final String LIMITS = """
@@ -46,33 +31,6 @@ class LimitsCommandTest {
              {"pool":"etl","keysTotal":0,"keysInUse":0,"keysAtLimit":0,"heldBackByKeys":0,"heldBackByRates":0,
               "keys":[],"rates":[]}]}""";
 
-    private HttpServer server;
-    private final List<String> requests = new CopyOnWriteArrayList<>();
-    private volatile int status = 202;
-    private volatile String answer = "{}";
-
-    @BeforeEach
-    void startGateway() throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/", exchange -> {
-            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-            String auth = exchange.getRequestHeaders().getFirst("Authorization");
-            requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI() + " " + body
-                    + (auth == null ? "" : " [" + auth + "]"));
-            byte[] out = answer.getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("Content-Type", "application/json");
-            exchange.sendResponseHeaders(status, out.length);
-            exchange.getResponseBody().write(out);
-            exchange.close();
-        });
-        server.start();
-    }
-
-    @AfterEach
-    void stopGateway() {
-        server.stop(0);
-    }
-
     @Test
     void limitsShowsEachPoolsRateLimitsAndBusiestKeys() {
         answer = LIMITS;
@@ -80,9 +38,9 @@ class LimitsCommandTest {
 
         Result shown = run("limits");
 
-        assertThat(shown.exit).as(shown.err).isZero();
+        assertThat(shown.exit()).as(shown.err()).isZero();
         assertThat(requests).containsExactly("GET /v1/limits ");
-        assertThat(shown.out)
+        assertThat(shown.out())
                 .contains("Pool gpu: 3 rate limits; 12 concurrency keys, 3 in use, 1 at limit (2 listed, those "
                         + "holding back the most tasks first; --keys N lists more); held back: 5 tasks by keys, 4 by "
                         + "rate limits")
@@ -94,8 +52,8 @@ class LimitsCommandTest {
                 .containsPattern("KEY +LIMIT +RUNNING +IN FORCE +HELD BACK")
                 .containsPattern("customer-42 +2 +2 \\(at limit\\) +2 +5")
                 .containsPattern("customer-7 +- +1 +1 +0");
-        assertThat(shown.out.indexOf("RATE LIMIT")).as("rate limits, then keys").isLessThan(shown.out.indexOf("KEY "));
-        assertThat(shown.out.substring(shown.out.indexOf("Pool etl"))).as("no empty tables")
+        assertThat(shown.out().indexOf("RATE LIMIT")).as("rate limits, then keys").isLessThan(shown.out().indexOf("KEY "));
+        assertThat(shown.out().substring(shown.out().indexOf("Pool etl"))).as("no empty tables")
                 .doesNotContain("RATE LIMIT", "KEY");
     }
 
@@ -106,9 +64,9 @@ class LimitsCommandTest {
 
         Result shown = run("limits", "--pool", "gpu", "--keys", "5", "--json");
 
-        assertThat(shown.exit).as(shown.err).isZero();
+        assertThat(shown.exit()).as(shown.err()).isZero();
         assertThat(requests).containsExactly("GET /v1/limits?pool=gpu&keys=5 ");
-        assertThat(JSON.readTree(shown.out)).isEqualTo(JSON.readTree(LIMITS));
+        assertThat(JSON.readTree(shown.out())).isEqualTo(JSON.readTree(LIMITS));
     }
 
     @Test
@@ -119,8 +77,8 @@ class LimitsCommandTest {
 
         Result shown = run("limits", "--pool", "gpu");
 
-        assertThat(shown.exit).as(shown.err).isZero();
-        assertThat(shown.out).contains("Pool gpu: no rate limits; 1 concurrency key; held back: 2 tasks by keys, "
+        assertThat(shown.exit()).as(shown.err()).isZero();
+        assertThat(shown.out()).contains("Pool gpu: no rate limits; 1 concurrency key; held back: 2 tasks by keys, "
                 + "0 by rate limits").containsPattern("k +- +1 +- +2");
     }
 
@@ -129,7 +87,7 @@ class LimitsCommandTest {
         answer = "{\"at\":\"2026-03-01T10:00:00Z\",\"pools\":[]}";
         status = 200;
 
-        assertThat(run("limits").out).contains("No pool has concurrency keys or rate limits yet");
+        assertThat(run("limits").out()).contains("No pool has concurrency keys or rate limits yet");
     }
 
     @Test
@@ -139,10 +97,10 @@ class LimitsCommandTest {
         Result set = run("limits", "key", "--pool", "gpu", "--key", "customer-42", "--max", "2");
         Result removed = run("limits", "key", "--pool", "gpu", "--key", "tenant:acme/1", "--remove");
 
-        assertThat(set.exit).as(set.err).isZero();
-        assertThat(set.out).contains("key customer-42 of pool gpu: limit 2 (sent;");
-        assertThat(removed.exit).as(removed.err).isZero();
-        assertThat(removed.out).contains("key tenant:acme/1 of pool gpu: limit removed");
+        assertThat(set.exit()).as(set.err()).isZero();
+        assertThat(set.out()).contains("key customer-42 of pool gpu: limit 2 (sent;");
+        assertThat(removed.exit()).as(removed.err()).isZero();
+        assertThat(removed.out()).contains("key tenant:acme/1 of pool gpu: limit removed");
         assertThat(requests.get(0)).startsWith("PUT /v1/pools/gpu/limits/keys ");
         assertThat(body(0)).isEqualTo(JSON.readTree("{\"key\":\"customer-42\",\"max\":2}"));
         assertThat(body(1)).isEqualTo(JSON.readTree("{\"key\":\"tenant:acme/1\",\"max\":null}"));
@@ -154,11 +112,11 @@ class LimitsCommandTest {
         Result slow = run("limits", "rate", "--pool", "gpu", "--name", "slow-api", "--per-second", "0.5");
         Result removed = run("limits", "rate", "--pool", "gpu", "--name", "openai", "--remove");
 
-        assertThat(set.exit).as(set.err).isZero();
-        assertThat(set.out).contains("rate limit openai of pool gpu: 10 per second, burst 20 (sent;");
-        assertThat(slow.out).contains("0.5 per second, burst 1 (--per-second rounded up)");
-        assertThat(removed.exit).as(removed.err).isZero();
-        assertThat(removed.out).contains("rate limit openai of pool gpu: removed");
+        assertThat(set.exit()).as(set.err()).isZero();
+        assertThat(set.out()).contains("rate limit openai of pool gpu: 10 per second, burst 20 (sent;");
+        assertThat(slow.out()).contains("0.5 per second, burst 1 (--per-second rounded up)");
+        assertThat(removed.exit()).as(removed.err()).isZero();
+        assertThat(removed.out()).contains("rate limit openai of pool gpu: removed");
         assertThat(requests.get(0)).startsWith("PUT /v1/pools/gpu/limits/rates/openai ");
         assertThat(body(0)).isEqualTo(JSON.readTree("{\"perSecond\":10.0,\"burst\":20}"));
         assertThat(body(1)).isEqualTo(JSON.readTree("{\"perSecond\":0.5}"));
@@ -174,10 +132,10 @@ class LimitsCommandTest {
         Result unset = run("limits", "key", "--pool", "gpu", "--key", "k", "--max", "1", "--token-env",
                 "CRONOQ_NO_SUCH_VARIABLE_FOR_TESTS");
 
-        assertThat(set.exit).as(set.err).isZero();
+        assertThat(set.exit()).as(set.err()).isZero();
         assertThat(requests.get(0)).endsWith("[Bearer " + home + "]");
-        assertThat(unset.exit).isEqualTo(2);
-        assertThat(unset.err).contains("--token-env CRONOQ_NO_SUCH_VARIABLE_FOR_TESTS: the variable is unset or empty");
+        assertThat(unset.exit()).isEqualTo(2);
+        assertThat(unset.err()).contains("--token-env CRONOQ_NO_SUCH_VARIABLE_FOR_TESTS: the variable is unset or empty");
         assertThat(requests).hasSize(1);
     }
 
@@ -189,8 +147,8 @@ class LimitsCommandTest {
                 "--concurrency", "tenant:acme:", "--concurrency", "batch", "--rate-limit", "openai",
                 "--rate-limit", "vendor.x:3");
 
-        assertThat(submitted.exit).as(submitted.err).isZero();
-        assertThat(submitted.out.strip()).isEqualTo("t-1");
+        assertThat(submitted.exit()).as(submitted.err()).isZero();
+        assertThat(submitted.out().strip()).isEqualTo("t-1");
         assertThat(body(0)).isEqualTo(JSON.readTree("""
                 {"pool":"gpu","id":"t-1",
                  "concurrency":[{"key":"customer-42","max":2},{"key":"tenant:acme"},{"key":"batch"}],
@@ -205,8 +163,8 @@ class LimitsCommandTest {
 
         Result refused = run("limits", "rate", "--pool", "gpu", "--name", "openai", "--per-second", "5");
 
-        assertThat(refused.exit).isEqualTo(2);
-        assertThat(refused.err).contains("perSecond: perSecond is too fast");
+        assertThat(refused.exit()).isEqualTo(2);
+        assertThat(refused.err()).contains("perSecond: perSecond is too fast");
     }
 
     @Test
@@ -217,8 +175,8 @@ class LimitsCommandTest {
 
         Result refused = run("limits", "key", "--pool", "gpu", "--key", "k", "--max", "1");
 
-        assertThat(refused.exit).isEqualTo(1);
-        assertThat(refused.err).contains("PERMISSION_DENIED: credential 'keeper' may not act in pool 'gpu'");
+        assertThat(refused.exit()).isEqualTo(1);
+        assertThat(refused.err()).contains("PERMISSION_DENIED: credential 'keeper' may not act in pool 'gpu'");
     }
 
     static Stream<Arguments> badFlags() {
@@ -286,35 +244,20 @@ class LimitsCommandTest {
     void aBadFlagExitsTwoNamingItBeforeAnythingIsSent(String args, String[] says) {
         Result refused = run(args.split(" "));
 
-        assertThat(refused.exit).as(refused.err).isEqualTo(2);
-        assertThat(refused.err).contains(says);
+        assertThat(refused.exit()).as(refused.err()).isEqualTo(2);
+        assertThat(refused.err()).contains(says);
         assertThat(requests).isEmpty();
     }
 
     @Test
     void helpShowsTheSubcommandsFlagsAndForms() {
-        assertThat(run("limits", "--help").out).contains("key", "rate", "--pool", "--keys", "--json", "Examples:");
-        assertThat(run("limits", "key", "--help").out).contains("--key", "--max", "--remove", "--token-env");
-        assertThat(run("limits", "rate", "--help").out).contains("--name", "--per-second", "--burst", "--remove");
-        assertThat(run("submit", "--help").out).contains("--concurrency", "KEY[:MAX]", "--rate-limit", "NAME[:UNITS]");
-        assertThat(run("--help").out).contains("limits");
+        assertThat(run("limits", "--help").out()).contains("key", "rate", "--pool", "--keys", "--json", "Examples:");
+        assertThat(run("limits", "key", "--help").out()).contains("--key", "--max", "--remove", "--token-env");
+        assertThat(run("limits", "rate", "--help").out()).contains("--name", "--per-second", "--burst", "--remove");
+        assertThat(run("submit", "--help").out()).contains("--concurrency", "KEY[:MAX]", "--rate-limit", "NAME[:UNITS]");
+        assertThat(run("--help").out()).contains("limits");
     }
 
-    private JsonNode body(int request) throws IOException {
-        String line = requests.get(request);
-        return JSON.readTree(line.substring(line.indexOf('{')));
-    }
 
-    private record Result(int exit, String out, String err) {}
 
-    private Result run(String... args) {
-        CommandLine cli = Cronoq.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        String url = "http://127.0.0.1:" + server.getAddress().getPort();
-        String[] withUrl = Stream.concat(Stream.of(args), Stream.of("--url", url)).toArray(String[]::new);
-        return new Result(cli.execute(withUrl), out.toString(), err.toString());
-    }
 }

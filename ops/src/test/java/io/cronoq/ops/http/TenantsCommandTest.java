@@ -3,20 +3,11 @@ package io.cronoq.ops.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import io.cronoq.kafka.LocalKafka;
 import io.cronoq.ops.Cronoq;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -28,9 +19,8 @@ import picocli.CommandLine;
  * what they send and show (against a stand-in gateway that answers as the real one does), and how a
  * bad flag is refused before anything is sent.
  */
-class TenantsCommandTest {
+class TenantsCommandTest extends StandInGatewayTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** {@code GET /v1/tenants} as the gateway answers it. */
     private static final String TENANTS = """
@@ -46,31 +36,6 @@ class TenantsCommandTest {
               {"tenant":"default","weight":1.5,"slotsInUse":1,"gpusInUse":0,"fairShare":3.0,"dominantShare":0.222,
                "waiting":2,"oldestWaitingSince":"2026-03-01T09:59:30Z","quotas":[]}]}]}""";
 
-    private HttpServer server;
-    private final List<String> requests = new CopyOnWriteArrayList<>();
-    private volatile int status = 202;
-    private volatile String answer = "{}";
-
-    @BeforeEach
-    void startGateway() throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/", exchange -> {
-            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-            requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI() + " " + body);
-            byte[] out = answer.getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("Content-Type", "application/json");
-            exchange.sendResponseHeaders(status, out.length);
-            exchange.getResponseBody().write(out);
-            exchange.close();
-        });
-        server.start();
-    }
-
-    @AfterEach
-    void stopGateway() {
-        server.stop(0);
-    }
-
     @Test
     void tenantsShowsATablePerPool() {
         answer = TENANTS;
@@ -78,9 +43,9 @@ class TenantsCommandTest {
 
         Result shown = run("tenants");
 
-        assertThat(shown.exit).as(shown.err).isZero();
+        assertThat(shown.exit()).as(shown.err()).isZero();
         assertThat(requests).containsExactly("GET /v1/tenants ");
-        assertThat(shown.out).contains("Pool gpu: 24 slots, 8 GPUs; preemption on (after 30s below a guarantee)")
+        assertThat(shown.out()).contains("Pool gpu: 24 slots, 8 GPUs; preemption on (after 30s below a guarantee)")
                 .contains("Pool etl: 3 slots, 0 GPUs; preemption off")
                 .containsPattern("TENANT +WEIGHT +IN USE +FAIR SHARE +QUOTAS +WAITING +OLDEST WAIT")
                 .containsPattern("research +3 +12, 2 GPUs +18 +gpu=a100 4/16 \\(3 in use\\); pool 2/- \\(12 in use\\) +5 +2m5s")
@@ -95,9 +60,9 @@ class TenantsCommandTest {
 
         Result shown = run("tenants", "--pool", "gpu", "--json");
 
-        assertThat(shown.exit).isZero();
+        assertThat(shown.exit()).isZero();
         assertThat(requests).containsExactly("GET /v1/tenants?pool=gpu ");
-        assertThat(JSON.readTree(shown.out)).isEqualTo(JSON.readTree(TENANTS));
+        assertThat(JSON.readTree(shown.out())).isEqualTo(JSON.readTree(TENANTS));
     }
 
     @Test
@@ -107,8 +72,8 @@ class TenantsCommandTest {
         Result set = run("tenants", "set", "--pool", "gpu", "--tenant", "research", "--weight", "3",
                 "--quota", "gpu=a100:guaranteed=4:max=16", "--quota", "pool:max=20");
 
-        assertThat(set.exit).as(set.err).isZero();
-        assertThat(set.out).contains("tenant research of pool gpu: weight 3; quotas gpu=a100 4/16, pool 0/20");
+        assertThat(set.exit()).as(set.err()).isZero();
+        assertThat(set.out()).contains("tenant research of pool gpu: weight 3; quotas gpu=a100 4/16, pool 0/20");
         assertThat(requests).singleElement().asString().startsWith("PUT /v1/pools/gpu/tenants/research ");
         JsonNode body = JSON.readTree(requests.get(0).substring(requests.get(0).indexOf('{')));
         assertThat(body).isEqualTo(JSON.readTree("""
@@ -118,8 +83,8 @@ class TenantsCommandTest {
 
     @Test
     void noQuotasSendsAnEmptyListAndAWeightAloneSendsNoQuotas() throws Exception {
-        assertThat(run("tenants", "set", "--pool", "gpu", "--tenant", "research", "--no-quotas").exit).isZero();
-        assertThat(run("tenants", "set", "--pool", "gpu", "--tenant", "research", "--weight", "0.5").exit).isZero();
+        assertThat(run("tenants", "set", "--pool", "gpu", "--tenant", "research", "--no-quotas").exit()).isZero();
+        assertThat(run("tenants", "set", "--pool", "gpu", "--tenant", "research", "--weight", "0.5").exit()).isZero();
 
         assertThat(JSON.readTree(requests.get(0).substring(requests.get(0).indexOf('{'))))
                 .isEqualTo(JSON.readTree("{\"quotas\":[]}"));
@@ -132,9 +97,9 @@ class TenantsCommandTest {
         Result off = run("tenants", "preemption", "--pool", "gpu", "--off", "--grace", "1m");
         Result grace = run("tenants", "preemption", "--pool", "gpu", "--grace", "PT45S");
 
-        assertThat(off.exit).as(off.err).isZero();
-        assertThat(off.out).contains("pool gpu: preemption off; grace 1m (set)");
-        assertThat(grace.exit).isZero();
+        assertThat(off.exit()).as(off.err()).isZero();
+        assertThat(off.out()).contains("pool gpu: preemption off; grace 1m (set)");
+        assertThat(grace.exit()).isZero();
         assertThat(requests.get(0)).startsWith("PUT /v1/pools/gpu/sharing ");
         assertThat(JSON.readTree(requests.get(0).substring(requests.get(0).indexOf('{'))))
                 .isEqualTo(JSON.readTree("{\"preemption\":false,\"preemptionGraceMs\":60000}"));
@@ -148,7 +113,7 @@ class TenantsCommandTest {
 
         Result submitted = run("submit", "--pool", "gpu", "--tenant", "research", "--id", "t-1");
 
-        assertThat(submitted.exit).as(submitted.err).isZero();
+        assertThat(submitted.exit()).as(submitted.err()).isZero();
         assertThat(JSON.readTree(requests.get(0).substring(requests.get(0).indexOf('{'))))
                 .isEqualTo(JSON.readTree("{\"pool\":\"gpu\",\"id\":\"t-1\",\"tenant\":\"research\"}"));
     }
@@ -160,8 +125,8 @@ class TenantsCommandTest {
 
         Result refused = run("tenants", "set", "--pool", "gpu", "--tenant", "research", "--weight", "2");
 
-        assertThat(refused.exit).isEqualTo(2);
-        assertThat(refused.err).contains("pool: no such pool");
+        assertThat(refused.exit()).isEqualTo(2);
+        assertThat(refused.err()).contains("pool: no such pool");
     }
 
     static Stream<Arguments> badFlags() {
@@ -210,8 +175,8 @@ class TenantsCommandTest {
     void aBadFlagExitsTwoNamingItBeforeAnythingIsSent(String args, String[] says) {
         Result refused = run(args.split(" "));
 
-        assertThat(refused.exit).as(refused.err).isEqualTo(2);
-        assertThat(refused.err).contains(says);
+        assertThat(refused.exit()).as(refused.err()).isEqualTo(2);
+        assertThat(refused.err()).contains(says);
         assertThat(requests).isEmpty();
     }
 
@@ -219,24 +184,20 @@ class TenantsCommandTest {
     void aGatewayThatCannotBeReachedExitsOne() {
         Result unreachable = runAt("http://127.0.0.1:" + LocalKafka.freePort(), "tenants");
 
-        assertThat(unreachable.exit).isEqualTo(1);
-        assertThat(unreachable.err).contains("cannot reach the gateway");
+        assertThat(unreachable.exit()).isEqualTo(1);
+        assertThat(unreachable.err()).contains("cannot reach the gateway");
     }
 
     @Test
     void helpShowsTheSubcommandsFlagsAndForms() {
-        assertThat(run("tenants", "--help").out).contains("set", "preemption", "--pool", "--json", "Examples:");
-        assertThat(run("tenants", "set", "--help").out).contains("--weight", "--quota", "--no-quotas",
+        assertThat(run("tenants", "--help").out()).contains("set", "preemption", "--pool", "--json", "Examples:");
+        assertThat(run("tenants", "set", "--help").out()).contains("--weight", "--quota", "--no-quotas",
                 "SCOPE:guaranteed=N[:max=M]", "pool (the whole pool)");
-        assertThat(run("tenants", "preemption", "--help").out).contains("--on", "--off", "--grace", "DURATION");
-        assertThat(run("submit", "--help").out).contains("--tenant");
+        assertThat(run("tenants", "preemption", "--help").out()).contains("--on", "--off", "--grace", "DURATION");
+        assertThat(run("submit", "--help").out()).contains("--tenant");
     }
 
-    private record Result(int exit, String out, String err) {}
 
-    private Result run(String... args) {
-        return runAt("http://127.0.0.1:" + server.getAddress().getPort(), args);
-    }
 
     private static Result runAt(String url, String... args) {
         CommandLine cli = Cronoq.commandLine();
