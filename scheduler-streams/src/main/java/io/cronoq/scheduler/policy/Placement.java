@@ -75,7 +75,7 @@ final class Placement {
         Object blocker = c.limits() == null ? null : c.count == 0 ? m.limits.blocker(c) : c.blockedBy();
         Profile p = c.count == 0 && blocker == null ? c.bestFreeProfile(in.getPreferences()) : null;
         if (p != null) {
-            assign(task, p, at, null, out);
+            assignTo(task, p, p.pick(), at, null, null, out);
         } else {
             // It joins the back of the line: its place is the new count.
             String reason = blocker != null ? m.limits.reason(c, blocker) : reasons.reasonFor(c, c.count + 1);
@@ -186,7 +186,7 @@ final class Placement {
                     : m.tenants.whyChosen(best.tenant, choice.tier, profile.labels(), passedOver.tenant);
             String held = passedOver != null && choice.tier == 1 ? best.tenant.heldFor(profile.labels()) : null;
             m.classes.takeHead(best);
-            assign(task, profile, at, why, out);
+            assignTo(task, profile, profile.pick(), at, why, null, out);
             if (held != null && passedOver.count > 0) {
                 reasons.tell(passedOver, held, out); // it would have had the slot, but for the guarantee
             }
@@ -362,16 +362,10 @@ final class Placement {
     }
 
     /**
-     * Gives the task's next attempt to the profile's preferred worker (which has a free slot);
-     * {@code why}, when not null, says why its tenant was chosen over another.
-     */
-    private void assign(TaskRecord task, Profile profile, Instant at, String why, List<Decision> out) {
-        assignTo(task, profile, profile.pick(), at, why, null, out);
-    }
-
-    /**
-     * Gives the task's next attempt to worker {@code w} of the profile (which has a free slot);
-     * {@code gang}, when not null, is the gang the attempt belongs to, told to its worker.
+     * Gives the task's next attempt to worker {@code w} of the profile (which has a free slot; a
+     * single task takes the profile's preferred worker, {@link Profile#pick}); {@code why}, when not
+     * null, says why its tenant was chosen over another; {@code gang}, when not null, is the gang the
+     * attempt belongs to, told to its worker.
      */
     void assignTo(TaskRecord task, Profile profile, Worker w, Instant at, String why, GangAssignment gang,
                   List<Decision> out) {
@@ -435,8 +429,8 @@ final class Placement {
         if (best != null) {
             TaskRecord next = m.store.task(best.headTaskId);
             m.classes.takeHead(best);
-            assign(next, p, at, "task " + h.task().getTaskId() + " freed this slot and concurrency key " + via
-                    + ": both go to the next task holding the key", out);
+            assignTo(next, p, p.pick(), at, "task " + h.task().getTaskId() + " freed this slot and concurrency key " + via
+                    + ": both go to the next task holding the key", null, out);
         }
     }
 
