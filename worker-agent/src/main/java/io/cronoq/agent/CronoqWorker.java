@@ -323,15 +323,6 @@ public final class CronoqWorker implements AutoCloseable {
         }
 
         /**
-         * The address the worker advertises to the members of the gangs it runs (a host name or IP, optionally
-         * {@code :port}); default the host's name.
-         */
-        public Builder address(String hostOrHostPort) {
-            this.address = hostOrHostPort;
-            return this;
-        }
-
-        /**
          * The application's executor to run attempts on (embedded mode); by default the worker runs them on its own
          * pool of {@code slots} threads. The worker never submits more than the scheduler assigned it.
          */
