@@ -221,6 +221,11 @@ public final class CronoqWorker implements AutoCloseable {
         return settings.slots();
     }
 
+    /** The address the worker advertises to the members of the gangs it runs; empty when it advertises none. */
+    public Optional<String> address() {
+        return Optional.ofNullable(settings.address());
+    }
+
     /** Where the worker is in its life. */
     public State state() {
         WorkerCore c = core;
