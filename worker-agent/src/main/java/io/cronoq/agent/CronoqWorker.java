@@ -221,6 +221,11 @@ public final class CronoqWorker implements AutoCloseable {
         return settings.slots();
     }
 
+    /** The address the worker advertises to the members of the gangs it runs; empty when it advertises none. */
+    public Optional<String> address() {
+        return Optional.ofNullable(settings.address());
+    }
+
     /** Where the worker is in its life. */
     public State state() {
         WorkerCore c = core;
@@ -319,15 +324,6 @@ public final class CronoqWorker implements AutoCloseable {
         /** How many attempts run at once (default: the number of cores). */
         public Builder slots(int n) {
             this.slots = n;
-            return this;
-        }
-
-        /**
-         * The address the worker advertises to the members of the gangs it runs (a host name or IP, optionally
-         * {@code :port}); default the host's name.
-         */
-        public Builder address(String hostOrHostPort) {
-            this.address = hostOrHostPort;
             return this;
         }
 

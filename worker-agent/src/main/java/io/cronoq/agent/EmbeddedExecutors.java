@@ -40,6 +40,8 @@ public final class EmbeddedExecutors implements AutoCloseable {
     private final String name;
     /** The options every group shares; each group's worker gets its identity, handler and executor on top. */
     private final WorkerOptions shared;
+    /** The address every group's worker advertises to its gangs' members; null for none. */
+    private final String address;
     private final Map<GroupKey, ExecutorGroup> groups = new LinkedHashMap<>();
     /** Workers draining after a capacity change; a concurrent list, as their completion callbacks take no lock. */
     private final List<CronoqWorker> retiring = new CopyOnWriteArrayList<>();
@@ -47,9 +49,10 @@ public final class EmbeddedExecutors implements AutoCloseable {
     /** The groups' shared connection, opened with the first group; null until then and once let go. */
     private WorkerConnection connection;
 
-    private EmbeddedExecutors(String name, WorkerOptions shared) {
+    private EmbeddedExecutors(String name, WorkerOptions shared, String address) {
         this.name = name;
         this.shared = shared;
+        this.address = address;
     }
 
     /** A builder; give at least a default handler, or one per group in {@link #setGroupCapacity}. */
@@ -185,7 +188,7 @@ public final class EmbeddedExecutors implements AutoCloseable {
     }
 
     private CronoqWorker start(ExecutorGroup group, String id, GroupKey key) {
-        WorkerOptions options = shared.forWorker(id, key.pool(), key.labels(), group.capacity, group.handler,
+        WorkerOptions options = shared.forWorker(id, key.pool(), key.labels(), group.capacity, address, group.handler,
                 group.executor);
         if (connection == null) {
             connection = WorkerConnection.open(options, name);
@@ -251,14 +254,19 @@ public final class EmbeddedExecutors implements AutoCloseable {
         /**
          * Builds the embedded executors (no group yet).
          *
-         * @throws InvalidInputException naming the name when it cannot stand at the start of a worker id
+         * @throws InvalidInputException naming the name when it cannot stand at the start of a worker id, or the
+         *                               address when a peer could not dial it
          */
         public EmbeddedExecutors build() {
             String stem = name != null ? name : WorkerIds.defaultId();
             Rules.workerId(stem).ifPresent(v -> {
                 throw new InvalidInputException("name", "the application name is a worker id stem; " + v.message());
             });
-            return new EmbeddedExecutors(stem, template());
+            String advertised = advertised();
+            WorkerAddress.check("address", advertised).ifPresent(v -> {
+                throw v.toException();
+            });
+            return new EmbeddedExecutors(stem, template(), advertised);
         }
     }
 }

@@ -3,6 +3,7 @@ package io.cronoq.agent;
 import io.cronoq.events.GangAssignment;
 import io.cronoq.events.GangPeer;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The gang an attempt belongs to, as its assignment told it: every member was assigned in the same
@@ -17,10 +18,19 @@ import java.util.List;
  */
 public record Gang(String id, int size, int rank, List<String> peers, List<String> workers) {
 
-    /** Immutable: the lists are copied. */
+    /**
+     * Immutable (the lists are copied) and whole: a rank within the size, one peer and one worker per member.
+     *
+     * @throws IllegalArgumentException when the rank, size and lists do not agree
+     */
     public Gang {
+        Objects.requireNonNull(id, "id");
         peers = List.copyOf(peers);
         workers = List.copyOf(workers);
+        if (size < 1 || rank < 0 || rank >= size || peers.size() != size || workers.size() != size) {
+            throw new IllegalArgumentException("gang " + id + " is not whole: rank " + rank + " of size " + size
+                    + " with " + peers.size() + " peers and " + workers.size() + " workers");
+        }
     }
 
     /** The gang of an assignment, or {@code null} for a task of its own. */

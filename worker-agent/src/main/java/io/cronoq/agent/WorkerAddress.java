@@ -2,6 +2,7 @@ package io.cronoq.agent;
 
 import io.cronoq.schemas.rules.Violation;
 import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.Optional;
 
 /**
@@ -11,54 +12,83 @@ import java.util.Optional;
  */
 public final class WorkerAddress {
 
-    private static volatile String local;
-    private static volatile boolean looked;
+    private static final String EXAMPLE = ", e.g. gpu-07.example.net, 10.0.0.7:29500 or [fd00::7]:29500";
 
     private WorkerAddress() {}
 
-    /** The host's name, looked up once; {@code null} when the lookup fails. */
+    /** The host's name, looked up once (on first use, thread-safely); {@code null} when the lookup fails. */
     static String local() {
-        if (!looked) {
-            try {
-                local = InetAddress.getLocalHost().getHostName();
-            } catch (Exception | Error e) {
-                local = null;
-            }
-            looked = true;
-        }
-        return local;
+        return LocalName.NAME;
     }
 
-    /** An address a peer could dial: no blanks, no scheme, a port (when given) between 1 and 65535. */
+    /** Holds the host's name: the lookup runs once, when it is first read. */
+    private static final class LocalName {
+        static final String NAME = lookUp();
+
+        private static String lookUp() {
+            try {
+                return InetAddress.getLocalHost().getHostName();
+            } catch (UnknownHostException | RuntimeException e) {
+                return null;
+            }
+        }
+    }
+
+    /**
+     * An address a peer could dial, or why not, naming {@code field}: no blanks or commas (peers are listed
+     * comma-separated), no scheme or path, a host before any {@code :port}, a port (when given) from 1 to 65535,
+     * an IPv6 address bare or in brackets (then with an optional port after them). {@code null} (advertise
+     * none) passes.
+     */
     public static Optional<Violation> check(String field, String address) {
         if (address == null) {
             return Optional.empty();
         }
-        String why = null;
-        if (address.isBlank() || address.chars().anyMatch(Character::isWhitespace)) {
-            why = "it must be a host name or IP without spaces";
-        } else if (address.contains("://") || address.contains("/")) {
-            why = "it is a host name or IP, optionally with :port, not a URL";
-        } else if (address.length() > 255) {
-            why = "it is at most 255 characters";
-        } else {
-            int colon = address.lastIndexOf(':');
-            boolean ipv6 = address.indexOf(':') != colon && !address.startsWith("[");
-            if (colon > 0 && !ipv6) {
-                String port = address.substring(colon + 1);
-                int value = -1;
-                try {
-                    value = Integer.parseInt(port);
-                } catch (NumberFormatException e) {
-                    // not a number: refused below
-                }
-                if (value < 1 || value > 65_535) {
-                    why = "its port '" + port + "' must be a number from 1 to 65535";
-                }
-            }
-        }
+        String why = problem(address);
         return why == null ? Optional.empty()
-                : Optional.of(new Violation(field, field + " is '" + address + "'; " + why
-                        + ", e.g. gpu-07.example.net or 10.0.0.7:29500"));
+                : Optional.of(new Violation(field, field + " is '" + address + "'; " + why + EXAMPLE));
+    }
+
+    private static String problem(String address) {
+        if (address.isBlank() || address.chars().anyMatch(Character::isWhitespace)) {
+            return "it must be a host name or IP without spaces";
+        }
+        if (address.contains(",")) {
+            return "it must not contain ',' (gang members get their peers' addresses comma-separated)";
+        }
+        if (address.contains("://") || address.contains("/")) {
+            return "it is a host name or IP, optionally with :port, not a URL";
+        }
+        if (address.length() > 255) {
+            return "it is at most 255 characters";
+        }
+        if (address.startsWith("[")) {
+            int close = address.indexOf(']');
+            if (close < 2) {
+                return "an IPv6 address in brackets needs its closing ']'";
+            }
+            String rest = address.substring(close + 1);
+            if (rest.isEmpty()) {
+                return null;
+            }
+            return rest.startsWith(":") ? portProblem(rest.substring(1))
+                    : "only ':port' may follow an IPv6 address in brackets";
+        }
+        int colon = address.indexOf(':');
+        if (colon < 0 || colon != address.lastIndexOf(':')) {
+            return null; // a host alone, or a bare IPv6 address (no port can follow one unbracketed)
+        }
+        if (colon == 0) {
+            return "it needs a host before ':port'";
+        }
+        return portProblem(address.substring(colon + 1));
+    }
+
+    private static String portProblem(String port) {
+        int value = -1;
+        if (!port.isEmpty() && port.length() <= 5 && port.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            value = Integer.parseInt(port);
+        }
+        return value >= 1 && value <= 65_535 ? null : "its port '" + port + "' must be a number from 1 to 65535";
     }
 }

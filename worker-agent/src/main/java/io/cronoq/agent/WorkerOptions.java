@@ -49,12 +49,13 @@ public record WorkerOptions(String bootstrap, String topicPrefix, Map<String, Ob
 
     /**
      * These options for another worker of the same process: its own id, pool, labels, slots, handler and executor
-     * (an embedded group), the connection, pacing, credential and resources unchanged. Validated as at build.
+     * (an embedded group) and the address it advertises, the connection, pacing, credential and resources
+     * unchanged. Validated as at build.
      */
-    WorkerOptions forWorker(String id, String pool, Map<String, String> labels, int slots, TaskHandler runBy,
-                            Executor runOn) {
+    WorkerOptions forWorker(String id, String pool, Map<String, String> labels, int slots, String address,
+                            TaskHandler runBy, Executor runOn) {
         WorkerSettings other = new WorkerSettings(id, pool, labels, slots, heartbeatInterval, registrationTimeout,
-                startReportDelay, credential, settings != null ? settings.address() : WorkerAddress.local());
+                startReportDelay, credential, address);
         return new WorkerOptions(bootstrap, topicPrefix, kafka, heartbeatInterval, registrationTimeout,
                 startReportDelay, credential, other, requireHandler(runBy), runOn, workDir, packages, overrides,
                 detector, clock);
@@ -121,6 +122,15 @@ public record WorkerOptions(String bootstrap, String topicPrefix, Map<String, Ob
             return self();
         }
 
+        /**
+         * The address the worker advertises to the members of the gangs it runs (for embedded executors: every
+         * group's worker), a host name or IP, optionally {@code :port}; default the host's name. Checked at build.
+         */
+        public B address(String hostOrHostPort) {
+            this.address = hostOrHostPort;
+            return self();
+        }
+
         /** What runs each attempt (for embedded executors: of every group not given its own). */
         public B handler(TaskHandler taskHandler) {
             this.handler = taskHandler;
@@ -179,7 +189,7 @@ public record WorkerOptions(String bootstrap, String topicPrefix, Map<String, Ob
         }
 
         /**
-         * The options as set, checked once: the id, pool, labels and slots with cronoq's input rules, the
+         * The options as set, checked once: the id, pool, labels, slots and address with cronoq's input rules, the
          * heartbeat interval positive, the start report delay not negative, a handler given.
          *
          * @throws io.cronoq.schemas.rules.InvalidInputException naming the option that breaks a rule
@@ -190,9 +200,13 @@ public record WorkerOptions(String bootstrap, String topicPrefix, Map<String, Ob
         final WorkerOptions options() {
             requireHandler(handler);
             WorkerSettings settings = new WorkerSettings(id != null ? id : WorkerIds.defaultId(), pool, labels, slots,
-                    heartbeatInterval, registrationTimeout, startReportDelay, credential,
-                    address != null ? address : WorkerAddress.local());
+                    heartbeatInterval, registrationTimeout, startReportDelay, credential, advertised());
             return build(settings);
+        }
+
+        /** The address given, or the host's name (null when it has none). */
+        final String advertised() {
+            return address != null ? address : WorkerAddress.local();
         }
 
         /**

@@ -16,7 +16,8 @@ import java.util.function.Supplier;
  *   <li><b>pass only</b> ({@code --pass-env NAME}, repeatable, {@code PREFIX*} allowed): only the named
  *       variables and a small baseline a process needs to start ({@link #BASELINE}), less the withheld.</li>
  * </ul>
- * The attempt's own variables ({@code CRONOQ_TASK_ID} …) are added last. Immutable and thread-safe.
+ * The attempt's own variables ({@code CRONOQ_TASK_ID} …) are added last, and the agent's values of those an attempt
+ * may set are never passed on: a child sees only what its attempt set. Immutable and thread-safe.
  */
 public final class ChildEnvironment {
 
@@ -73,7 +74,8 @@ public final class ChildEnvironment {
     public Map<String, String> build(Map<String, String> attempt) {
         Map<String, String> out = new TreeMap<>();
         agent.get().forEach((name, value) -> {
-            if (passes(name) && !withheldNames.contains(name) && !withheldValues.contains(value)) {
+            if (passes(name) && !withheldNames.contains(name) && !withheldValues.contains(value)
+                    && !ProcessTaskHandler.VARIABLES.contains(name)) {
                 out.put(name, value);
             }
         });

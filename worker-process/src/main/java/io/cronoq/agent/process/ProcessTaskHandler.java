@@ -17,11 +17,22 @@ import java.util.TreeMap;
  * Runs each attempt as a child process: the agent's command, the payload on stdin, and the attempt in the
  * environment ({@code CRONOQ_TASK_ID}, {@code CRONOQ_ATTEMPT}, {@code CRONOQ_POOL}, {@code CRONOQ_GROUP} as sorted
  * {@code k=v,k=v}, {@code CRONOQ_WORKER_ID}, {@code CRONOQ_GENERATION}, and in epoch ms {@code CRONOQ_DEADLINE} and
- * {@code CRONOQ_START_AT} when the task has them). A child of a fixed-start attempt is started at its start time. Exit code 0 succeeds with the tail of stdout as the result; any other exit fails with the exit
+ * {@code CRONOQ_START_AT} when the task has them; for a member of a gang {@code CRONOQ_GANG_ID}, {@code _SIZE},
+ * {@code _RANK}, {@code _PEERS} and {@code _WORKERS}, the last two comma-separated in rank order). A child of a
+ * fixed-start attempt is started at its start time. Exit code 0 succeeds with the tail of stdout as the result; any
+ * other exit fails with the exit
  * code and the tail of stderr (retryable). Blowing a ceiling fails with the ceiling and its limit: the wall-clock
  * timeout retryably, the memory ceiling not (the same input would blow it again).
  */
 public final class ProcessTaskHandler implements TaskHandler {
+
+    /**
+     * Every variable an attempt may set; a child sees the agent's own value of none of them, only what its attempt
+     * set (a lone task under an agent that itself runs in a gang sees no {@code CRONOQ_GANG_*}).
+     */
+    static final List<String> VARIABLES = List.of("CRONOQ_TASK_ID", "CRONOQ_ATTEMPT", "CRONOQ_POOL", "CRONOQ_GROUP",
+            "CRONOQ_WORKER_ID", "CRONOQ_GENERATION", "CRONOQ_DEADLINE", "CRONOQ_START_AT", "CRONOQ_GANG_ID",
+            "CRONOQ_GANG_SIZE", "CRONOQ_GANG_RANK", "CRONOQ_GANG_PEERS", "CRONOQ_GANG_WORKERS");
 
     private final List<String> command;
     private final ChildProcessRunner runner;

@@ -39,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Gangs on a real broker with process workers built from their command line: the members of a spread gang learn
  * their rank and their peers from the environment and agree on them; a worker that dies mid-run takes its member
- * down and the others are revoked, and the gang runs again whole and succeeds; a gang behind a stream of single
+ * down and the others are revoked (their processes killed), and the gang runs again whole and succeeds; a gang behind a stream of single
  * tasks on a busy pool reserves its slots and starts.
  */
 @Tag("integration")
@@ -114,7 +114,8 @@ class GangProcessIntegrationTest {
         List<CronoqWorker> workers = new ArrayList<>();
         for (int w = 0; w < 5; w++) {
             workers.add(agent("--id", "crash-" + w, "--pool", pool, "--slots", "1", "--work-dir", dir.toString(), "--",
-                    "sh", "-c", "echo \"$CRONOQ_TASK_ID:$CRONOQ_ATTEMPT\" >> runs.log; "
+                    "sh", "-c", "echo $$ > pid-$CRONOQ_TASK_ID-$CRONOQ_ATTEMPT; "
+                            + "echo \"$CRONOQ_TASK_ID:$CRONOQ_ATTEMPT\" >> runs.log; "
                             + "while [ ! -f go-$CRONOQ_ATTEMPT ]; do sleep 0.05; done; echo ok"));
         }
         inputs.send(pool, gang("job", pool, 4, GangPlacement.SPREAD, ""));
@@ -126,6 +127,14 @@ class GangProcessIntegrationTest {
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(journal.events(AttemptRevoked.class))
                 .filteredOn(r -> r.getTaskId().startsWith("job-")).hasSize(3)
                 .allSatisfy(r -> assertThat(r.getReason()).isEqualTo("gang job: member job-2 was lost with its worker")));
+        for (AttemptRevoked revoked : journal.events(AttemptRevoked.class)) {
+            if (revoked.getTaskId().startsWith("job-")) {
+                long pid = Long.parseLong(Files.readString(
+                        dir.resolve("pid-" + revoked.getTaskId() + "-" + revoked.getAttempt())).trim());
+                await("revoked member " + revoked.getTaskId() + "'s process killed").atMost(Duration.ofSeconds(10))
+                        .until(() -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true));
+            }
+        }
         Files.createFile(dir.resolve("go-2"));
         for (int rank = 0; rank < 4; rank++) {
             assertThat(journal.awaitFinished("job-" + rank, 2).getState()).isEqualTo(TaskState.SUCCEEDED);

@@ -143,4 +143,53 @@ class WorkerCommandTest {
         assertThat(run("--config", file.toString(), "--", "cat")).isEqualTo(2);
         assertThat(err.toString()).contains("slost").contains("known:");
     }
+
+    @Test
+    void anAddressNoPeerCouldDialExits2NamingTheFlagAndTheFix() {
+        assertThat(run("--pool", "p", "--address", "node:70000", "--", "cat")).isEqualTo(2);
+        assertThat(err.toString()).contains("--address").contains("port '70000' must be a number from 1 to 65535")
+                .contains("e.g. gpu-07.example.net");
+    }
+
+    @Test
+    void theAgentAdvertisesTheAddressOfTheFlagOrTheConfigFileOrElseTheHostName(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws java.io.IOException {
+        java.nio.file.Path file = dir.resolve("cronoq.toml");
+        java.nio.file.Files.writeString(file, "[worker]\npool = \"p\"\naddress = \"10.0.0.7:29500\"\n");
+
+        assertThat(agentAddress("--config", file.toString(), "--", "cat")).contains("10.0.0.7:29500");
+        assertThat(agentAddress("--config", file.toString(), "--address", "gpu-07", "--", "cat"))
+                .as("the flag overrides the file").contains("gpu-07");
+        assertThat(agentAddress("--pool", "p", "--", "cat"))
+                .isEqualTo(java.util.Optional.ofNullable(hostName()));
+    }
+
+    @Test
+    void aConfigFileAddressWithSpacesExits2NamingIt(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws java.io.IOException {
+        java.nio.file.Path file = dir.resolve("cronoq.toml");
+        java.nio.file.Files.writeString(file, "[worker]\npool = \"p\"\naddress = \"gpu 07\"\n");
+
+        assertThat(run("--config", file.toString(), "--", "cat")).isEqualTo(2);
+        assertThat(err.toString()).contains("--address").contains("address is 'gpu 07'").contains("without spaces");
+    }
+
+    private static java.util.Optional<String> agentAddress(String... args) {
+        CommandLine cli = WorkerCommand.commandLine();
+        cli.parseArgs(args);
+        WorkerCommand.Agent agent = ((WorkerCommand) cli.getCommand()).agent();
+        try {
+            return agent.worker().address();
+        } finally {
+            agent.runner().shutdown();
+        }
+    }
+
+    private static String hostName() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            return null;
+        }
+    }
 }
