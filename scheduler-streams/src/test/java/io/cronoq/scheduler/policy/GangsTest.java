@@ -99,6 +99,16 @@ class GangsTest {
     }
 
     @Test
+    void aRegistrationWhoseAddressPeersCouldNotDialIsRefusedNamingTheField() {
+        List<Decision> out = apply(at(worker("w1", 2), "10.0.0.1,10.0.0.2"), 0);
+
+        InputRejected rejected = only(out, InputRejected.class);
+        assertThat(rejected.getField()).isEqualTo("address");
+        assertThat(rejected.getReason()).contains("must not contain ','");
+        assertThat(scheduler.worker("w1")).isNull();
+    }
+
+    @Test
     void aGangThatDoesNotFitHoldsNothingAndStartsWholeWhenItFits() {
         apply(worker("w1", 2), 0);
         apply(worker("w2", 1), 0);

@@ -311,7 +311,7 @@ public final class Rules {
 
     public static Optional<Violation> check(WorkerRegistered e) {
         return Violation.first(pool(e.getPool()), workerId(e.getWorkerId()), slots(e.getSlots()), labels(e.getLabels()),
-                published(e.getResources()));
+                published(e.getResources()), AddressRules.check("address", e.getAddress()));
     }
 
     /**
