@@ -95,16 +95,6 @@ final class GangPlacer {
             this.classOfMember = classOfMember;
             this.requirements = requirements;
         }
-
-        /** Its reason now, in words. */
-        String reason() {
-            return reason;
-        }
-
-        /** The slots its reservation holds now (0 without one). */
-        int held() {
-            return reservation == null ? 0 : reservation.held();
-        }
     }
 
     private static final Comparator<WaitingGang> ORDER =
@@ -447,12 +437,11 @@ final class GangPlacer {
      */
     private void reserve(WaitingGang g, WaitClass[] lines, Instant at) {
         long now = at.toEpochMilli();
-        if (g.reservation != null && (now >= g.reservation.sinceMillis + m.rules.gangReservationMs()
-                || g.reservation.target.keySet().stream().anyMatch(p -> p.removed))) {
-            boolean timedOut = !g.reservation.target.keySet().stream().anyMatch(p -> p.removed);
+        boolean lostAProfile = g.reservation != null && g.reservation.target.keySet().stream().anyMatch(p -> p.removed);
+        if (lostAProfile || g.reservation != null && now >= g.reservation.sinceMillis + m.rules.gangReservationMs()) {
             int held = g.reservation.held();
-            release(g);
-            if (timedOut) {
+            release(g); // timed out, or its workers changed: what it would take is looked at again
+            if (!lostAProfile) {
                 g.reserveFromMillis = now + m.rules.gangReserveAfterMs();
                 g.mayReserve = false;
                 g.told = Why.SLOTS;

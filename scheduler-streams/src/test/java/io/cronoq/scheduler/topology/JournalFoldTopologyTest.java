@@ -103,22 +103,18 @@ class JournalFoldTopologyTest {
      */
     @Test
     void foldingTheJournalReproducesTheStoresWithTimeAtWork() {
-        scheduler.close();
-        scheduler = new SchedulerDriver(Map.of(
+        restartWithClock(Map.of(
                 SchedulerConfig.HEARTBEAT_TIMEOUT_MS.name(), "20000",
                 SchedulerConfig.RESERVATION_LEAD_MS.name(), "5000",
                 SchedulerConfig.DEADLINE_LEAD_MS.name(), "30000",
                 SchedulerConfig.PRIORITY_STEP_MS.name(), "10000",
-                SchedulerConfig.TASK_RETENTION_MS.name(), "600000"), Events.T0);
+                SchedulerConfig.TASK_RETENTION_MS.name(), "600000"));
         Random random = new Random(2026);
         Instant now = Events.T0;
         Map<String, Long> generations = new HashMap<>();
         int nextTask = 0;
         for (int step = 0; step < 1500; step++) {
-            long millis = random.nextInt(3_000);
-            now = now.plusMillis(millis);
-            scheduler.advance(Duration.ofMillis(millis));
-            drainOutputs(generations);
+            now = passTime(random, 3_000, now, generations);
             String pool = POOLS.get(random.nextInt(POOLS.size()));
             int dice = random.nextInt(100);
             if (dice < 6) {
@@ -175,22 +171,18 @@ class JournalFoldTopologyTest {
      */
     @Test
     void foldingTheJournalReproducesTheStoresWithGangs() {
-        scheduler.close();
-        scheduler = new SchedulerDriver(Map.of(
+        restartWithClock(Map.of(
                 SchedulerConfig.HEARTBEAT_TIMEOUT_MS.name(), "20000",
                 SchedulerConfig.GANG_RESERVE_AFTER_MS.name(), "8000",
                 SchedulerConfig.GANG_RESERVATION_MS.name(), "30000",
-                SchedulerConfig.TASK_RETENTION_MS.name(), "600000"), Events.T0);
+                SchedulerConfig.TASK_RETENTION_MS.name(), "600000"));
         Random random = new Random(7);
         Instant now = Events.T0;
         Map<String, Long> generations = new HashMap<>();
         Map<String, Integer> gangs = new HashMap<>();
         int nextTask = 0;
         for (int step = 0; step < 1500; step++) {
-            long millis = random.nextInt(2_000);
-            now = now.plusMillis(millis);
-            scheduler.advance(Duration.ofMillis(millis));
-            drainOutputs(generations);
+            now = passTime(random, 2_000, now, generations);
             String pool = POOLS.get(random.nextInt(POOLS.size()));
             int dice = random.nextInt(100);
             if (dice < 6) {
@@ -232,6 +224,20 @@ class JournalFoldTopologyTest {
                 ? w.getReason() : e.getEvent() instanceof AttemptRevoked r ? r.getReason() : "")).collect(Collectors.joining("\n"));
         assertThat(words).contains("members assigned at once", "reserving since", "member g", " failed",
                 "the gang runs again as a whole", "cancelling a member cancels its gang");
+    }
+
+    /** The topology again, with these settings and its wall clock at {@link Events#T0}, moved only by the test. */
+    private void restartWithClock(Map<String, String> settings) {
+        scheduler.close();
+        scheduler = new SchedulerDriver(settings, Events.T0);
+    }
+
+    /** Up to {@code maxMillis} pass on the wall clock (what ticks decide is collected); the new time. */
+    private Instant passTime(Random random, int maxMillis, Instant now, Map<String, Long> generations) {
+        long millis = random.nextInt(maxMillis);
+        scheduler.advance(Duration.ofMillis(millis));
+        drainOutputs(generations);
+        return now.plusMillis(millis);
     }
 
     /**

@@ -61,10 +61,10 @@ class CodecsTest {
         check(cast(codec), 42);
     }
 
-    private static <T> void check(RecordCodec<T> codec, long seed) throws IOException {
+    private static <T> void check(RecordCodec<T> codec, long start) throws IOException {
         Class<T> type = codec.type();
         Schema schema = SpecificData.getForClass(type).getSchema(type);
-        RandomDatum random = new RandomDatum(seed);
+        RandomDatum random = new RandomDatum(start);
         ListDatumReader<T> avroReader = new ListDatumReader<>(schema, schema, ListDatumReader.readingModel(type));
         SpecificDatumWriter<T> avroWriter = new SpecificDatumWriter<>(schema, SpecificData.getForClass(type));
         GenericDatumWriter<Object> genericWriter = new GenericDatumWriter<>(schema, GenericData.get());
@@ -76,12 +76,12 @@ class CodecsTest {
             T record = avroReader.read(null, decoder(write(out -> genericWriter.write(generic, out))));
             byte[] avroBytes = write(out -> avroWriter.write(record, out));
             byte[] codecBytes = write(out -> codec.write(record, out));
-            assertThat(codecBytes).as("instance %d of seed %d, written", i, seed).isEqualTo(avroBytes);
+            assertThat(codecBytes).as("instance %d of run %d, written", i, start).isEqualTo(avroBytes);
             BinaryDecoder in = decoder(avroBytes);
             T read = codec.read(in);
-            assertThat(in.isEnd()).as("instance %d of seed %d read to its end", i, seed).isTrue();
+            assertThat(in.isEnd()).as("instance %d of run %d read to its end", i, start).isTrue();
             // Field by field with each value's equals: Avro's own equals holds no record with a NaN equal to another.
-            SameRecord.same(read, avroReader.read(null, decoder(avroBytes)), "instance " + i + " of seed " + seed);
+            SameRecord.same(read, avroReader.read(null, decoder(avroBytes)), "instance " + i + " of run " + start);
             branchesSeen.addAll(eventTypes(read));
         }
         assertThat(branchesSeen).as("every branch of the record's event union was drawn")

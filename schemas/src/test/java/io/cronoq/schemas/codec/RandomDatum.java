@@ -24,8 +24,8 @@ public final class RandomDatum {
 
     private final Random random;
 
-    public RandomDatum(long seed) {
-        this.random = new Random(seed);
+    public RandomDatum(long start) {
+        this.random = new Random(start);
     }
 
     public Object of(Schema schema) {
