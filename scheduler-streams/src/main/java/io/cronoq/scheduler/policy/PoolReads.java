@@ -104,7 +104,11 @@ record PoolReads(PoolModel m, Placement placement) {
             Instant oldest = null;
             for (WaitClass c : m.classes.waitingOf(t)) {
                 waiting += c.count;
-                Instant since = PoolModel.waitingSince(m.store.task(c.headTaskId));
+                TaskRecord head = m.store.task(c.headTaskId);
+                if (head == null) {
+                    continue; // a read beside the running scheduler saw the line before the head's record, as classes() allows
+                }
+                Instant since = PoolModel.waitingSince(head);
                 if (oldest == null || since.isBefore(oldest)) {
                     oldest = since;
                 }
