@@ -52,6 +52,17 @@ class GangBuilderTest {
     }
 
     @Test
+    void membersMayNameConcurrencyKeysAndRateLimitsTheGangMeetsAsAWhole() {
+        GangSubmitted e = Gang.of(2, Task.of("hi").concurrency("licence").rateLimit("openai")).pool("p").id("g")
+                .build(CLOCK).toEvent();
+
+        assertThat(e.getMembers()).allSatisfy(m -> {
+            assertThat(m.getConcurrency()).extracting(c -> c.getKey()).containsExactly("licence");
+            assertThat(m.getRateLimits()).extracting(r -> r.getName()).containsExactly("openai");
+        });
+    }
+
+    @Test
     void differentMembersKeepTheirRankOrderAndThePlacementDefaultsToAny() {
         Gang gang = Gang.of(List.of(Task.of("coordinator").cpu("1"), Task.of("worker").gpu(1), Task.of("worker")
                 .gpu(1).pool("train"))).pool("train").id("job").build(CLOCK);
@@ -99,10 +110,9 @@ class GangBuilderTest {
                 Arguments.of((Supplier<Object>) () -> Gang.of(List.of(plain.label("rack", "r1"), plain,
                         plain.label("rack", "r2"))).pool("p").sameLabel("rack").build(CLOCK), "sameLabel",
                         "members require rack=r1 and rack=r2, so they can never share one value of rack"),
-                Arguments.of((Supplier<Object>) () -> Gang.of(2, plain.concurrency("k")).pool("p").build(CLOCK),
-                        "members[0].concurrency", "which gang members do not take"),
-                Arguments.of((Supplier<Object>) () -> Gang.of(2, plain.rateLimit("openai")).pool("p").build(CLOCK),
-                        "members[0].rateLimits", "which gang members do not take"),
+                Arguments.of((Supplier<Object>) () -> Gang.of(3, plain.concurrency("licence", 2)).pool("p").build(CLOCK),
+                        "members[0].concurrency[0].max", "3 members name concurrency key licence and members[0] allows "
+                        + "at most 2 holders; a gang's members start together, so raise the max to at least 3"),
                 Arguments.of((Supplier<Object>) () -> Gang.of(List.of(plain.startAt(T0.plusSeconds(60)))).pool("p")
                         .build(CLOCK), "members[0].startAt", "a gang's members start when the gang is placed"),
                 Arguments.of((Supplier<Object>) () -> Gang.of(2, plain.notBefore(T0.plusSeconds(60))).pool("p")

@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
 @Command(name = "submit", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Submit a gang: --size members, each the task the flags describe, that start together or not "
                 + "at all; prints the gang's id. Member i is the task <id>-i (see it with `cronoq status <id>-i`).",
-            "Gangs do not take --concurrency, --rate-limit, --start-at, --start-tolerance or --not-before yet."},
+            "Gangs do not take --start-at, --start-tolerance or --not-before: a gang starts when all its members fit at once."},
         footer = {"", "TIME is " + TimeFlags.TIME_FORMS + " (by this machine's clock).",
                 "DURATION is " + Durations.FORMS + ".", "",
                 "Examples:",
@@ -110,8 +110,6 @@ public final class GangSubmitCommand implements Callable<Integer> {
     }
 
     private void refuseWhatGangsDoNotTake() {
-        notYet("--concurrency", task.concurrency != null, "concurrency keys");
-        notYet("--rate-limit", task.rateLimits != null, "rate limits");
         notYet("--start-at", task.startAt != null, "a fixed start");
         notYet("--start-tolerance", task.startTolerance != null, "a fixed start");
         notYet("--not-before", task.notBefore != null, "a not-before time");

@@ -53,6 +53,16 @@ class GangCommandsTest extends StandInGatewayTest {
     }
 
     @Test
+    void membersCarryTheConcurrencyKeysAndRateLimitsTheFlagsName() throws Exception {
+        Result submitted = run("gangs", "submit", "--pool", "train", "--size", "2", "--concurrency", "licence:2",
+                "--rate-limit", "openai");
+
+        assertThat(submitted.exit()).as(submitted.err()).isZero();
+        assertThat(body(0).get("task").get("concurrency")).isEqualTo(JSON.readTree("[{\"key\":\"licence\",\"max\":2}]"));
+        assertThat(body(0).get("task").get("rateLimits")).isEqualTo(JSON.readTree("[{\"name\":\"openai\",\"units\":1}]"));
+    }
+
+    @Test
     void theGatewaysRefusalExitsTwoNamingItsField() {
         status = 400;
         answer = "{\"error\":{\"code\":\"INVALID_ARGUMENT\",\"field\":\"id\",\"message\":\"task run-7-1 already exists "
@@ -77,10 +87,6 @@ class GangCommandsTest extends StandInGatewayTest {
                 Arguments.of(new String[] {"--size", "2", "--same-label", "rack!"},
                         "--same-label: sameLabel is 'rack!'; it names one label key"),
                 Arguments.of(new String[] {"--size", "2", "--id", "-run"}, "--id: gangId is '-run'; a gang id is a task id"),
-                Arguments.of(new String[] {"--size", "2", "--concurrency", "k:2"},
-                        "--concurrency: gangs do not take concurrency keys yet; leave --concurrency out"),
-                Arguments.of(new String[] {"--size", "2", "--rate-limit", "openai"},
-                        "--rate-limit: gangs do not take rate limits yet"),
                 Arguments.of(new String[] {"--size", "2", "--start-at", "+1h"},
                         "--start-at: gangs do not take a fixed start yet"),
                 Arguments.of(new String[] {"--size", "2", "--not-before", "+1h"},

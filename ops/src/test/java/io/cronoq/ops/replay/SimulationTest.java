@@ -90,6 +90,52 @@ class SimulationTest {
                 && w.getReason().contains("the workers registered now could never hold it all"));
     }
 
+    private static final Map<String, String> PLAIN = Map.of("plain", "yes");
+
+    /**
+     * A reservation's held slot backfilled with a short single task, and a gang held back by a concurrency key its
+     * members name, are decided again entry for entry: backfill reads only the leases the journal records.
+     */
+    @Test
+    void aJournalWithBackfillAndAKeyedGangIsReproducedEntryForEntry() {
+        JournalRecorder r = JournalRecorder.scripted();
+        r.register(0, "p", "w0", Map.of("plain", "yes"), 3);
+        for (int i = 0; i < 3; i++) { // their leases say the gang is sure of its slots 10 minutes in
+            r.script("long-" + i, JournalRecorder.Run.succeeds(0, 100_000L * (i + 1)));
+            r.submit(0, JournalRecorder.task(0, "p", "long-" + i).setLabels(PLAIN).setTimeoutMs(600_000L).build());
+        }
+        io.cronoq.events.GangSubmitted g = gang("g", 3, io.cronoq.events.GangPlacement.ANY, null, 1_000);
+        g.getMembers().forEach(m -> m.setLabels(PLAIN));
+        r.submitGang(1_000, g);
+        r.script("too-long", JournalRecorder.Run.succeeds(0, 5_000));
+        r.submit(2_000, JournalRecorder.task(2_000, "p", "too-long").setLabels(PLAIN).setTimeoutMs(900_000L).build());
+        r.script("short", JournalRecorder.Run.succeeds(0, 10_000));
+        r.submit(3_000, JournalRecorder.task(3_000, "p", "short").setLabels(PLAIN).setTimeoutMs(30_000L).build());
+        io.cronoq.events.GangSubmitted keyed = gang("keyed", 2, io.cronoq.events.GangPlacement.ANY, null, 4_000);
+        keyed.getMembers().forEach(m -> {
+            m.setConcurrency(List.of(new io.cronoq.events.ConcurrencyKey("licence", 2)));
+            m.setLabels(Map.of("licensed", "yes"));
+        });
+        r.register(0, "p", "w1", Map.of("licensed", "yes"), 3);
+        r.script("holder", JournalRecorder.Run.succeeds(0, 20_000));
+        r.submit(3_500, JournalRecorder.task(3_500, "p", "holder").setLabels(Map.of("licensed", "yes"))
+                .setConcurrency(List.of(new io.cronoq.events.ConcurrencyKey("licence", 2))).build());
+        r.submitGang(4_000, keyed);
+        List<JournalEntry> recorded = r.record();
+        assertThat(recorded).as("short ran on a slot held for g, before g started")
+                .anyMatch(e -> e.getEvent() instanceof AttemptAssigned a && a.getTaskId().equals("short")
+                        && e.getCause() != null && e.getCause().contains("backfilled on a slot held for gang g"));
+        assertThat(recorded).as("the keyed gang waits while a single task holds one of the key's two places")
+                .anyMatch(e -> e.getEvent() instanceof TaskWaiting w && w.getTaskId().equals("keyed-0")
+                        && w.getReason().contains("concurrency key licence: 1/2 running, and 2 members need it at once"));
+        assertThat(recorded).as("and starts whole once the key is free")
+                .filteredOn(e -> e.getEvent() instanceof AttemptAssigned a && a.getTaskId().startsWith("keyed-"))
+                .hasSize(2);
+
+        List<JournalEntry> simulated = Simulation.run("p", recorded, FleetChange.none()).journal();
+        assertThat(simulated).as("every entry: times, event and cause").containsExactlyElementsOf(recorded);
+    }
+
     private static io.cronoq.events.GangSubmitted gang(String id, int size, io.cronoq.events.GangPlacement layout,
                                                        String sameLabel, long ms) {
         List<io.cronoq.events.TaskSubmitted> members = new java.util.ArrayList<>();

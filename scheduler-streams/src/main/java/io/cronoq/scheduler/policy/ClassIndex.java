@@ -174,6 +174,11 @@ final class ClassIndex implements Tenants.Watcher {
         return taskId;
     }
 
+    /** The first {@code max} waiting tasks of a class's line, in line order. */
+    java.util.List<WaitingQueue.Entry> first(WaitClass c, int max) {
+        return c.count == 0 ? java.util.List.of() : queue.first(c.key(), max);
+    }
+
     /** Removes one waiting task (cancelled, or moving to another place) from its class's line. */
     void remove(WaitClass c, Place place) {
         queue.remove(c.key(), place);

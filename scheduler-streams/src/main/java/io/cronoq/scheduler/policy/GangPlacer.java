@@ -9,6 +9,7 @@ import io.cronoq.events.TaskState;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.TaskWaiting;
 import io.cronoq.scheduler.policy.gang.GangFit;
+import io.cronoq.scheduler.policy.limits.Limits;
 import io.cronoq.scheduler.policy.match.LabelSet;
 import io.cronoq.scheduler.policy.match.Requirement;
 import io.cronoq.scheduler.policy.sharing.Tenant;
@@ -38,12 +39,15 @@ import java.util.Map;
 final class GangPlacer {
 
     /** Why a gang waits, in kind: the reason is journaled again only when its kind changes. */
-    enum Why { BACKOFF, SLOTS, RESERVING, NEVER, MAX }
+    enum Why { BACKOFF, LIMIT, SLOTS, RESERVING, NEVER, MAX }
 
     /** The slots a gang holds while it waits for the rest: per profile, how many of its members go there. */
     static final class Reservation {
         final long sinceMillis;
         final Map<Profile, Integer> target;
+        /** {@link GangBackfill#sureStart} as of the {@link Profile#changes} of its profiles summing to {@link #sureStamp}. */
+        long sureStart;
+        long sureStamp = -1;
 
         Reservation(long sinceMillis, Map<Profile, Integer> target) {
             this.sinceMillis = sinceMillis;
@@ -72,6 +76,12 @@ final class GangPlacer {
         final int[] classOfMember;
         /** One submission per distinct requirement (its labels, resources and tenant). */
         final List<TaskSubmitted> requirements;
+        /** The members that name a concurrency key or a rate limit (usually none). */
+        final List<TaskSubmitted> limited;
+        /** While its limits hold it back ({@link Why#LIMIT}): when a rate limit will admit it, or {@link Long#MAX_VALUE}. */
+        long limitDue = Long.MAX_VALUE;
+        /** While its limits hold it back: what does, in kind ({@link Limits.AllAtOnce#what}). */
+        String limitWhat;
         long readyAtMillis;
         /** From when it may reserve slots (it waited {@link TimeRules#gangReserveAfterMs}). */
         long reserveFromMillis;
@@ -85,7 +95,7 @@ final class GangPlacer {
         long neverAt = -1;
 
         WaitingGang(String id, int size, GangPlacement layout, String sameLabel, long rank, long sequence,
-                    int[] classOfMember, List<TaskSubmitted> requirements) {
+                    int[] classOfMember, List<TaskSubmitted> requirements, List<TaskSubmitted> limited) {
             this.id = id;
             this.size = size;
             this.layout = layout;
@@ -94,6 +104,7 @@ final class GangPlacer {
             this.sequence = sequence;
             this.classOfMember = classOfMember;
             this.requirements = requirements;
+            this.limited = limited;
         }
     }
 
@@ -103,10 +114,13 @@ final class GangPlacer {
     private final PoolModel m;
     private final Placement placement;
     private final Map<String, WaitingGang> waiting = new HashMap<>();
+    /** What runs on the slots the reservations hold until their gangs can start. */
+    private final GangBackfill backfill;
 
     GangPlacer(PoolModel m, Placement placement) {
         this.m = m;
         this.placement = placement;
+        this.backfill = new GangBackfill(m, placement);
         for (String id : m.waitingGangIds()) {
             TaskRecord first = m.store.task(GangRules.memberId(id, 0));
             if (first != null && first.getState() == TaskState.WAITING) {
@@ -190,6 +204,8 @@ final class GangPlacer {
         for (WaitingGang g : waiting.values()) {
             if (g.told == Why.BACKOFF) {
                 next = Math.min(next, g.readyAtMillis);
+            } else if (g.told == Why.LIMIT) {
+                next = Math.min(next, g.limitDue);
             } else if (g.reservation != null) {
                 next = Math.min(next, g.reservation.sinceMillis + m.rules.gangReservationMs());
             } else if (g.told == Why.SLOTS && !g.mayReserve) {
@@ -252,10 +268,14 @@ final class GangPlacer {
                 continue;
             }
             Why before = g.told;
+            String told = g.reason;
             if (place(g, null, at, out)) {
                 continue;
             }
-            if (g.told != before) {
+            if (g.reservation != null && g.reservation.held() > 0) {
+                backfill.onHeldSlots(g, at, out);
+            }
+            if (g.told != before || !java.util.Objects.equals(g.reason, told)) {
                 TaskRecord first = m.store.task(GangRules.memberId(g.id, 0));
                 first.setWaitingReason(g.reason);
                 first.setUpdatedAt(at);
@@ -273,6 +293,9 @@ final class GangPlacer {
         int classes = g.requirements.size();
         WaitClass[] lines = linesOf(g);
         Tenant tenant = lines[0].tenant;
+        if (!g.limited.isEmpty() && heldByLimits(g, lines, at)) {
+            return false;
+        }
         if (!mayFitNow(g, lines)) {
             waitOn(g, lines, at); // the common case on a busy pool: too few free slots, no matching to try
             return false;
@@ -329,6 +352,26 @@ final class GangPlacer {
             GangAssignment gang = new GangAssignment(g.id, g.size, rank, peers);
             placement.assignTo(members.get(rank), candidates.get(found[rank]), workers[rank], at,
                     rank == 0 ? "gang " + g.id + ": all " + g.size + " members assigned at once" : null, gang, out);
+        }
+        return true;
+    }
+
+    /**
+     * Whether the concurrency keys and rate limits its members name cannot admit them all at once now
+     * ({@link Limits#heldBack}): then it holds no slot and waits for them, told why.
+     */
+    private boolean heldByLimits(WaitingGang g, WaitClass[] lines, Instant at) {
+        m.limits.clock(at);
+        Limits.AllAtOnce held = m.limits.heldBack(g.limited);
+        if (held == null) {
+            return false;
+        }
+        release(g); // slots held while a limit holds the gang back would idle for nothing
+        g.limitDue = held.due();
+        if (g.told != Why.LIMIT || !held.what().equals(g.limitWhat)) {
+            g.told = Why.LIMIT;
+            g.limitWhat = held.what();
+            g.reason = needs(g, lines) + "; " + held.reason();
         }
         return true;
     }
@@ -496,6 +539,7 @@ final class GangPlacer {
             }
         }
         g.reservation = null;
+        backfill.forget(); // read again for the next reservation: a task id may come back with another timeout
     }
 
     /** The first max of the tenant that cannot hold the members where they would go, or {@code null}. */
@@ -609,9 +653,14 @@ final class GangPlacer {
         GangSpec spec = first.getGang();
         Map<String, Integer> byRequirement = new LinkedHashMap<>();
         List<TaskSubmitted> requirements = new ArrayList<>();
+        List<TaskSubmitted> limited = List.of();
         int[] classOfMember = new int[members.size()];
         for (int rank = 0; rank < members.size(); rank++) {
             TaskSubmitted s = members.get(rank).getTask();
+            if (!s.getConcurrency().isEmpty() || !s.getRateLimits().isEmpty()) {
+                limited = limited.isEmpty() ? new ArrayList<>() : limited;
+                limited.add(s);
+            }
             String key = RecordedPlaces.lineKey(s);
             Integer k = byRequirement.get(key);
             if (k == null) {
@@ -623,6 +672,6 @@ final class GangPlacer {
         }
         return new WaitingGang(spec.getGangId(), spec.getSize(), spec.getPlacement(), spec.getSameLabel(),
                 Ordering.rank(first, m.rules, first.getSubmittedAt()), members.get(0).getSequence(), classOfMember,
-                requirements);
+                requirements, limited);
     }
 }

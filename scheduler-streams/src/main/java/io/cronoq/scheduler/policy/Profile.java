@@ -25,6 +25,10 @@ final class Profile {
     boolean removed;
 
     private final TreeSet<Worker> ready = new TreeSet<>(Ordering.WORKERS);
+    /** Its ACTIVE workers, busy or not: where a gang's reservation reads when the running attempts must end. */
+    private final LinkedHashSet<Worker> actives = new LinkedHashSet<>();
+    /** Counts the changes of its workers and their attempts: a figure derived from them holds for one value. */
+    long changes;
     // The figures below are read directly inside the package; only this class's add, remove,
     // assign and release change them.
     int activeWorkers;
@@ -78,9 +82,16 @@ final class Profile {
         return new java.util.ArrayList<>(ready);
     }
 
+    /** Its ACTIVE workers, busy or not (read-only). */
+    java.util.Set<Worker> actives() {
+        return java.util.Collections.unmodifiableSet(actives);
+    }
+
     /** Counts a live worker in, in its current state. */
     void add(Worker w) {
+        changes++;
         if (w.state() == WorkerState.ACTIVE) {
+            actives.add(w);
             activeWorkers++;
             capacity += w.slots();
             busy += w.busy();
@@ -95,7 +106,9 @@ final class Profile {
 
     /** Counts a worker out, in its current state (call before changing its state). */
     void remove(Worker w) {
+        changes++;
         if (w.state() == WorkerState.ACTIVE) {
+            actives.remove(w);
             ready.remove(w);
             activeWorkers--;
             capacity -= w.slots();
@@ -109,6 +122,7 @@ final class Profile {
     /** Gives one slot of an ACTIVE worker of this profile to an attempt. */
     void assign(Worker w, AttemptRef ref, long sequence) {
         // The worker's position in `ready` depends on its busy count and sequence: out, change, in.
+        changes++;
         ready.remove(w);
         w.addRunning(ref, sequence);
         busy++;
@@ -119,6 +133,7 @@ final class Profile {
 
     /** Frees the slot an attempt held; the attempt's reference, or {@code null} when the worker did not hold it. */
     AttemptRef release(Worker w, String taskId, int attempt) {
+        changes++;
         boolean active = w.state() == WorkerState.ACTIVE;
         if (active) {
             ready.remove(w);

@@ -149,6 +149,12 @@ final class ReadOnlyPoolStore implements PoolStore {
         }
 
         @Override
+        public List<Entry> first(String classKey, int max) {
+            WaitingQueue lines = lines();
+            return lines == null ? List.of() : lines.first(classKey, max);
+        }
+
+        @Override
         public Map<String, Long> counts() {
             WaitingQueue lines = lines();
             return lines == null ? Map.of() : lines.counts();

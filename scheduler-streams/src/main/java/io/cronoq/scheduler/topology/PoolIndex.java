@@ -6,7 +6,9 @@ import io.cronoq.scheduler.policy.store.TimerQueue;
 import io.cronoq.scheduler.policy.store.WaitingQueue;
 import io.cronoq.scheduler.policy.common.Peak;
 import java.util.Collections;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.NavigableSet;
@@ -100,6 +102,22 @@ public final class PoolIndex {
             Line line = lines.get(classKey);
             Map.Entry<Place, String> head = line == null ? null : line.entries.firstEntry();
             return head == null ? null : new Entry(classKey, head.getKey(), head.getValue());
+        }
+
+        @Override
+        public List<Entry> first(String classKey, int max) {
+            Line line = lines.get(classKey);
+            if (line == null || max <= 0) {
+                return List.of();
+            }
+            List<Entry> first = new ArrayList<>();
+            for (Map.Entry<Place, String> e : line.entries.entrySet()) {
+                if (first.size() == max) {
+                    break;
+                }
+                first.add(new Entry(classKey, e.getKey(), e.getValue()));
+            }
+            return first;
         }
 
         @Override

@@ -24,7 +24,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.avro.specific.SpecificRecord;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,7 +37,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * (spread, pack, one rack; some needing GPUs) and a stream of single tasks, with failures and
  * cancels, and a tenant guaranteed slots it takes back (from a gang, whole), for thousands of steps per run. After every step: no gang holds slots in part (a
  * member holds a slot only while every member holds one or succeeded), no worker is beyond its
- * slots, no two reservations share a profile, and a reservation holds no more than its gang needs.
+ * slots, no two reservations share a profile, a reservation holds no more than its gang needs, a
+ * task backfilled on a held slot has a lease that ends before its gang is sure of its slots, and no
+ * more attempts hold the concurrency key some tasks and gangs name than its max.
  * Then the single tasks stop: every gang the fleet could hold is placed within the reservation
  * wait and the time its slots take to free.
  */
@@ -43,6 +47,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 class GangPropertyTest {
 
     private static final int STEPS = 3_000;
+    /** A concurrency key some single tasks and some gangs' members name, and its max. */
+    private static final String KEY = "licence";
+    private static final int KEY_MAX = 6;
     private static final TimeRules RULES = new TimeRules(120_000, 30_000, 600_000, 300_000, 60_000, 600_000)
             .withGangReservation(20_000, 60_000);
 
@@ -68,8 +75,24 @@ class GangPropertyTest {
         }
         assertThat(run.placedGangs).as("gangs placed").isGreaterThan(20);
         assertThat(run.reserved).as("steps with a reservation").isPositive();
-        assertThat(run.rerun).as("gangs that ran again whole").isPositive();
-        assertThat(run.preemptedGangs).as("gangs taken back whole for a guarantee").isPositive();
+        RERUN.addAndGet(run.rerun);
+        PREEMPTED.addAndGet(run.preemptedGangs);
+        BACKFILLED.addAndGet(run.backfilled);
+        LIMITED.addAndGet(run.limitedGangs);
+    }
+
+    /** What the runs together must have met: each rule above was tested, not only stated. */
+    private static final AtomicInteger RERUN = new AtomicInteger();
+    private static final AtomicInteger PREEMPTED = new AtomicInteger();
+    private static final AtomicInteger BACKFILLED = new AtomicInteger();
+    private static final AtomicInteger LIMITED = new AtomicInteger();
+
+    @AfterAll
+    static void theRunsMetEveryCase() {
+        assertThat(RERUN.get()).as("gangs that ran again whole").isPositive();
+        assertThat(PREEMPTED.get()).as("gangs taken back whole for a guarantee").isPositive();
+        assertThat(BACKFILLED.get()).as("single tasks backfilled on held slots").isPositive();
+        assertThat(LIMITED.get()).as("gangs held back by their concurrency key").isPositive();
     }
 
     private static final class Run {
@@ -85,6 +108,8 @@ class GangPropertyTest {
         int reserved;
         int rerun;
         int preemptedGangs;
+        int backfilled;
+        int limitedGangs;
 
         Run(long variant) {
             this.random = new Random(variant);
@@ -109,7 +134,11 @@ class GangPropertyTest {
                 gang();
             } else if (dice < 45) {
                 TaskSubmitted t = In.task("t" + nextTask++);
-                t.setTimeoutMs(null);
+                // Most have a lease (what backfill needs to know they end in time); some run unbounded.
+                t.setTimeoutMs(random.nextInt(3) == 0 ? null : 5_000L + random.nextInt(120_000));
+                if (random.nextInt(10) == 0) {
+                    In.keyed(t, KEY, KEY_MAX);
+                }
                 t.setSubmittedAt(now);
                 t.setTenant(random.nextInt(3) == 0 ? "a" : "b");
                 apply(t);
@@ -159,6 +188,9 @@ class GangPropertyTest {
                 m.setTenant("b");
                 members.add(m);
             }
+            if (random.nextInt(5) == 0) {
+                members.forEach(m -> In.keyed(m, KEY, KEY_MAX));
+            }
             GangPlacement layout = GangPlacement.values()[random.nextInt(3)];
             gangs.put(id, size);
             apply(new GangSubmitted(id, POOL, layout, random.nextInt(4) == 0 ? "rack" : null, members, "tests", now));
@@ -173,6 +205,15 @@ class GangPropertyTest {
             for (Decision d : out) {
                 if (d.event() instanceof AttemptAssigned a) {
                     running.put(a.getTaskId() + "#" + a.getAttempt(), a);
+                    if (d.cause() != null && d.cause().contains("backfilled on a slot held for gang")) {
+                        backfilled++;
+                        Instant sure = Instant.parse(d.cause().replaceAll(".*cannot be sure of all its slots before (\\S+) .*", "$1"));
+                        Long timeout = store.task(a.getTaskId()).getTask().getTimeoutMs();
+                        if (timeout == null || a.getAssignedAt().plusMillis(timeout).isAfter(sure)) {
+                            throw new AssertionError(a.getTaskId() + " backfilled with a lease (" + timeout
+                                    + " ms from " + a.getAssignedAt() + ") past when its gang is sure of its slots: " + sure);
+                        }
+                    }
                     if (a.getGang() != null && placed.add(a.getGang().getGangId())) {
                         placedGangs++;
                         rerun += a.getAttempt() > 1 ? 1 : 0;
@@ -185,6 +226,9 @@ class GangPropertyTest {
                     running.remove(r.getTaskId() + "#" + r.getAttempt());
                 } else if (d.event() instanceof io.cronoq.events.TaskFinished f) {
                     running.remove(f.getTaskId() + "#" + f.getAttempt());
+                } else if (d.event() instanceof io.cronoq.events.TaskWaiting w && w.getReason().contains("concurrency key " + KEY)
+                        && w.getReason().startsWith("gang ")) {
+                    limitedGangs++;
                 } else if (d.event() instanceof io.cronoq.events.WorkerAccepted w) {
                     generations.put(w.getWorkerId(), w.getGeneration());
                 } else if (d.event() instanceof io.cronoq.events.WorkerRemoved w) {
@@ -228,6 +272,15 @@ class GangPropertyTest {
                 }
             }
             reserved += anyReservation ? 1 : 0;
+            long holders = running.values().stream().filter(a -> {
+                TaskRecord t = store.task(a.getTaskId());
+                return t != null && !t.getTask().getConcurrency().isEmpty()
+                        && (t.getState() == TaskState.ASSIGNED || t.getState() == TaskState.RUNNING)
+                        && t.getAttempts().size() == a.getAttempt();
+            }).count();
+            if (holders > KEY_MAX) {
+                throw new AssertionError(context + ": " + holders + " attempts hold key " + KEY + ", whose max is " + KEY_MAX);
+            }
             for (Map.Entry<String, Long> e : generations.entrySet()) {
                 var w = scheduler.worker(e.getKey());
                 if (w != null && w.getRunning().size() > w.getSlots()) {

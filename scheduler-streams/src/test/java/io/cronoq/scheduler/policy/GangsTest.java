@@ -222,6 +222,114 @@ class GangsTest {
     }
 
     @Test
+    void aGangWhoseMembersNameAConcurrencyKeyStartsOnlyWhenTheKeyHoldsThemAllAtOnce() {
+        apply(worker("w1", 4), 0);
+        AttemptAssigned single = Out.assigned(apply(In.keyed(single("s1"), "licence", 2), 0));
+        GangSubmitted g = gang("g", 2, GangPlacement.ANY, null);
+        g.getMembers().forEach(m -> In.keyed(m, "licence", 2));
+
+        List<Decision> waiting = apply(g, 1);
+
+        assertThat(all(waiting, AttemptAssigned.class)).as("two free slots, but the key holds one more at most").isEmpty();
+        assertThat(store.task("g-0").getWaitingReason()).isEqualTo("gang g needs 2 slots; concurrency key licence: 1/2 "
+                + "running, and 2 members need it at once");
+
+        List<Decision> freed = apply(succeeded(single), 2);
+        assertThat(all(freed, AttemptAssigned.class)).extracting(AttemptAssigned::getTaskId).containsExactly("g-0", "g-1");
+
+        List<Decision> next = apply(In.keyed(single("s2"), "licence", 2), 3);
+        assertThat(all(next, AttemptAssigned.class)).as("each member holds the key while it runs").isEmpty();
+        assertThat(state("s2")).isEqualTo(TaskState.WAITING);
+    }
+
+    @Test
+    void aGangWhoseMembersTakeRateLimitUnitsWaitsUntilTheBucketHoldsThemAll() {
+        apply(worker("w1", 4), 0);
+        apply(In.rateLimit("openai", 1.0, 2, T0), 0);
+        AttemptAssigned single = Out.assigned(apply(In.rated(single("s1"), "openai", 1), 0));
+        GangSubmitted g = gang("g", 2, GangPlacement.ANY, null);
+        g.getMembers().forEach(m -> In.rated(m, "openai", 1));
+
+        apply(g, 0);
+
+        assertThat(store.task("g-0").getWaitingReason()).isEqualTo("gang g needs 2 slots; rate limit openai: 1 of 1/s "
+                + "left, the members take 2 at once, next in 1s");
+        assertThat(scheduler.nextDue()).isEqualTo(T0.plusSeconds(1));
+        List<Decision> refilled = scheduler.tick(T0.plusSeconds(1));
+        assertThat(all(refilled, AttemptAssigned.class)).extracting(AttemptAssigned::getTaskId).containsExactly("g-0", "g-1");
+        assertThat(single.getTaskId()).isEqualTo("s1");
+    }
+
+    @Test
+    void aGangNeedingMoreRateLimitUnitsThanTheBurstWaitsForAnAdminSayingSo() {
+        apply(worker("w1", 4), 0);
+        apply(In.rateLimit("openai", 1.0, 2, T0), 0);
+        GangSubmitted g = gang("g", 3, GangPlacement.ANY, null);
+        g.getMembers().forEach(m -> In.rated(m, "openai", 1));
+
+        assertThat(all(apply(g, 0), AttemptAssigned.class)).isEmpty();
+        assertThat(store.task("g-0").getWaitingReason()).isEqualTo("gang g needs 3 slots; rate limit openai holds at "
+                + "most 2 units (its burst) and the members take 3 at once: it waits until an admin raises the burst");
+
+        List<Decision> raised = apply(In.rateLimit("openai", 1.0, 3, T0.plusSeconds(5)), 5);
+        assertThat(all(raised, AttemptAssigned.class)).as("the bucket holds 2 of the 3 units").isEmpty();
+        assertThat(store.task("g-0").getWaitingReason()).isEqualTo("gang g needs 3 slots; rate limit openai: 2 of 1/s "
+                + "left, the members take 3 at once, next in 1s");
+        assertThat(all(scheduler.tick(T0.plusSeconds(6)), AttemptAssigned.class)).hasSize(3);
+    }
+
+    /** The attempt succeeded {@code second} seconds after {@code T0}. */
+    private static io.cronoq.events.AttemptSucceeded succeededAt(AttemptAssigned a, int second) {
+        io.cronoq.events.AttemptSucceeded done = succeeded(a);
+        done.setAt(T0.plusSeconds(second));
+        return done;
+    }
+
+    /** A single task whose lease is {@code timeoutSeconds} long. */
+    private static TaskSubmitted leased(String id, long timeoutSeconds) {
+        TaskSubmitted task = task(id);
+        task.setTimeoutMs(timeoutSeconds * 1000);
+        return task;
+    }
+
+    @Test
+    void aHeldSlotRunsASingleTaskSureToEndBeforeTheGangIsSureOfAllItsSlots() {
+        apply(worker("w1", 3), 0);
+        apply(leased("long", 600), 0); // runs at most 10 minutes: the gang is sure of its third slot at 00:10:00
+        AttemptAssigned s1 = Out.assigned(apply(leased("s1", 600), 0));
+        apply(leased("s2", 600), 0);
+        apply(gang("g", 3, GangPlacement.ANY, null), 1);
+        apply(leased("too-long", 900), 2); // would end after the gang is sure of its slots
+        apply(leased("short", 120), 3);
+        scheduler.tick(T0.plusSeconds(61)); // it reserves
+
+        List<Decision> freed = apply(succeededAt(s1, 62), 62);
+
+        AttemptAssigned backfilled = only(freed, AttemptAssigned.class);
+        assertThat(backfilled.getTaskId()).as("too-long is first in line but would delay the gang").isEqualTo("short");
+        Decision d = freed.stream().filter(x -> x.event() instanceof AttemptAssigned).findFirst().orElseThrow();
+        assertThat(d.cause()).contains("backfilled on a slot held for gang g, which cannot be sure of all its slots "
+                + "before 2026-01-01T00:10:00Z").contains("this task's lease ends by 2026-01-01T00:03:02Z");
+        assertThat(state("too-long")).isEqualTo(TaskState.WAITING);
+        assertThat(store.task("g-0").getState()).isEqualTo(TaskState.WAITING);
+    }
+
+    @Test
+    void withoutLeasesOnTheRunningTasksAHeldSlotIdles() {
+        apply(worker("w1", 2), 0);
+        AttemptAssigned s1 = Out.assigned(apply(single("s1"), 0)); // no timeout: when it ends is not known
+        apply(single("s2"), 0);
+        apply(gang("g", 2, GangPlacement.ANY, null), 1);
+        apply(leased("short", 1), 2);
+        scheduler.tick(T0.plusSeconds(61));
+
+        List<Decision> freed = apply(succeededAt(s1, 62), 62);
+
+        assertThat(all(freed, AttemptAssigned.class)).as("when the gang would start is not known").isEmpty();
+        assertThat(state("short")).isEqualTo(TaskState.WAITING);
+    }
+
+    @Test
     void aReservationThatRunsOutGivesItsSlotsBack() {
         scheduler.apply(worker("w1", 2), T0);
         apply(single("s1"), 0);

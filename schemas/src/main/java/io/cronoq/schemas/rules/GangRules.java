@@ -1,8 +1,11 @@
 package io.cronoq.schemas.rules;
 
+import io.cronoq.events.ConcurrencyKey;
 import io.cronoq.events.GangSubmitted;
 import io.cronoq.events.TaskSubmitted;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -10,9 +13,10 @@ import java.util.Optional;
  * The rules of a gang submission, the same at every edge (client, gateway, scheduler): a valid gang
  * id and pool; 1 to {@link #MAX_SIZE} members, member {@code i} named {@code <gangId>-<i>}, of the
  * gang's pool, all of one tenant and priority, each a valid submission without a time of its own
- * (a fixed start, a not-before), concurrency keys or rate limits, and with no gang field of its own
+ * (a fixed start, a not-before: a gang starts when all its members fit at once) and with no gang field of its own
  * (the scheduler sets it); a {@code sameLabel} that is a label name, and that no two members require
- * with different values. Each refusal names the field and the fix.
+ * with different values; and no concurrency key whose declared max could not hold every member
+ * naming it at once. Each refusal names the field and the fix.
  */
 public final class GangRules {
 
@@ -61,6 +65,37 @@ public final class GangRules {
                 sameValue = value;
             }
         }
+        return keysHoldEveryMember(members);
+    }
+
+    /**
+     * A concurrency key the members name must allow all who name it to run at once: the gang starts whole, so members
+     * naming a key whose declared max is below their number could never start.
+     */
+    private static Optional<Violation> keysHoldEveryMember(List<TaskSubmitted> members) {
+        Map<String, int[]> keys = new LinkedHashMap<>(); // per key: members naming it, smallest declared max, its member
+        for (int i = 0; i < members.size(); i++) {
+            List<ConcurrencyKey> named = members.get(i).getConcurrency();
+            for (int k = 0; k < named.size(); k++) {
+                ConcurrencyKey key = named.get(k);
+                int[] seen = keys.computeIfAbsent(key.getKey(), x -> new int[] {0, Integer.MAX_VALUE, -1, -1});
+                seen[0]++;
+                if (key.getMax() != null && key.getMax() < seen[1]) {
+                    seen[1] = key.getMax();
+                    seen[2] = i;
+                    seen[3] = k;
+                }
+            }
+        }
+        for (Map.Entry<String, int[]> e : keys.entrySet()) {
+            int[] seen = e.getValue();
+            if (seen[0] > seen[1]) {
+                return Optional.of(new Violation("members[" + seen[2] + "].concurrency[" + seen[3] + "].max",
+                        seen[0] + " members name concurrency key " + e.getKey() + " and members[" + seen[2]
+                                + "] allows at most " + seen[1] + " holders; a gang's members start together, so raise "
+                                + "the max to at least " + seen[0] + " or name the key on fewer members"));
+            }
+        }
         return Optional.empty();
     }
 
@@ -92,11 +127,6 @@ public final class GangRules {
             return Optional.of(new Violation(field + (m.getStartAt() != null ? ".startAt" : ".notBefore"),
                     field + " has a time of its own; a gang's members start when the gang is placed, so leave "
                             + "startAt and notBefore unset"));
-        }
-        if (!m.getConcurrency().isEmpty() || !m.getRateLimits().isEmpty()) {
-            return Optional.of(new Violation(field + (m.getConcurrency().isEmpty() ? ".rateLimits" : ".concurrency"),
-                    field + " holds concurrency keys or rate limits, which gang members do not take; submit the "
-                            + "gang without them"));
         }
         if (m.getGang() != null) {
             return Optional.of(new Violation(field + ".gang", field + ".gang is set; leave it unset, the scheduler "

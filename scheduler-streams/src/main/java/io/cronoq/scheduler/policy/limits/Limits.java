@@ -7,6 +7,7 @@ import io.cronoq.events.LimitSet;
 import io.cronoq.events.LimitsRecord;
 import io.cronoq.events.RateBucket;
 import io.cronoq.events.RateLimitUse;
+import io.cronoq.events.TaskSubmitted;
 import io.cronoq.scheduler.policy.LimitsSnapshot;
 import io.cronoq.scheduler.policy.common.Noticed;
 import io.cronoq.scheduler.policy.store.PoolStore;
@@ -15,6 +16,7 @@ import io.cronoq.schemas.rules.LimitRules;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -101,6 +103,74 @@ public final class Limits<L extends Line> {
         }
         return null;
     }
+
+    /**
+     * Why tasks that must all start at once (a gang's members) cannot now, or {@code null} when their
+     * limits admit every one of them together: each concurrency key they name must hold all of its
+     * holders then (its holders now and every member naming it) within the smallest limit any of them
+     * meets, and each rate limit they name must hold the units all of them take. {@link AllAtOnce#due}
+     * says when a rate limit will hold them ({@link Long#MAX_VALUE}: not by time alone).
+     */
+    public AllAtOnce heldBack(List<TaskSubmitted> tasks) {
+        Map<String, int[]> named = null; // per key: members naming it, the smallest limit one of them meets
+        Map<String, Integer> units = null;
+        for (TaskSubmitted t : tasks) {
+            for (ConcurrencyKey ck : t.getConcurrency()) {
+                LimitKey<L> k = keys.get(ck.getKey());
+                int declared = ck.getMax() == null ? 0 : ck.getMax();
+                int limit = k != null ? k.limitFor(declared) : declared > 0 ? declared : 1;
+                named = named == null ? new LinkedHashMap<>() : named;
+                int[] n = named.computeIfAbsent(ck.getKey(), x -> new int[] {0, Integer.MAX_VALUE});
+                n[0]++;
+                n[1] = Math.min(n[1], limit);
+            }
+            for (RateLimitUse use : t.getRateLimits()) {
+                units = units == null ? new LinkedHashMap<>() : units;
+                units.merge(use.getName(), use.getUnits(), Integer::sum);
+            }
+        }
+        if (named != null) {
+            for (Map.Entry<String, int[]> e : named.entrySet()) {
+                LimitKey<L> k = keys.get(e.getKey());
+                int held = k == null ? 0 : k.held;
+                int[] n = e.getValue();
+                if (held + n[0] > n[1]) {
+                    return new AllAtOnce("concurrency key " + e.getKey() + ": " + held + "/" + n[1] + " running, and "
+                            + n[0] + (n[0] == 1 ? " member needs" : " members need") + " it at once", Long.MAX_VALUE,
+                            "key " + e.getKey());
+                }
+            }
+        }
+        if (units != null) {
+            for (Map.Entry<String, Integer> e : units.entrySet()) {
+                RateLimit<L> r = rates.get(e.getKey());
+                int need = e.getValue();
+                if (r == null || r.bucket == null) {
+                    return new AllAtOnce("rate limit " + e.getKey() + " is not defined in pool " + pool
+                            + ": the gang waits until an admin defines it", Long.MAX_VALUE, "undefined rate " + e.getKey());
+                }
+                if (need > r.bucket.getBurst()) {
+                    return new AllAtOnce("rate limit " + e.getKey() + " holds at most " + r.bucket.getBurst()
+                            + " units (its burst) and the members take " + need + " at once: it waits until an admin "
+                            + "raises the burst", Long.MAX_VALUE, "burst of rate " + e.getKey());
+                }
+                if (r.available(now) < need) {
+                    long due = r.dueFor(need);
+                    return new AllAtOnce("rate limit " + e.getKey() + ": " + (long) Math.floor(r.available(now)) + " of "
+                            + perSecond(r.bucket.getPerSecond()) + "/s left, the members take " + need + " at once, next in "
+                            + Durations.words(Math.max(0, due - now)), due, "rate " + e.getKey());
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Why tasks that must start together wait for their limits, when a rate limit will admit them, and
+     * what holds them back, in kind ({@code key k}, {@code rate r}, {@code burst of rate r}, {@code
+     * undefined rate r}): the same kind told again would only repeat its figures.
+     */
+    public record AllAtOnce(String reason, long due, String what) {}
 
     /** A limited line got its first waiting task: it holds its keys and rates, and is open or blocked. */
     public void lineJoined(L c) {

@@ -72,6 +72,26 @@ public final class InMemoryWaitingQueue implements WaitingQueue {
     }
 
     @Override
+    @SuppressWarnings("unchecked")
+    public List<Entry> first(String classKey, int max) {
+        Object line = lines.get(classKey);
+        if (line == null || max <= 0) {
+            return List.of();
+        }
+        if (line instanceof Entry only) {
+            return List.of(only);
+        }
+        List<Entry> first = new ArrayList<>(Math.min(max, ((TreeMap<Place, Entry>) line).size()));
+        for (Entry e : ((TreeMap<Place, Entry>) line).values()) {
+            if (first.size() == max) {
+                break;
+            }
+            first.add(e);
+        }
+        return first;
+    }
+
+    @Override
     public Map<String, Long> counts() {
         Map<String, Long> counts = new HashMap<>();
         lines.forEach((key, line) -> counts.put(key, (long) size(line)));

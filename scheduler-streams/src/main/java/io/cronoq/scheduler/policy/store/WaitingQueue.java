@@ -1,5 +1,6 @@
 package io.cronoq.scheduler.policy.store;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -18,6 +19,9 @@ public interface WaitingQueue {
 
     /** The entry with the lowest place in the class, or {@code null} when the class has none. */
     Entry first(String classKey);
+
+    /** The first {@code max} entries of the class in place order (fewer when it holds fewer). */
+    List<Entry> first(String classKey, int max);
 
     /** The number of waiting tasks per class that has any (read once when the scheduler loads). */
     Map<String, Long> counts();

@@ -111,6 +111,12 @@ public final class Leases {
         }
     }
 
+    /** When the lease of this task's current attempt ends (epoch ms), or {@link Long#MAX_VALUE} when it has none. */
+    public long endsAt(String taskId) {
+        Lease lease = byTask.get(taskId);
+        return lease == null ? Long.MAX_VALUE : lease.endsAt();
+    }
+
     /** The attempt of this task ended: its lease is gone. */
     public void end(String taskId) {
         byTask.remove(taskId);
