@@ -142,6 +142,7 @@ final class ClassIndex implements Tenants.Watcher {
         }
         c.headPlace = head.place();
         c.headTaskId = head.taskId();
+        c.shortestLeaseMs = 0; // its tasks' timeouts are not read when the scheduler loads
         count(c, count);
         headMoved(c);
     }
@@ -216,6 +217,9 @@ final class ClassIndex implements Tenants.Watcher {
     }
 
     private void count(WaitClass c, long count) {
+        if (count == 0) {
+            c.shortestLeaseMs = Long.MAX_VALUE;
+        }
         waiting += count - c.count;
         Need need = c.need;
         need.count += count - c.count;

@@ -45,9 +45,14 @@ final class GangPlacer {
     static final class Reservation {
         final long sinceMillis;
         final Map<Profile, Integer> target;
-        /** {@link GangBackfill#sureStart} as of the {@link Profile#changes} of its profiles summing to {@link #sureStamp}. */
-        long sureStart;
-        long sureStamp = -1;
+        /** Per profile, what backfill last worked out ({@link GangBackfill}): its changes, slots short, and when sure. */
+        final Map<Profile, long[]> sureOf = new HashMap<>();
+        /**
+         * When backfill last found the gang sure of its slots, as of {@link Groups#fleetChanges} {@link #lastSureFleet}:
+         * while the workers stay, attempts only end or take slots with shorter leases, so it never moves later.
+         */
+        long lastSure = Long.MAX_VALUE;
+        long lastSureFleet = -1;
 
         Reservation(long sinceMillis, Map<Profile, Integer> target) {
             this.sinceMillis = sinceMillis;

@@ -38,6 +38,7 @@ record Lines(ClassIndex classes, TimerQueue timers, PoolStore store, TimeRules r
         }
         store.putTask(task);
         classes.add(c, Ordering.place(task), s.getTaskId());
+        c.joined(s.getTimeoutMs());
     }
 
     /** A task waits outside every line until {@code until} (not before, backoff, a fixed start's reservation). */
@@ -67,6 +68,7 @@ record Lines(ClassIndex classes, TimerQueue timers, PoolStore store, TimeRules r
         task.setUpdatedAt(now);
         store.putTask(task);
         classes.add(c, Ordering.place(task), task.getTask().getTaskId());
+        c.joined(task.getTask().getTimeoutMs());
     }
 
     /**

@@ -38,6 +38,12 @@ final class WaitClass extends Line {
      * and it is still the head ({@code null} otherwise): it is not told again on every freed slot.
      */
     String heldTold;
+    /**
+     * The shortest timeout of the tasks that joined since the line was last empty, in ms: no waiting
+     * task's lease is shorter ({@link Long#MAX_VALUE}: none has one; 0: not known, after loading).
+     * Backfill passes over a line whose tasks are all too long without reading them.
+     */
+    long shortestLeaseMs = Long.MAX_VALUE;
 
     /** The line with this key ({@link LineKeys}: the need's requirement, the tenant, the limits the key names). */
     WaitClass(Need need, Tenant tenant, String key, LineLimits limits) {
@@ -61,6 +67,13 @@ final class WaitClass extends Line {
     @Override
     protected long waiting() {
         return count;
+    }
+
+    /** A task with this timeout (null: none) joined the line. */
+    void joined(Long timeoutMs) {
+        if (timeoutMs != null && timeoutMs < shortestLeaseMs) {
+            shortestLeaseMs = timeoutMs;
+        }
     }
 
     LabelSet labels() {

@@ -38,7 +38,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * cancels, and a tenant guaranteed slots it takes back (from a gang, whole), for thousands of steps per run. After every step: no gang holds slots in part (a
  * member holds a slot only while every member holds one or succeeded), no worker is beyond its
  * slots, no two reservations share a profile, a reservation holds no more than its gang needs, a
- * task backfilled on a held slot has a lease that ends before its gang is sure of its slots, and no
+ * task backfilled on a held slot has a lease that ends before its gang is sure of its slots and before
+ * the reservation ends, and no
  * more attempts hold the concurrency key some tasks and gangs name than its max.
  * Then the single tasks stop: every gang the fleet could hold is placed within the reservation
  * wait and the time its slots take to free.
@@ -207,11 +208,13 @@ class GangPropertyTest {
                     running.put(a.getTaskId() + "#" + a.getAttempt(), a);
                     if (d.cause() != null && d.cause().contains("backfilled on a slot held for gang")) {
                         backfilled++;
-                        Instant sure = Instant.parse(d.cause().replaceAll(".*cannot be sure of all its slots before (\\S+) .*", "$1"));
+                        Instant sure = Instant.parse(d.cause().replaceAll(".*be sure of all its slots \\(([^,]+),.*", "$1"));
+                        Instant ends = Instant.parse(d.cause().replaceAll(".*its reservation ends \\(([^)]+)\\).*", "$1"));
+                        sure = sure.isBefore(ends) ? sure : ends;
                         Long timeout = store.task(a.getTaskId()).getTask().getTimeoutMs();
-                        if (timeout == null || a.getAssignedAt().plusMillis(timeout).isAfter(sure)) {
-                            throw new AssertionError(a.getTaskId() + " backfilled with a lease (" + timeout
-                                    + " ms from " + a.getAssignedAt() + ") past when its gang is sure of its slots: " + sure);
+                        if (timeout == null || !a.getAssignedAt().plusMillis(timeout).isBefore(sure)) {
+                            throw new AssertionError(a.getTaskId() + " backfilled with a lease (" + timeout + " ms from "
+                                    + a.getAssignedAt() + ") not before its gang is sure of its slots or its reservation ends: " + sure);
                         }
                     }
                     if (a.getGang() != null && placed.add(a.getGang().getGangId())) {

@@ -300,17 +300,21 @@ class GangsTest {
         apply(leased("s2", 600), 0);
         apply(gang("g", 3, GangPlacement.ANY, null), 1);
         apply(leased("too-long", 900), 2); // would end after the gang is sure of its slots
+        apply(leased("medium", 400), 2); // would end before that, but after the reservation (00:06:01)
         apply(leased("short", 120), 3);
         scheduler.tick(T0.plusSeconds(61)); // it reserves
 
         List<Decision> freed = apply(succeededAt(s1, 62), 62);
 
         AttemptAssigned backfilled = only(freed, AttemptAssigned.class);
-        assertThat(backfilled.getTaskId()).as("too-long is first in line but would delay the gang").isEqualTo("short");
+        assertThat(backfilled.getTaskId()).as("too-long and medium are first in line but would delay the gang")
+                .isEqualTo("short");
         Decision d = freed.stream().filter(x -> x.event() instanceof AttemptAssigned).findFirst().orElseThrow();
-        assertThat(d.cause()).contains("backfilled on a slot held for gang g, which cannot be sure of all its slots "
-                + "before 2026-01-01T00:10:00Z").contains("this task's lease ends by 2026-01-01T00:03:02Z");
+        assertThat(d.cause()).isEqualTo("backfilled on a slot held for gang g: this task's lease ends by "
+                + "2026-01-01T00:03:02Z, before the gang can be sure of all its slots (2026-01-01T00:10:00Z, the leases "
+                + "of the tasks running there) and before its reservation ends (2026-01-01T00:06:01Z)");
         assertThat(state("too-long")).isEqualTo(TaskState.WAITING);
+        assertThat(state("medium")).isEqualTo(TaskState.WAITING);
         assertThat(store.task("g-0").getState()).isEqualTo(TaskState.WAITING);
     }
 
