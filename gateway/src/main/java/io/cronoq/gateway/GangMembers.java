@@ -27,14 +27,8 @@ final class GangMembers {
         }
     }
 
-    /** Refuses what a member may not hold yet: concurrency keys, rate limits, a fixed start, a not-before time. */
+    /** Refuses what a member may not hold yet: a fixed start, a not-before time. */
     static void refuseWhatGangsDoNotTake(TaskSubmitted member, String place) {
-        if (!member.getConcurrency().isEmpty()) {
-            throw notYet(place, "concurrency", "concurrency keys");
-        }
-        if (!member.getRateLimits().isEmpty()) {
-            throw notYet(place, "rateLimits", "rate limits");
-        }
         if (member.getStartAt() != null) {
             throw notYet(place, "startAt", "a fixed start (startAt)");
         }

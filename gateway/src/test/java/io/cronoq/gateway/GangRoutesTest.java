@@ -96,6 +96,27 @@ class GangRoutesTest {
     }
 
     @Test
+    void membersKeepTheConcurrencyKeysAndRateLimitsTheGangMeetsAsAWhole() {
+        TestGateway.test(open, (server, client) -> {
+            TestGateway.Answer answer = call(client, "POST", "/v1/gangs", null, JSON, """
+                    {"pool":"ours","id":"licensed","size":2,
+                     "task":{"concurrency":[{"key":"licence","max":4}],"rateLimits":[{"name":"openai","units":2}]}}""");
+
+            assertThat(answer.status()).as(answer.toString()).isEqualTo(202);
+            assertThat(commands.only(GangSubmitted.class).getMembers()).allSatisfy(member -> {
+                assertThat(member.getConcurrency()).singleElement().satisfies(k -> {
+                    assertThat(k.getKey()).isEqualTo("licence");
+                    assertThat(k.getMax()).isEqualTo(4);
+                });
+                assertThat(member.getRateLimits()).singleElement().satisfies(r -> {
+                    assertThat(r.getName()).isEqualTo("openai");
+                    assertThat(r.getUnits()).isEqualTo(2);
+                });
+            });
+        });
+    }
+
+    @Test
     void withTokensTheCallerSubmitsEveryMemberForItsTenantInItsOwnPoolsOnly() {
         TestGateway.test(secured, (server, client) -> {
             String body = "{\"pool\":\"ours\",\"id\":\"ci-gang\",\"size\":2,\"task\":{\"payload\":\"x\"}}";
@@ -173,10 +194,9 @@ class GangRoutesTest {
                                 + "has one priority"),
                 Arguments.of("{\"pool\":\"ours\",\"id\":\"g\",\"members\":[{\"timeout\":\"PT1M\"},"
                         + "{\"timeout\":\"PT0S\"}]}", "members[1].timeout", "members[1]: timeoutMs is 0"),
-                Arguments.of("{\"pool\":\"ours\",\"id\":\"g\",\"members\":[{},{\"concurrency\":[{\"key\":\"k\"}]}]}",
-                        "members[1].concurrency", "gangs do not take concurrency keys yet"),
-                Arguments.of("{\"pool\":\"ours\",\"id\":\"g\",\"size\":2,\"task\":{\"rateLimits\":[{\"name\":\"openai\"}]}}",
-                        "task.rateLimits", "gangs do not take rate limits yet"),
+                Arguments.of("{\"pool\":\"ours\",\"id\":\"g\",\"size\":3,\"task\":{\"concurrency\":[{\"key\":\"k\",\"max\":2}]}}",
+                        "task.concurrency[0].max", "3 members name concurrency key k and members[0] allows at "
+                                + "most 2 holders; a gang's members start together, so raise the max to at least 3"),
                 Arguments.of("{\"pool\":\"ours\",\"id\":\"g\",\"size\":2,\"task\":{\"startAt\":\"2026-06-02T00:00:00Z\"}}",
                         "task.startAt", "gangs do not take a fixed start (startAt) yet"),
                 Arguments.of("{\"pool\":\"ours\",\"id\":\"g\",\"members\":[{\"notBefore\":\"2026-06-02T00:00:00Z\"}]}",
