@@ -27,11 +27,13 @@ final class GangRoutes {
      * {@code POST /v1/gangs}: 202 with the gang's id, pool and member ids once the gang is durably on the topic.
      * Submitter and tenant come from the calling credential as for a task ({@link TaskRoutes#submit}). A member id
      * that an existing task of the pool already has is 400 on {@code id}, unless that task is the same gang's member
-     * (the same gang sent again is one gang). Nothing is written on any refusal.
+     * (the same gang sent again is one gang); a gang the credentials say could never run is 400 too
+     * ({@link GangFeasibility}). Nothing is written on any refusal.
      */
     void submit(Context ctx) {
         Credential caller = ctx.attribute(Access.CALLER);
         GangSubmitted gang = parser.parse(ctx.bodyAsBytes(), caller);
+        GangFeasibility.check(gang, context.credentials());
         refuseTakenIds(gang);
         context.commands().submitGang(gang);
         Map<String, Object> body = new LinkedHashMap<>();

@@ -117,6 +117,26 @@ class GangRoutesTest {
     }
 
     @Test
+    void aSpreadGangTheWorkerCredentialsCouldNeverHoldIs400OnPlacementAndWritesNothing() {
+        Credentials fleet = Credentials.of(java.util.List.of(
+                new io.cronoq.scheduler.auth.Credential("submitter", io.cronoq.scheduler.auth.Role.SUBMITTER,
+                        TestGateway.secret("submitter").getBytes(StandardCharsets.UTF_8), null, java.util.Set.of(), null),
+                new io.cronoq.scheduler.auth.Credential("worker", io.cronoq.scheduler.auth.Role.WORKER,
+                        TestGateway.secret("worker").getBytes(StandardCharsets.UTF_8), java.util.Set.of("ours"),
+                        java.util.Set.of("gpu=a100"), java.util.List.of("w1", "w2"))));
+        TestGateway.test(TestGateway.context(fleet, state, commands), (server, client) -> {
+            String body = "{\"pool\":\"ours\",\"id\":\"wide\",\"size\":3,\"placement\":\"spread\","
+                    + "\"task\":{\"labels\":{\"gpu\":\"a100\"}}}";
+
+            assertThat(refused(call(client, "POST", "/v1/gangs", "submitter", JSON, body), 400, "placement"))
+                    .contains("let at most 2 workers register with what the members require (w1, w2)");
+            assertThat(commands.written(GangSubmitted.class)).isEmpty();
+            assertThat(call(client, "POST", "/v1/gangs", "submitter", JSON, body.replace("3", "2")).status())
+                    .isEqualTo(202);
+        });
+    }
+
+    @Test
     void withTokensTheCallerSubmitsEveryMemberForItsTenantInItsOwnPoolsOnly() {
         TestGateway.test(secured, (server, client) -> {
             String body = "{\"pool\":\"ours\",\"id\":\"ci-gang\",\"size\":2,\"task\":{\"payload\":\"x\"}}";
