@@ -39,7 +39,7 @@ import java.util.Map;
 final class GangPlacer {
 
     /** Why a gang waits, in kind: the reason is journaled again only when its kind changes. */
-    enum Why { BACKOFF, LIMIT, SLOTS, RESERVING, NEVER, MAX }
+    enum Why { BACKOFF, LIMIT, SLOTS, TURN, RESERVING, NEVER, MAX }
 
     /** The slots a gang holds while it waits for the rest: per profile, how many of its members go there. */
     static final class Reservation {
@@ -119,6 +119,10 @@ final class GangPlacer {
     private final PoolModel m;
     private final Placement placement;
     private final Map<String, WaitingGang> waiting = new HashMap<>();
+    /** Whether a gang waited its turn by share in the last tries ({@link #placeAfterTheirTurn}). */
+    private boolean anyTurn;
+    /** During {@link #tenantAhead}: the first two seats of one requirement class. */
+    private final TenantSeats.Seat[] pick = new TenantSeats.Seat[2];
     /** What runs on the slots the reservations hold until their gangs can start. */
     private final GangBackfill backfill;
 
@@ -213,7 +217,7 @@ final class GangPlacer {
                 next = Math.min(next, g.limitDue);
             } else if (g.reservation != null) {
                 next = Math.min(next, g.reservation.sinceMillis + m.rules.gangReservationMs());
-            } else if (g.told == Why.SLOTS && !g.mayReserve) {
+            } else if ((g.told == Why.SLOTS || g.told == Why.TURN) && !g.mayReserve) {
                 next = Math.min(next, g.reserveFromMillis);
             }
         }
@@ -268,25 +272,46 @@ final class GangPlacer {
 
     /** Tries every waiting gang whose backoff is over, in order; each that fits is placed whole. */
     void placeWaiting(Instant at, List<Decision> out) {
+        anyTurn = false; // each gang that still waits its turn says so again
         for (WaitingGang g : waiting()) {
-            if (g.readyAtMillis > at.toEpochMilli()) {
-                continue;
+            if (g.readyAtMillis <= at.toEpochMilli()) {
+                tryPlace(g, at, out);
             }
-            Why before = g.told;
-            String told = g.reason;
-            if (place(g, null, at, out)) {
-                continue;
+        }
+    }
+
+    /**
+     * After single tasks took their turn ({@link Placement#settle}): the gangs that waited their turn
+     * by share are tried again, so each is placed on what is left or told why it waits now.
+     */
+    void placeAfterTheirTurn(Instant at, List<Decision> out) {
+        if (!anyTurn) {
+            return;
+        }
+        anyTurn = false;
+        for (WaitingGang g : waiting()) {
+            if (g.told == Why.TURN) {
+                tryPlace(g, at, out);
             }
-            if (g.reservation != null && g.reservation.held() > 0) {
-                backfill.onHeldSlots(g, at, out);
-            }
-            if (g.told != before || !java.util.Objects.equals(g.reason, told)) {
-                TaskRecord first = m.store.task(GangRules.memberId(g.id, 0));
-                first.setWaitingReason(g.reason);
-                first.setUpdatedAt(at);
-                m.store.putTask(first);
-                out.add(Decision.journal(new TaskWaiting(first.getTask().getTaskId(), g.reason), null));
-            }
+        }
+    }
+
+    /** One try of a waiting gang: placed whole, or its held slots backfilled and its reason journaled when it changed. */
+    private void tryPlace(WaitingGang g, Instant at, List<Decision> out) {
+        Why before = g.told;
+        String told = g.reason;
+        if (place(g, null, at, out)) {
+            return;
+        }
+        if (g.reservation != null && g.reservation.held() > 0) {
+            backfill.onHeldSlots(g, at, out);
+        }
+        if (g.told != before || !java.util.Objects.equals(g.reason, told)) {
+            TaskRecord first = m.store.task(GangRules.memberId(g.id, 0));
+            first.setWaitingReason(g.reason);
+            first.setUpdatedAt(at);
+            m.store.putTask(first);
+            out.add(Decision.journal(new TaskWaiting(first.getTask().getTaskId(), g.reason), null));
         }
     }
 
@@ -338,6 +363,9 @@ final class GangPlacer {
             }
             return false;
         }
+        if (g.reservation == null && waitsItsTurn(g, lines, tenant, at)) {
+            return false;
+        }
         if (members == null) {
             members = new ArrayList<>(g.size);
             for (int rank = 0; rank < g.size; rank++) {
@@ -379,6 +407,60 @@ final class GangPlacer {
             g.reason = needs(g, lines) + "; " + held.reason();
         }
         return true;
+    }
+
+    /**
+     * Fair share applies to a gang as a whole: one that fits now still waits while a tenant with a
+     * smaller dominant share (over its weight; equal shares by name, as single tasks are served) has
+     * a line in one of the members' requirement classes that a free slot could serve, so those slots go
+     * to that tenant first and the gang takes its turn when its tenant's share comes first. Its
+     * reservation is what keeps this from starving it: once it has waited {@link
+     * TimeRules#gangReserveAfterMs} it reserves as a gang that does not fit does, and a reserving gang
+     * no longer waits its turn. Returns whether it waits.
+     */
+    private boolean waitsItsTurn(WaitingGang g, WaitClass[] lines, Tenant tenant, Instant at) {
+        Tenant ahead = tenantAhead(lines, tenant);
+        if (ahead == null) {
+            return false;
+        }
+        if (at.toEpochMilli() >= g.reserveFromMillis) {
+            reserve(g, lines, at);
+            if (g.reservation != null) {
+                return false; // it reserved now: what it holds and what is free are its, share or not
+            }
+        }
+        anyTurn = true;
+        if (g.told != Why.TURN) {
+            g.told = Why.TURN;
+            g.reason = needs(g, lines) + "; it fits, but tenant " + ahead.name() + " has a smaller share and waits "
+                    + "for these slots: the gang takes its turn by its tenant's share, and reserves its slots from "
+                    + Instant.ofEpochMilli(g.reserveFromMillis);
+        }
+        return true;
+    }
+
+    /** Another tenant with a smaller share than {@code tenant}'s whose line in one of these classes a free slot can serve, or {@code null}. */
+    private Tenant tenantAhead(WaitClass[] lines, Tenant tenant) {
+        double share = m.tenants.share(tenant); // worked out now: a tenant with no line of its own is not kept current
+        for (int k = 0; k < lines.length; k++) {
+            Need n = lines[k].need;
+            boolean seen = false;
+            for (int j = 0; j < k; j++) {
+                seen |= lines[j].need == n;
+            }
+            if (seen || n.freeProfiles.isEmpty()) {
+                continue;
+            }
+            int found = n.seats.firstTwo(pick);
+            for (int i = 0; i < found; i++) {
+                Tenant t = pick[i].tenant;
+                if (t != tenant && (t.rankedShare() < share
+                        || t.rankedShare() == share && t.name().compareTo(tenant.name()) < 0)) {
+                    return t;
+                }
+            }
+        }
+        return null;
     }
 
     /**

@@ -61,6 +61,11 @@ final class Gangs {
         placer.placeWaiting(at, out);
     }
 
+    /** Tries again the gangs that waited their turn by share, after single tasks took theirs ({@link GangPlacer#placeAfterTheirTurn}). */
+    void placeAfterTheirTurn(Instant at, List<Decision> out) {
+        placer.placeAfterTheirTurn(at, out);
+    }
+
     /** When the first waiting gang's backoff ends, or {@link Long#MAX_VALUE}. */
     long nextMillis() {
         return placer.nextMillis();

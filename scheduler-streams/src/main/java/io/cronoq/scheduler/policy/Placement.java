@@ -191,6 +191,9 @@ final class Placement {
                 reasons.tell(passedOver, held, out); // it would have had the slot, but for the guarantee
             }
         }
+        if (gangs.anyWaiting()) {
+            gangs.placeAfterTheirTurn(at, out); // a gang that let a smaller share go first may fit in what is left
+        }
         // The lines a max still holds are told so (only the lines of tenants held to a max can be).
         for (int i = 0; i < needs.size(); i++) {
             Need n = needs.get(i);

@@ -334,6 +334,52 @@ class GangsTest {
     }
 
     @Test
+    void aGangThatFitsTakesItsTurnByItsTenantsShare() {
+        apply(worker("w1", 4), 0);
+        AttemptAssigned b1 = Out.assigned(apply(In.tenantTask("b-1", "b"), 0));
+        apply(In.tenantTask("b-2", "b"), 0);
+        apply(In.tenantTask("b-3", "b"), 0);
+        AttemptAssigned a1 = Out.assigned(apply(In.tenantTask("a-1", "a"), 0));
+        GangSubmitted g = gang("g", 2, GangPlacement.ANY, null);
+        g.getMembers().forEach(m -> m.setTenant("b"));
+        apply(g, 1);
+        apply(In.tenantTask("a-2", "a"), 2);
+
+        List<Decision> grown = apply(worker("w2", 2), 3);
+
+        assertThat(all(grown, AttemptAssigned.class)).extracting(AttemptAssigned::getTaskId)
+                .as("a holds 1 of 6 slots and b 3: a's task goes first").containsExactly("a-2");
+        assertThat(store.task("g-0").getWaitingReason()).as("one slot is left: the gang no longer fits")
+                .startsWith("gang g needs 2 slots; 1 such worker has a free slot");
+
+        assertThat(Out.assigned(apply(In.tenantTask("a-3", "a"), 4)).getTaskId()).isEqualTo("a-3");
+        assertThat(all(apply(succeededAt(b1, 5), 5), AttemptAssigned.class)).as("one free slot").isEmpty();
+        List<Decision> freed = apply(succeededAt(a1, 6), 6);
+        assertThat(all(freed, AttemptAssigned.class)).extracting(AttemptAssigned::getTaskId)
+                .as("two free slots and no smaller share waiting").containsExactly("g-0", "g-1");
+    }
+
+    @Test
+    void aGangWaitingItsTurnSaysSoAndReservesAfterItsWait() {
+        apply(worker("w1", 2), 0);
+        apply(In.tenantTask("b-1", "b"), 0);
+        apply(In.tenantTask("b-2", "b"), 0);
+        GangSubmitted g = gang("g", 2, GangPlacement.ANY, null);
+        g.getMembers().forEach(m -> m.setTenant("b"));
+        apply(g, 1);
+        apply(In.tenantTask("a-1", "a"), 1);
+        apply(In.tenantTask("a-2", "a"), 1);
+        apply(In.tenantTask("a-3", "a"), 1);
+
+        List<Decision> grown = apply(worker("w2", 2), 2); // two free slots: the gang fits, but a waits with a smaller share
+
+        assertThat(all(grown, AttemptAssigned.class)).extracting(AttemptAssigned::getTaskId).containsExactly("a-1", "a-2");
+        assertThat(all(grown, TaskWaiting.class)).extracting(TaskWaiting::getReason).contains("gang g needs 2 slots; it "
+                + "fits, but tenant a has a smaller share and waits for these slots: the gang takes its turn by its tenant's "
+                + "share, and reserves its slots from 2026-01-01T00:01:01Z");
+    }
+
+    @Test
     void aReservationThatRunsOutGivesItsSlotsBack() {
         scheduler.apply(worker("w1", 2), T0);
         apply(single("s1"), 0);
