@@ -59,7 +59,7 @@ final class GangBackfill {
         if (r.lastSureFleet == m.groups.fleetChanges) {
             bound = Math.min(bound, r.lastSure); // while its workers stay, when the gang is sure never moves later
         }
-        if (!anyShortEnough(r, now, bound)) {
+        if (bound <= now || !anyShortEnough(r, now, bound)) {
             return; // the common case: nothing waiting ends in time, and nothing more is worked out
         }
         long sure = sureStart(r);
@@ -69,6 +69,9 @@ final class GangBackfill {
             return; // when the gang would start is not known: nothing is sure to end before it
         }
         bound = Math.min(bound, sure);
+        if (bound <= now) {
+            return; // the gang is sure of its slots now (or its reservation ends): nothing ends before
+        }
         for (Profile p : r.target.keySet()) {
             while (!p.removed && p.held > 0 && g.id.equals(p.reservedFor)) {
                 WaitClass line = null;
