@@ -251,7 +251,7 @@ final class JournalFollower implements AutoCloseable {
             case TASK_SUBMITTED, TASK_CANCEL_REQUESTED, WORKER_REGISTERED, WORKER_DRAINING, WORKER_LEFT, ATTEMPT_STARTED,
                     ATTEMPT_FAILED, TASK_WAITING, ATTEMPT_ASSIGNED, DUPLICATE_SUBMISSION, WORKER_ACCEPTED,
                     WORKER_REMOVED, ATTEMPT_REVOKED, WORKER_FENCED, REGISTRATION_REJECTED, TASK_FORGOTTEN,
-                    SHARING_POLICY_SET, LIMIT_SET, GANG_SUBMITTED -> null;
+                    SHARING_POLICY_SET, LIMIT_SET, GANG_SUBMITTED, PARENT_WATCHED, PARENT_ENDED, TASK_BLOCKED -> null;
         };
         if (finished != null) {
             finished(record, pool, Journal.taskId(event), finished);

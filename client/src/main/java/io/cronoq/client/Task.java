@@ -453,7 +453,7 @@ public final class Task {
             return new TaskSubmitted(taskId, pool, new LinkedHashMap<>(labels), resources,
                     ByteBuffer.wrap(payload.clone()), priority, deadline, notBefore, startAt,
                     startTolerance == null ? null : startTolerance.toMillis(), timeout == null ? null : timeout.toMillis(),
-                    retry == null ? null : retry.toEvent(), prefs, submitter, submittedAt, tenant, keys, rates, null);
+                    retry == null ? null : retry.toEvent(), prefs, submitter, submittedAt, tenant, keys, rates, null, new java.util.ArrayList<>(), false, null);
         }
     }
 }

@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
 import io.cronoq.events.AssignmentEvent;
 import io.cronoq.events.CompletionEvent;
 import io.cronoq.events.DeadLetter;
+import io.cronoq.events.DependencyEvent;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.SubmissionEvent;
 import io.cronoq.events.WorkerEvent;
@@ -47,6 +48,7 @@ public final class Topics {
     private final Topic<String, AssignmentEvent> assignments;
     private final Topic<String, JournalEntry> journal;
     private final Topic<String, DeadLetter> deadLetters;
+    private final Topic<String, DependencyEvent> dependencies;
 
     private Topics(String prefix, SchemaRegistry registry) {
         Objects.requireNonNull(prefix, "prefix");
@@ -63,6 +65,7 @@ public final class Topics {
         this.assignments = new Topic<>(prefix + "assignments", keys, serde(AssignmentEvent.class));
         this.journal = new Topic<>(prefix + "journal", keys, serde(JournalEntry.class));
         this.deadLetters = new Topic<>(prefix + "dead-letters", keys, serde(DeadLetter.class));
+        this.dependencies = new Topic<>(prefix + "dependencies", keys, serde(DependencyEvent.class));
     }
 
     /** The topics under the default prefix {@code cronoq.}. */
@@ -100,6 +103,15 @@ public final class Topics {
         return completions;
     }
 
+    /**
+     * What one pool's scheduler tells another about a dependency (a child's watch of its parent, a parent's end
+     * told to its child); key: the pool it is for. Only the scheduler writes it, in the transaction of the input
+     * that caused it, so a child is released exactly once even when its parent lives on another instance.
+     */
+    public Topic<String, DependencyEvent> dependencies() {
+        return dependencies;
+    }
+
     /** The scheduler's orders to workers; key: worker id. */
     public Topic<String, AssignmentEvent> assignments() {
         return assignments;
@@ -132,7 +144,7 @@ public final class Topics {
     }
 
     /**
-     * Every cronoq topic as it should be created. The inputs (submissions, workers, completions) must share one
+     * Every cronoq topic as it should be created. The inputs (submissions, workers, completions, dependencies) must share one
      * partition count to be co-partitioned, and so does everything keyed by pool; the schema topic has one
      * partition and is compacted.
      */
@@ -142,6 +154,7 @@ public final class Topics {
                 new TopicSpec(submissions.name(), partitions, delete),
                 new TopicSpec(workers.name(), partitions, delete),
                 new TopicSpec(completions.name(), partitions, delete),
+                new TopicSpec(dependencies.name(), partitions, delete),
                 new TopicSpec(assignments.name(), partitions, delete),
                 new TopicSpec(journal.name(), partitions, Map.of(
                         TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE,

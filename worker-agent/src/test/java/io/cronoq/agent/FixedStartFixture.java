@@ -95,7 +95,7 @@ abstract class FixedStartFixture {
 
     static AssignmentEvent assigned(String taskId, Instant startAt) {
         return new AssignmentEvent(new AttemptAssigned(taskId, POOL, 1, ID, 1L, Map.of("gpu", "a100"),
-                ByteBuffer.wrap(("payload of " + taskId).getBytes(StandardCharsets.UTF_8)), null, null, T0, startAt, null));
+                ByteBuffer.wrap(("payload of " + taskId).getBytes(StandardCharsets.UTF_8)), null, null, T0, startAt, null, new java.util.HashMap<>()));
     }
 
     /** A clock the test moves; the worker reads it from its own threads. */

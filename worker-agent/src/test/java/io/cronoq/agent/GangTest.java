@@ -64,7 +64,7 @@ class GangTest {
 
     private static TaskContext context(GangAssignment gang) {
         AttemptAssigned assigned = new AttemptAssigned("t-1", "train", 1, "w-2", 1L, Map.of(),
-                ByteBuffer.wrap(new byte[0]), null, null, Instant.EPOCH, null, gang);
+                ByteBuffer.wrap(new byte[0]), null, null, Instant.EPOCH, null, gang, new java.util.HashMap<>());
         return new AttemptContext(assigned, SETTINGS, (fraction, message) -> { });
     }
 }

@@ -220,6 +220,6 @@ class StartReportDelayTest {
 
     private static AssignmentEvent assigned(String taskId, String payload) {
         return new AssignmentEvent(new AttemptAssigned(taskId, POOL, 1, ID, 1L, Map.of(),
-                ByteBuffer.wrap(payload.getBytes(StandardCharsets.UTF_8)), null, null, START, null, null));
+                ByteBuffer.wrap(payload.getBytes(StandardCharsets.UTF_8)), null, null, START, null, null, new java.util.HashMap<>()));
     }
 }

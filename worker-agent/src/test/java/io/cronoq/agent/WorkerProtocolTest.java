@@ -330,7 +330,7 @@ class WorkerProtocolTest {
 
     private static AssignmentEvent assigned(String taskId, int attempt, long generation, String payload) {
         return envelope(new AttemptAssigned(taskId, POOL, attempt, ID, generation, Map.of("gpu", "a100"),
-                ByteBuffer.wrap(payload.getBytes(StandardCharsets.UTF_8)), null, null, T0, null, null));
+                ByteBuffer.wrap(payload.getBytes(StandardCharsets.UTF_8)), null, null, T0, null, null, new java.util.HashMap<>()));
     }
 
     private static AssignmentEvent envelope(Object event) {

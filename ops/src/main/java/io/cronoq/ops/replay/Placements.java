@@ -70,7 +70,8 @@ record Placements(int recorded, int simulated, int asRecorded, boolean inRecorde
                 case TASK_SUBMITTED, TASK_CANCEL_REQUESTED, WORKER_REGISTERED, WORKER_DRAINING, WORKER_LEFT,
                         ATTEMPT_STARTED, ATTEMPT_SUCCEEDED, ATTEMPT_FAILED, TASK_WAITING, TASK_FINISHED, TASK_CANCELLED,
                         DUPLICATE_SUBMISSION, INPUT_REJECTED, WORKER_REMOVED, ATTEMPT_REVOKED, WORKER_FENCED,
-                        REGISTRATION_REJECTED, TASK_FORGOTTEN, SHARING_POLICY_SET, LIMIT_SET, GANG_SUBMITTED -> null;
+                        REGISTRATION_REJECTED, TASK_FORGOTTEN, SHARING_POLICY_SET, LIMIT_SET, GANG_SUBMITTED,
+                        PARENT_WATCHED, PARENT_ENDED, TASK_BLOCKED -> null;
             };
             if (placed != null) {
                 placements.add(placed);

@@ -93,7 +93,7 @@ final class RecordedRuns {
                 case TASK_SUBMITTED, TASK_CANCEL_REQUESTED, WORKER_REGISTERED, WORKER_DRAINING, WORKER_LEFT,
                         TASK_WAITING, TASK_CANCELLED, DUPLICATE_SUBMISSION, INPUT_REJECTED, WORKER_ACCEPTED,
                         WORKER_REMOVED, WORKER_FENCED, REGISTRATION_REJECTED, TASK_FORGOTTEN, SHARING_POLICY_SET, LIMIT_SET,
-                        GANG_SUBMITTED -> known;
+                        GANG_SUBMITTED, PARENT_WATCHED, PARENT_ENDED, TASK_BLOCKED -> known;
             };
             if (run != null && run != known) {
                 builders.put(attempt.key(), run);

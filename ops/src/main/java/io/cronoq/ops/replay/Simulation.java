@@ -220,6 +220,9 @@ final class Simulation {
             SpecificRecord input = switch (kind) {
                 // An admin's sharing policy or limit is an input like a submission: the simulated scheduler decides under it.
                 case TASK_SUBMITTED, TASK_CANCEL_REQUESTED, SHARING_POLICY_SET, LIMIT_SET, GANG_SUBMITTED -> (SpecificRecord) event;
+                // Another pool's word about a dependency comes as recorded: the simulation runs one pool, so a
+                // parent or child elsewhere keeps its recorded timing. Within the pool, dependencies are re-derived.
+                case PARENT_WATCHED, PARENT_ENDED -> (SpecificRecord) event;
                 case WORKER_REGISTERED -> fleet.registered((WorkerRegistered) event);
                 case WORKER_DRAINING -> fleet.draining((WorkerDraining) event);
                 case WORKER_LEFT -> fleet.left((WorkerLeft) event);
@@ -235,7 +238,7 @@ final class Simulation {
                 // decisions are the simulated scheduler's own.
                 case ATTEMPT_STARTED, ATTEMPT_SUCCEEDED, ATTEMPT_FAILED, TASK_WAITING, ATTEMPT_ASSIGNED, TASK_FINISHED,
                         TASK_CANCELLED, DUPLICATE_SUBMISSION, WORKER_ACCEPTED, ATTEMPT_REVOKED, WORKER_FENCED,
-                        REGISTRATION_REJECTED, TASK_FORGOTTEN -> null;
+                        REGISTRATION_REJECTED, TASK_FORGOTTEN, TASK_BLOCKED -> null;
             };
             if (input != null) {
                 // A copy: the scheduler keeps and updates what it is given, and the recording must stay as it was.
@@ -357,7 +360,8 @@ final class Simulation {
                 case TASK_SUBMITTED, TASK_CANCEL_REQUESTED, WORKER_REGISTERED, WORKER_DRAINING, WORKER_LEFT,
                         ATTEMPT_STARTED, ATTEMPT_SUCCEEDED, ATTEMPT_FAILED, TASK_WAITING, TASK_CANCELLED,
                         DUPLICATE_SUBMISSION, INPUT_REJECTED, WORKER_ACCEPTED, WORKER_REMOVED, WORKER_FENCED,
-                        REGISTRATION_REJECTED, TASK_FORGOTTEN, SHARING_POLICY_SET, LIMIT_SET, GANG_SUBMITTED -> false;
+                        REGISTRATION_REJECTED, TASK_FORGOTTEN, SHARING_POLICY_SET, LIMIT_SET, GANG_SUBMITTED,
+                        PARENT_WATCHED, PARENT_ENDED, TASK_BLOCKED -> false;
             };
             if (ended) {
                 live.remove(Journal.attemptOf(event).key());

@@ -165,7 +165,8 @@ final class WhatIf {
                             ATTEMPT_SUCCEEDED, ATTEMPT_FAILED, TASK_WAITING, ATTEMPT_ASSIGNED, TASK_FINISHED,
                             TASK_CANCELLED, DUPLICATE_SUBMISSION, INPUT_REJECTED, WORKER_ACCEPTED, WORKER_REMOVED,
                             ATTEMPT_REVOKED, WORKER_FENCED, REGISTRATION_REJECTED, TASK_FORGOTTEN,
-                            SHARING_POLICY_SET, LIMIT_SET, GANG_SUBMITTED -> null;
+                            SHARING_POLICY_SET, LIMIT_SET, GANG_SUBMITTED, PARENT_WATCHED, PARENT_ENDED,
+                            TASK_BLOCKED -> null;
                 };
                 if (registered != null) {
                     groups.add("'" + Labels.format(registered) + "'");

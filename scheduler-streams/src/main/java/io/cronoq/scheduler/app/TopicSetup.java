@@ -70,7 +70,7 @@ public final class TopicSetup {
      */
     public static void registerSchemas(SchemaRegistry registry, Topics topics) {
         for (Topic<String, ?> topic : List.of(topics.submissions(), topics.workers(), topics.completions(),
-                topics.assignments(), topics.journal(), topics.deadLetters())) {
+                topics.dependencies(), topics.assignments(), topics.journal(), topics.deadLetters())) {
             if (topic.valueSerde() instanceof AvroSerde<?> serde) {
                 registry.register(serde.subject(topic.name()), serde.schema());
             }
@@ -127,6 +127,7 @@ public final class TopicSetup {
     }
 
     private static List<String> inputs(Topics topics) {
-        return List.of(topics.submissions().name(), topics.workers().name(), topics.completions().name());
+        return List.of(topics.submissions().name(), topics.workers().name(), topics.completions().name(),
+                topics.dependencies().name());
     }
 }

@@ -66,6 +66,9 @@ record AttemptReports(PoolModel m, Placement placement, PoolTime time, Leaves le
         }
         Instant at = in.getAt();
         AttemptRecord attempt = ended(task, in, AttemptOutcome.SUCCEEDED, null, at, out);
+        if (in.getResult() != null) {
+            m.store.dependencies().putResult(in.getTaskId(), in.getResult()); // its children receive it
+        }
         m.finish(task, TaskState.SUCCEEDED, at);
         placement.release(task, attempt, true);
         out.add(Decision.journal(new TaskFinished(in.getTaskId(), attempt.getAttempt(), attempt.getWorkerId(),

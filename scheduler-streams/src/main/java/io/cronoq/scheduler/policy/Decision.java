@@ -10,8 +10,19 @@ import org.apache.avro.specific.SpecificRecord;
  * @param worker when non-null, the worker id whose assignment key receives {@code event}
  * @param journal whether {@code event} goes to the journal
  * @param cause  why, in words, when the event itself does not say (may be null)
+ * @param pool   when non-null, the pool whose dependency input receives {@code event} (a {@code ParentWatched}
+ *               or {@code ParentEnded} for a task of another pool)
  */
-public record Decision(SpecificRecord event, String worker, boolean journal, String cause) {
+public record Decision(SpecificRecord event, String worker, boolean journal, String cause, String pool) {
+
+    public Decision(SpecificRecord event, String worker, boolean journal, String cause) {
+        this(event, worker, journal, cause, null);
+    }
+
+    /** Send to another pool's scheduler only: it journals the event as its input. */
+    public static Decision toPool(SpecificRecord event, String pool) {
+        return new Decision(event, null, false, null, pool);
+    }
 
     /** Journal only. */
     public static Decision journal(SpecificRecord event, String cause) {

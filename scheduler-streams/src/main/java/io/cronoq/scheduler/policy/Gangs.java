@@ -120,7 +120,7 @@ final class Gangs {
             TaskSubmitted s = org.apache.avro.specific.SpecificData.get().deepCopy(TaskSubmitted.SCHEMA$, members.get(rank));
             s.setGang(new GangSpec(gangId, members.size(), rank, in.getPlacement(), in.getSameLabel()));
             TaskRecord task = new TaskRecord(s, TaskState.WAITING, m.nextSequence(), new ArrayList<>(), null, null, at,
-                    Ordering.NOT_IN_LINE, null, null);
+                    Ordering.NOT_IN_LINE, null, null, 0, 0);
             records.add(task);
         }
         placer.waitAll(records, at, at, null, out);

@@ -56,11 +56,32 @@ final class Placement {
     final Reasons reasons;
     /** The pool's gangs: placed whole before single tasks take what is free. */
     final Gangs gangs;
+    /** Tasks that wait for their parents, released before freed slots are handed out. */
+    final Dependencies dependencies;
 
     Placement(PoolModel model) {
         this.m = model;
         this.reasons = new Reasons(model);
         this.gangs = new Gangs(model, this);
+        this.dependencies = new Dependencies(model, this);
+    }
+
+    /**
+     * A task that may start now, from its submission or once its parents ended: it waits on a timer
+     * when it may not start yet (not before, a fixed start's reservation), else it is placed.
+     */
+    void admit(TaskRecord task, Instant at, List<Decision> out) {
+        TaskSubmitted in = task.getTask();
+        Instant release = Ordering.releaseAt(in, m.rules);
+        if (release != null && release.isAfter(at)) {
+            String reason = in.getStartAt() != null
+                    ? "fixed start at " + in.getStartAt() + ": the next matching slot is held for it from " + release
+                    : "not before " + release;
+            m.lines.delay(task, release, at, reason);
+            out.add(Decision.journal(new TaskWaiting(in.getTaskId(), reason), null));
+            return;
+        }
+        place(task, at, out);
     }
 
     /**
@@ -99,6 +120,9 @@ final class Placement {
      * slot its waiting classes are looked at too; and a head held by its max is told so.)
      */
     void settle(List<WaitClass> joined, Instant at, List<Decision> out) {
+        if (!m.endedParents.isEmpty()) {
+            dependencies.tellChildren(out); // children released by what ended take their place in line first
+        }
         m.limits.clock(at);
         m.limits.refill(); // a bucket refilled since the last tick reopens its lines now
         if (gangs.anyWaiting()) {
@@ -398,7 +422,8 @@ final class Placement {
             cause = cause == null ? why : cause + "; " + why;
         }
         out.add(Decision.journalAndNotify(new AttemptAssigned(id, m.pool, number, w.id(), w.generation(), labels,
-                s.getPayload(), s.getDeadline(), s.getTimeoutMs(), at, startAt, gang), w.id(), cause));
+                s.getPayload(), s.getDeadline(), s.getTimeoutMs(), at, startAt, gang,
+                s.getAfter().isEmpty() ? new java.util.HashMap<>() : m.store.dependencies().parentResults(id)), w.id(), cause));
     }
 
     /** The GPUs a task requested: what its attempt counts against its tenant's share besides the slot. */

@@ -27,7 +27,7 @@ import java.util.TreeMap;
  * are leaving), their groups and profiles, the requirement classes and their lines, timers,
  * retention and counters; and the small steps on a task's record that every part of the policy
  * takes the same way (its current attempt, ending an attempt, finishing a task, the next sequence
- * number). Every change goes through the store. It also knows the scheduler's own time of what is
+ * number). A finished task that has children is noted ({@link #endedParents}) for them to be told. Every change goes through the store. It also knows the scheduler's own time of what is
  * being applied ({@link #heardAt()}), from which the preemption grace of a task that starts waiting
  * counts. Not thread-safe: one pool, one thread.
  */
@@ -55,6 +55,8 @@ final class PoolModel {
     private Leases leases;
     /** The scheduler's own time of the input or tick being applied; see {@link #heardAt()}. */
     private Instant heardAt;
+    /** Tasks with children that reached a final state during this input, whose children are yet to be told. */
+    final java.util.ArrayDeque<TaskRecord> endedParents = new java.util.ArrayDeque<>();
 
     PoolModel(String pool, PoolStore store, TimeRules rules) {
         this.pool = Objects.requireNonNull(pool, "pool");
@@ -64,7 +66,7 @@ final class PoolModel {
         this.admission = new Admission(pool, store, workers);
         PoolRecord stored = store.pool();
         this.poolStored = stored != null;
-        this.counters = stored != null ? stored : new PoolRecord(pool, 1L, new java.util.ArrayList<>());
+        this.counters = stored != null ? stored : new PoolRecord(pool, 1L, new java.util.ArrayList<>(), 0L);
         counters.setWaitingGangs(new java.util.ArrayList<>(counters.getWaitingGangs())); // changed in place
         this.tenants = new Tenants(pool);
         tenants.load(store.sharing());
@@ -169,6 +171,20 @@ final class PoolModel {
         task.setUpdatedAt(at);
         store.putTask(task);
         retention.finished(task, at);
+        if (task.getChildren() > 0) {
+            endedParents.add(task);
+        }
+    }
+
+    /** How many of the pool's tasks are BLOCKED, waiting for their parents. */
+    long blocked() {
+        return counters.getBlocked();
+    }
+
+    /** One more ({@code +1}) or one fewer ({@code -1}) task is BLOCKED. */
+    void blocked(int change) {
+        counters.setBlocked(Math.max(0, counters.getBlocked() + change));
+        storeCounters();
     }
 
     /** The pool's next sequence number (a task's order of submission, a worker's last assignment). */

@@ -51,7 +51,7 @@ record PoolReads(PoolModel m, Placement placement) {
             draining += g.drainingBusy();
         }
         return new PoolSnapshot(m.pool, capacity, busy, m.classes.waiting() + gangWaiting, List.copyOf(snapshots),
-                draining);
+                draining, m.blocked());
     }
 
     /** Tasks of the class that a concurrency key or a rate limit holds back: no slot of any group would start them now. */

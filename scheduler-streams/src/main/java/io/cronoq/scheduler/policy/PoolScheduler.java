@@ -12,6 +12,8 @@ import io.cronoq.events.AttemptSucceeded;
 import io.cronoq.events.DuplicateSubmission;
 import io.cronoq.events.GangSubmitted;
 import io.cronoq.events.LimitSet;
+import io.cronoq.events.ParentEnded;
+import io.cronoq.events.ParentWatched;
 import io.cronoq.events.RegistrationAccepted;
 import io.cronoq.events.RejectionCode;
 import io.cronoq.events.SharingPolicySet;
@@ -91,6 +93,7 @@ public final class PoolScheduler {
     private final AttemptReports reports;
     private final WorkerInputs workerInputs;
     private final PoolReads reads;
+    private final Dependencies dependencies;
 
     /** Loads the pool's counters, workers, groups and class heads from the store, with the default time rules. */
     public PoolScheduler(String pool, PoolStore store) {
@@ -113,6 +116,7 @@ public final class PoolScheduler {
         this.reports = new AttemptReports(m, placement, time, leaves);
         this.workerInputs = new WorkerInputs(m, placement, departures, leaves);
         this.reads = new PoolReads(m, placement);
+        this.dependencies = placement.dependencies;
     }
 
     public String pool() {
@@ -152,14 +156,21 @@ public final class PoolScheduler {
             case ATTEMPT_SUCCEEDED -> reports.succeeded((AttemptSucceeded) input);
             case ATTEMPT_FAILED -> reports.failed((AttemptFailed) input);
             case GANG_SUBMITTED -> placement.gangs.submit((GangSubmitted) input);
+            case PARENT_WATCHED -> dependencies.watchedFromPool((ParentWatched) input);
+            case PARENT_ENDED -> dependencies.heardFromPool((ParentEnded) input);
         });
     }
 
     /**
-     * After an input or a tick: the tenants it left idle and without a policy are forgotten, empty
+     * After an input or a tick: the children of the tasks it ended are told how they ended
+     * ({@link Dependencies}), the tenants it left idle and without a policy are forgotten, empty
      * lines are swept when they pile up, and the scheduler's time of it is done with.
      */
     private List<Decision> settled(List<Decision> out) {
+        if (!m.endedParents.isEmpty()) {
+            out = new ArrayList<>(out); // the children of the tasks that ended are told in this input
+            dependencies.tellChildren(out);
+        }
         m.tenants.forgetIdle();
         m.groups.sweepIfDue();
         m.heard(null);
@@ -192,17 +203,12 @@ public final class PoolScheduler {
         out.add(Decision.journal(in, null));
         Instant at = in.getSubmittedAt();
         TaskRecord task = new TaskRecord(in, TaskState.WAITING, m.nextSequence(), new ArrayList<>(), null, null, at,
-                Ordering.NOT_IN_LINE, null, null);
-        Instant release = Ordering.releaseAt(in, m.rules);
-        if (release != null && release.isAfter(at)) {
-            String reason = in.getStartAt() != null
-                    ? "fixed start at " + in.getStartAt() + ": the next matching slot is held for it from " + release
-                    : "not before " + release;
-            m.lines.delay(task, release, at, reason);
-            out.add(Decision.journal(new TaskWaiting(in.getTaskId(), reason), null));
+                Ordering.NOT_IN_LINE, null, null, 0, 0);
+        if (!in.getAfter().isEmpty()) {
+            dependencies.block(task, at, out);
             return out;
         }
-        placement.place(task, at, out);
+        placement.admit(task, at, out);
         return out;
     }
 
@@ -230,6 +236,12 @@ public final class PoolScheduler {
             return placement.gangs.cancel(in, task);
         }
         switch (previous) {
+            case BLOCKED -> {
+                out.add(Decision.journal(in, null));
+                m.blocked(-1);
+                m.finish(task, TaskState.CANCELLED, at);
+                out.add(Decision.journal(new TaskCancelled(id, previous, in.getReason()), null));
+            }
             case WAITING -> {
                 out.add(Decision.journal(in, null));
                 m.lines.remove(task, m.classOf(task));
@@ -249,7 +261,7 @@ public final class PoolScheduler {
                 placement.settle(at, out);
             }
             default -> out.add(Admission.rejected("TaskCancelRequested", RejectionCode.FAILED_PRECONDITION, "taskId",
-                    "task " + id + " already " + previous + "; only a waiting, assigned or running task can be cancelled",
+                    "task " + id + " already " + previous + "; only a blocked, waiting, assigned or running task can be cancelled",
                     id, null));
         }
         return out;

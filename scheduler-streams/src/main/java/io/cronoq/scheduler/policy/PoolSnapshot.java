@@ -13,9 +13,15 @@ import java.util.List;
  * @param waiting      tasks waiting for a slot
  * @param groups       every group, ordered by its canonical label key
  * @param drainingBusy attempts still finishing on DRAINING workers
+ * @param blocked      tasks waiting for their parents: they hold no slot and are not in {@code waiting}
  */
 public record PoolSnapshot(String pool, int capacity, int busy, long waiting, List<GroupSnapshot> groups,
-                           int drainingBusy) {
+                           int drainingBusy, long blocked) {
+
+    /** A pool with no blocked task. */
+    public PoolSnapshot(String pool, int capacity, int busy, long waiting, List<GroupSnapshot> groups, int drainingBusy) {
+        this(pool, capacity, busy, waiting, groups, drainingBusy, 0);
+    }
 
     /** Slots that could take an attempt now. */
     public int free() {

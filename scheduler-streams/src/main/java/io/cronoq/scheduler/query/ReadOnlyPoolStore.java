@@ -6,6 +6,8 @@ import io.cronoq.events.SharingRecord;
 import io.cronoq.events.TaskRecord;
 import io.cronoq.events.WorkerRecord;
 import io.cronoq.scheduler.policy.store.Place;
+import io.cronoq.scheduler.policy.store.DependencyStore;
+import io.cronoq.scheduler.policy.store.KeyedDependencyStore;
 import io.cronoq.scheduler.policy.store.PoolStore;
 import io.cronoq.scheduler.policy.store.TimerQueue;
 import io.cronoq.scheduler.policy.store.WaitingQueue;
@@ -69,6 +71,36 @@ final class ReadOnlyPoolStore implements PoolStore {
     @Override
     public WaitingQueue waiting() {
         return waiting;
+    }
+
+    /** Dependencies as stored: children, results, parents' ends heard; every write fails. */
+    @Override
+    public DependencyStore dependencies() {
+        return new KeyedDependencyStore(pool, new KeyedDependencyStore.Sorted() {
+            @Override
+            public byte[] get(String key) {
+                return stores.dependencies().get(key);
+            }
+
+            @Override
+            public void put(String key, byte[] value) {
+                throw readOnly();
+            }
+
+            @Override
+            public void delete(String key) {
+                throw readOnly();
+            }
+
+            @Override
+            public List<java.util.Map.Entry<String, byte[]>> withPrefix(String prefix) {
+                List<java.util.Map.Entry<String, byte[]>> entries = new ArrayList<>();
+                try (KeyValueIterator<String, byte[]> it = stores.dependencies().prefixScan(prefix, KEYS)) {
+                    it.forEachRemaining(kv -> entries.add(java.util.Map.entry(kv.key, kv.value)));
+                }
+                return entries;
+            }
+        });
     }
 
     /** Timers are the ticking scheduler's business: a snapshot never fires or reads one. */

@@ -21,7 +21,7 @@ import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
- * The scheduler state the queries read, read-only: the five stores of records, and the index of
+ * The scheduler state the queries read, read-only: the six stores of records, and the index of
  * waiting lines and timers kept beside the tasks store. From a running {@link KafkaStreams} (one
  * partition) or from anything else that holds them (a {@code TopologyTestDriver}). Getting them
  * from Kafka Streams throws {@code InvalidStateStoreException} while they restore.
@@ -31,6 +31,7 @@ public record ReadOnlyStores(ReadOnlyKeyValueStore<String, TaskRecord> tasks,
                              ReadOnlyKeyValueStore<String, PoolRecord> pools,
                              ReadOnlyKeyValueStore<String, SharingRecord> sharing,
                              ReadOnlyKeyValueStore<String, LimitsRecord> limits,
+                             ReadOnlyKeyValueStore<String, byte[]> dependencies,
                              TaskIndex index) {
 
     /** Checks that every store is there. */
@@ -40,6 +41,7 @@ public record ReadOnlyStores(ReadOnlyKeyValueStore<String, TaskRecord> tasks,
         Objects.requireNonNull(pools, "pools");
         Objects.requireNonNull(sharing, "sharing");
         Objects.requireNonNull(limits, "limits");
+        Objects.requireNonNull(dependencies, "dependencies");
         Objects.requireNonNull(index, "index");
     }
 
@@ -51,6 +53,7 @@ public record ReadOnlyStores(ReadOnlyKeyValueStore<String, TaskRecord> tasks,
                 streams.store(params(StoreNames.POOLS, partition)),
                 streams.store(params(StoreNames.SHARING, partition)),
                 streams.store(params(StoreNames.LIMITS, partition)),
+                streams.store(params(StoreNames.DEPENDENCIES, partition)),
                 index(streams, partition));
     }
 
@@ -65,6 +68,7 @@ public record ReadOnlyStores(ReadOnlyKeyValueStore<String, TaskRecord> tasks,
                 (ReadOnlyKeyValueStore<String, PoolRecord>) kv.apply(StoreNames.POOLS),
                 (ReadOnlyKeyValueStore<String, SharingRecord>) kv.apply(StoreNames.SHARING),
                 (ReadOnlyKeyValueStore<String, LimitsRecord>) kv.apply(StoreNames.LIMITS),
+                (ReadOnlyKeyValueStore<String, byte[]>) kv.apply(StoreNames.DEPENDENCIES),
                 IndexedTaskStore.indexOf(tasks));
     }
 

@@ -116,6 +116,8 @@ public final class JournalFold {
                 yield true;
             }
             case TASK_WAITING -> waiting(pool, (TaskWaiting) event);
+            case TASK_BLOCKED -> updateTask(pool, Journal.taskId(event), t -> new Task(t.taskId(), t.pool(), t.labels(),
+                    TaskState.BLOCKED, t.submittedAt(), t.attempts(), ((io.cronoq.events.TaskBlocked) event).getReason()));
             case ATTEMPT_ASSIGNED -> assigned(pool, (AttemptAssigned) event);
             case ATTEMPT_STARTED -> started(pool, (AttemptStarted) event);
             case TASK_FINISHED -> {
@@ -147,6 +149,9 @@ public final class JournalFold {
             // or worker: a refusal, a duplicate, a fenced report.
             case TASK_CANCEL_REQUESTED, ATTEMPT_SUCCEEDED, ATTEMPT_FAILED, DUPLICATE_SUBMISSION,
                     INPUT_REJECTED, WORKER_FENCED, REGISTRATION_REJECTED -> false;
+            // A watch changes no task; a parent's end changes its child by the decision journaled after it
+            // (released: TaskWaiting or AttemptAssigned; cancelled: TaskCancelled), or not at all.
+            case PARENT_WATCHED, PARENT_ENDED -> false;
             // How a pool is shared changes no task or worker by itself (the assignments and preemptions it
             // causes are journaled after it), nor do its limits; but an accepted one makes its pool, as in the
             // stores: a pool's policy may come before any worker or task.
@@ -165,8 +170,9 @@ public final class JournalFold {
     }
 
     private boolean waiting(String pool, TaskWaiting e) {
-        return updateTask(pool, e.getTaskId(), t -> new Task(t.taskId(), t.pool(), t.labels(), t.state(),
-                t.submittedAt(), t.attempts(), e.getReason()));
+        // A blocked task told to wait was released by its parents: it waits in its line (or on its timer) now.
+        return updateTask(pool, e.getTaskId(), t -> new Task(t.taskId(), t.pool(), t.labels(),
+                t.state() == TaskState.BLOCKED ? TaskState.WAITING : t.state(), t.submittedAt(), t.attempts(), e.getReason()));
     }
 
     private boolean assigned(String pool, AttemptAssigned e) {

@@ -1,6 +1,7 @@
 package io.cronoq.scheduler.topology;
 
 import io.cronoq.events.AssignmentEvent;
+import io.cronoq.events.DependencyEvent;
 import io.cronoq.events.InputRejected;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.JournalItem;
@@ -74,6 +75,7 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
                 context.getStateStore(StoreNames.POOLS),
                 context.getStateStore(StoreNames.SHARING),
                 context.getStateStore(StoreNames.LIMITS),
+                context.getStateStore(StoreNames.DEPENDENCIES),
                 IndexedTaskStore.indexOf(context.getStateStore(StoreNames.TASKS)));
         context.schedule(tick, PunctuationType.WALL_CLOCK_TIME, this::tick);
         context.schedule(RATE_TICK, PunctuationType.WALL_CLOCK_TIME, this::rateTick);
@@ -267,6 +269,10 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
             if (decision.worker() != null) {
                 context.forward(new Record<>(decision.worker(), new AssignmentEvent(decision.event()), timestamp),
                         SchedulerTopology.ASSIGNMENTS_SINK);
+            }
+            if (decision.pool() != null) {
+                context.forward(new Record<>(decision.pool(), new DependencyEvent(decision.event()), timestamp),
+                        SchedulerTopology.DEPENDENCIES_SINK);
             }
         }
         if (record != null) {

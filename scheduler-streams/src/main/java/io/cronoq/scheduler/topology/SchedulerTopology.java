@@ -1,6 +1,7 @@
 package io.cronoq.scheduler.topology;
 
 import io.cronoq.events.CompletionEvent;
+import io.cronoq.events.DependencyEvent;
 import io.cronoq.events.LimitsRecord;
 import io.cronoq.events.PoolRecord;
 import io.cronoq.events.SharingRecord;
@@ -21,9 +22,10 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The scheduler as a function from its topics to a {@link Topology}: three inputs keyed by pool
- * (submissions, workers, completions) are decoded, folded by the placement policy into RocksDB
- * stores, and turned into assignments (key: worker id), journal entries (key: pool) and dead letters.
+ * The scheduler as a function from its topics to a {@link Topology}: four inputs keyed by pool
+ * (submissions, workers, completions, and the dependencies the scheduler tells itself across pools) are decoded, folded by the placement policy into RocksDB
+ * stores, and turned into assignments (key: worker id), journal entries (key: pool), dependency events for
+ * other pools (key: pool) and dead letters.
  * Every node and store is named explicitly, so names never shift and changelogs are never orphaned.
  */
 public final class SchedulerTopology {
@@ -32,6 +34,7 @@ public final class SchedulerTopology {
     static final String ASSIGNMENTS_SINK = "assignments-sink";
     static final String JOURNAL_SINK = "journal-sink";
     static final String DEAD_LETTERS_SINK = "dead-letters-sink";
+    static final String DEPENDENCIES_SINK = "dependencies-sink";
 
     private SchedulerTopology() {}
 
@@ -62,19 +65,23 @@ public final class SchedulerTopology {
         addInput(topology, "submissions", topics.submissions(), SubmissionEvent::getEvent);
         addInput(topology, "workers", topics.workers(), WorkerEvent::getEvent);
         addInput(topology, "completions", topics.completions(), CompletionEvent::getEvent);
+        addInput(topology, "dependencies", topics.dependencies(), DependencyEvent::getEvent);
 
         topology.addProcessor(SCHEDULER, () -> new SchedulerProcessor(guard, rules, tick, journalPerEntry),
-                "submissions-decode", "workers-decode", "completions-decode");
+                "submissions-decode", "workers-decode", "completions-decode", "dependencies-decode");
         topology.addStateStore(tasks(topics.serde(TaskRecord.class), rules), SCHEDULER);
         topology.addStateStore(cached(StoreNames.WORKERS, topics.serde(WorkerRecord.class)), SCHEDULER);
         topology.addStateStore(cached(StoreNames.POOLS, topics.serde(PoolRecord.class)), SCHEDULER);
         topology.addStateStore(cached(StoreNames.SHARING, topics.serde(SharingRecord.class)), SCHEDULER);
         topology.addStateStore(cached(StoreNames.LIMITS, topics.serde(LimitsRecord.class)), SCHEDULER);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.DEPENDENCIES),
+                Serdes.String(), Serdes.ByteArray()).withCachingEnabled(), SCHEDULER);
 
         addSink(topology, ASSIGNMENTS_SINK, topics.assignments(), SCHEDULER);
         addSink(topology, JOURNAL_SINK, topics.journal(), SCHEDULER);
+        addSink(topology, DEPENDENCIES_SINK, topics.dependencies(), SCHEDULER);
         addSink(topology, DEAD_LETTERS_SINK, topics.deadLetters(),
-                SCHEDULER, "submissions-decode", "workers-decode", "completions-decode");
+                SCHEDULER, "submissions-decode", "workers-decode", "completions-decode", "dependencies-decode");
         return topology;
     }
 

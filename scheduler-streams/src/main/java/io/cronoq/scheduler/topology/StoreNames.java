@@ -25,6 +25,11 @@ public final class StoreNames {
     public static final String SHARING = "cronoq-sharing";
     /** pool → {@code LimitsRecord}: the pool's concurrency keys' limits and rate limits with their buckets. */
     public static final String LIMITS = "cronoq-limits";
+    /**
+     * Store of dependencies: each task's children, its result, the parents' ends it heard (bytes by key; see
+     * {@code KeyedDependencyStore} for the keys).
+     */
+    public static final String DEPENDENCIES = "cronoq-dependencies";
     /*
      * The waiting lines, timers and expiries are not stores: they are derived from the task records
      * and kept beside the tasks store (IndexedTaskStore). Releases that kept them as the stores

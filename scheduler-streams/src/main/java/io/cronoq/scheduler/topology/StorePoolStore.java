@@ -5,6 +5,8 @@ import io.cronoq.events.PoolRecord;
 import io.cronoq.events.SharingRecord;
 import io.cronoq.events.TaskRecord;
 import io.cronoq.events.WorkerRecord;
+import io.cronoq.scheduler.policy.store.DependencyStore;
+import io.cronoq.scheduler.policy.store.KeyedDependencyStore;
 import io.cronoq.scheduler.policy.store.PoolStore;
 import io.cronoq.scheduler.policy.store.TimerQueue;
 import io.cronoq.scheduler.policy.store.WaitingQueue;
@@ -36,6 +38,7 @@ final class StorePoolStore implements PoolStore {
     private final WaitingQueue waiting;
     private final TimerQueue timers;
     private final TimerQueue expiries;
+    private final DependencyStore dependencies;
     /** Tasks changed by the current input; a {@code null} value is a task deleted. */
     private final Map<String, TaskRecord> changedTasks = new LinkedHashMap<>();
     private final Map<String, WorkerRecord> changedWorkers = new LinkedHashMap<>();
@@ -52,6 +55,36 @@ final class StorePoolStore implements PoolStore {
         this.waiting = index.waiting();
         this.timers = index.timers();
         this.expiries = index.expiries();
+        this.dependencies = new KeyedDependencyStore(pool, sorted(stores.dependencies()));
+    }
+
+    /** The dependencies store as the sorted map {@link KeyedDependencyStore} needs: written through, read with the cache. */
+    static KeyedDependencyStore.Sorted sorted(KeyValueStore<String, byte[]> store) {
+        return new KeyedDependencyStore.Sorted() {
+            @Override
+            public byte[] get(String key) {
+                return store.get(key);
+            }
+
+            @Override
+            public void put(String key, byte[] value) {
+                store.put(key, value);
+            }
+
+            @Override
+            public void delete(String key) {
+                store.delete(key);
+            }
+
+            @Override
+            public List<Map.Entry<String, byte[]>> withPrefix(String prefix) {
+                List<Map.Entry<String, byte[]>> entries = new ArrayList<>();
+                try (KeyValueIterator<String, byte[]> it = store.prefixScan(prefix, new StringSerializer())) {
+                    it.forEachRemaining(kv -> entries.add(Map.entry(kv.key, kv.value)));
+                }
+                return entries;
+            }
+        };
     }
 
     /** Writes what the last input (or tick) changed. */
@@ -170,6 +203,11 @@ final class StorePoolStore implements PoolStore {
         return expiries;
     }
 
+    @Override
+    public DependencyStore dependencies() {
+        return dependencies;
+    }
+
     /**
      * Tasks recently read or written by one stream task's pools, decoded, least recently used
      * first out ({@value #CAPACITY} at most: about the attempts in flight on a busy instance).
@@ -195,6 +233,7 @@ final class StorePoolStore implements PoolStore {
                            KeyValueStore<String, PoolRecord> pools,
                            KeyValueStore<String, SharingRecord> sharing,
                            KeyValueStore<String, LimitsRecord> limits,
+                           KeyValueStore<String, byte[]> dependencies,
                            TaskIndex index) {
 
         /** Checks that the tasks store carries its index. */

@@ -398,7 +398,7 @@ class GangsTest {
     private AttemptAssigned firstAssigned(String taskId) {
         var attempt = store.task(taskId).getAttempts().get(0);
         return new AttemptAssigned(taskId, POOL, attempt.getAttempt(), attempt.getWorkerId(), attempt.getGeneration(),
-                attempt.getGroup(), java.nio.ByteBuffer.allocate(0), null, null, attempt.getAssignedAt(), null, null);
+                attempt.getGroup(), java.nio.ByteBuffer.allocate(0), null, null, attempt.getAssignedAt(), null, null, new java.util.HashMap<>());
     }
 
     @Test

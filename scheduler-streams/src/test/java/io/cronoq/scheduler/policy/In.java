@@ -56,7 +56,7 @@ final class In {
     static TaskSubmitted task(String id, String... required) {
         return new TaskSubmitted(id, POOL, labels(required), null,
                 ByteBuffer.wrap(("payload of " + id).getBytes(StandardCharsets.UTF_8)), Priority.NORMAL, null, null,
-                null, null, 30_000L, null, List.of(), null, T0, null, java.util.List.of(), java.util.List.of(), null);
+                null, null, 30_000L, null, List.of(), null, T0, null, java.util.List.of(), java.util.List.of(), null, new java.util.ArrayList<>(), false, null);
     }
 
     static TaskSubmitted task(String id, RetryPolicy retry, String... required) {

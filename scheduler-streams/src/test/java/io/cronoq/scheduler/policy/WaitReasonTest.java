@@ -335,6 +335,11 @@ class WaitReasonTest {
         }
 
         @Override
+        public io.cronoq.scheduler.policy.store.DependencyStore dependencies() {
+            return store.dependencies(); // no dependency here: nothing reads or writes it
+        }
+
+        @Override
         public void putTask(io.cronoq.events.TaskRecord task) {
             throw new UnsupportedOperationException("read-only");
         }

@@ -81,13 +81,13 @@ public class CodecBenchmark {
     public void setUp() throws IOException {
         TaskSubmitted task = new TaskSubmitted("task-4711", "gpu-pool", Map.of("gpu", "a100", "region", "eu-west-1"),
                 null, ByteBuffer.wrap(new byte[71]), Priority.NORMAL, null, null, null, null, 30_000L, null,
-                List.of(), "ci", T0, "research", List.of(), List.of(), null);
+                List.of(), "ci", T0, "research", List.of(), List.of(), null, new java.util.ArrayList<>(), false, null);
         AttemptAssigned assigned = new AttemptAssigned("task-4711", "gpu-pool", 1, "worker-17", 3L,
-                Map.of("gpu", "a100", "region", "eu-west-1"), ByteBuffer.wrap(new byte[71]), null, 30_000L, T0, null, null);
+                Map.of("gpu", "a100", "region", "eu-west-1"), ByteBuffer.wrap(new byte[71]), null, 30_000L, T0, null, null, new java.util.HashMap<>());
         value = switch (record) {
             case "task" -> new TaskRecord(task, TaskState.RUNNING, 4711L, new ArrayList<>(List.of(new AttemptRecord(1,
                     "worker-17", 3L, Map.of("gpu", "a100", "region", "eu-west-1"), T0, T0, null, null, null))),
-                    null, T0, T0, 0L, null, null);
+                    null, T0, T0, 0L, null, null, 0, 0);
             case "journal" -> new JournalEntry("gpu-pool", T0, task, null, new ArrayList<>(List.of(
                     new JournalItem(new TaskWaiting("task-4711", "0/3 workers free"), null),
                     new JournalItem(assigned, null))), T0.plusMillis(3));

@@ -76,9 +76,9 @@ public class IndexBenchmark {
         for (int i = 0; i < waiting; i++) {
             String id = "task-" + i;
             TaskSubmitted s = new TaskSubmitted(id, "p", Map.of("kind", "k" + (i % 20)), null, ByteBuffer.wrap(payload),
-                    Priority.NORMAL, null, null, null, null, 30_000L, null, List.of(), null, T0, null, List.of(), List.of(), null);
+                    Priority.NORMAL, null, null, null, null, 30_000L, null, List.of(), null, T0, null, List.of(), List.of(), null, new java.util.ArrayList<>(), false, null);
             TaskRecord task = new TaskRecord(s, TaskState.WAITING, (long) i, new ArrayList<>(), null, T0, T0, 1_000L, null,
-                    T0);
+                    T0, 0, 0);
             byte[] key = StoreNames.taskKey("p", id).getBytes(StandardCharsets.UTF_8);
             batch.add(new ConsumerRecord<>("changelog", 0, i, key, serde.serializer().serialize("changelog", task)));
             if (batch.size() == BATCH) {

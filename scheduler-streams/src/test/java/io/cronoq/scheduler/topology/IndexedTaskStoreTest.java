@@ -145,21 +145,21 @@ class IndexedTaskStoreTest {
 
     private static TaskRecord inLine(String id, long sequence) {
         return new TaskRecord(submitted(id), TaskState.WAITING, sequence, new ArrayList<>(), null, T0, T0,
-                1_000L, null, T0);
+                1_000L, null, T0, 0, 0);
     }
 
     private static TaskRecord delayed(String id, long sequence) {
         return new TaskRecord(submitted(id), TaskState.WAITING, sequence, new ArrayList<>(), null, T0, T0,
-                Long.MAX_VALUE, T0.plusSeconds(60), T0);
+                Long.MAX_VALUE, T0.plusSeconds(60), T0, 0, 0);
     }
 
     private static TaskRecord finished(String id, long sequence) {
         return new TaskRecord(submitted(id), TaskState.SUCCEEDED, sequence, new ArrayList<>(), null, null, T0,
-                Long.MAX_VALUE, null, null);
+                Long.MAX_VALUE, null, null, 0, 0);
     }
 
     private static TaskSubmitted submitted(String id) {
         return new TaskSubmitted(id, "p", Map.of("kind", "cpu"), null, ByteBuffer.wrap(new byte[] {1}),
-                Priority.NORMAL, null, null, null, null, 30_000L, null, List.of(), null, T0, null, List.of(), List.of(), null);
+                Priority.NORMAL, null, null, null, null, 30_000L, null, List.of(), null, T0, null, List.of(), List.of(), null, new java.util.ArrayList<>(), false, null);
     }
 }

@@ -113,7 +113,7 @@ class RuntimeFaultsTest {
     private static Record<String, Inbound> submission(String id) {
         TaskSubmitted task = new TaskSubmitted(id, "p", Map.of(), null,
                 ByteBuffer.wrap("x".getBytes(StandardCharsets.UTF_8)), Priority.NORMAL, null, null, null, null,
-                30_000L, null, List.of(), null, Instant.parse("2026-01-01T00:00:00Z"), null, java.util.List.of(), java.util.List.of(), null);
+                30_000L, null, List.of(), null, Instant.parse("2026-01-01T00:00:00Z"), null, java.util.List.of(), java.util.List.of(), null, new java.util.ArrayList<>(), false, null);
         Inbound in = new Inbound(task, "p".getBytes(StandardCharsets.UTF_8), new byte[] {0}, "cronoq.submissions", 0, 7);
         return new Record<>("p", in, 1_000L);
     }

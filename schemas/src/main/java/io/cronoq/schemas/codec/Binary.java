@@ -124,6 +124,28 @@ final class Binary {
         return map;
     }
 
+    static void byteMap(Encoder out, Map<String, ByteBuffer> map) throws IOException {
+        out.writeMapStart();
+        out.setItemCount(map.size());
+        for (Map.Entry<String, ByteBuffer> e : map.entrySet()) {
+            out.startItem();
+            out.writeString(e.getKey());
+            out.writeBytes(e.getValue().duplicate());
+        }
+        out.writeMapEnd();
+    }
+
+    static Map<String, ByteBuffer> byteMap(Decoder in) throws IOException {
+        long n = in.readMapStart();
+        Map<String, ByteBuffer> map = new HashMap<>((int) n);
+        for (; n > 0; n = in.mapNext()) {
+            for (long i = 0; i < n; i++) {
+                map.put(in.readString(), in.readBytes(null));
+            }
+        }
+        return map;
+    }
+
     static <T> void array(Encoder out, List<T> items, Part<T> item) throws IOException {
         out.writeArrayStart();
         int n = items.size();

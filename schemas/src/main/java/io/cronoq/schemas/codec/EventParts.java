@@ -65,13 +65,14 @@ final class EventParts {
             if (Binary.present(out, gang)) {
                 GANG.write(gang, out);
             }
+            Binary.byteMap(out, a.getParentResults());
         }
 
         @Override
         public AttemptAssigned read(Decoder in) throws IOException {
             return new AttemptAssigned(in.readString(), in.readString(), in.readInt(), in.readString(), in.readLong(),
                     strings(in), in.readBytes(null), optionalInstant(in), optionalLong(in), instant(in),
-                    optionalInstant(in), Binary.present(in) ? GANG.read(in) : null);
+                    optionalInstant(in), Binary.present(in) ? GANG.read(in) : null, Binary.byteMap(in));
         }
     };
 

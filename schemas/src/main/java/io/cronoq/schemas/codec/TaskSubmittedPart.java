@@ -9,8 +9,10 @@ import static io.cronoq.schemas.codec.Binary.present;
 import static io.cronoq.schemas.codec.Binary.strings;
 
 import io.cronoq.events.ConcurrencyKey;
+import io.cronoq.events.Dependency;
 import io.cronoq.events.GangPlacement;
 import io.cronoq.events.GangSpec;
+import io.cronoq.events.ParentCondition;
 import io.cronoq.events.Preference;
 import io.cronoq.events.Priority;
 import io.cronoq.events.RateLimitUse;
@@ -23,13 +25,14 @@ import org.apache.avro.io.Encoder;
 
 /**
  * A submitted task, field by field in its schema's order, with the records it holds (resources, retry policy,
- * preferences, concurrency keys, rate limits). Part of the task record and of journal entries.
+ * preferences, concurrency keys, rate limits, parents). Part of the task record and of journal entries.
  */
 final class TaskSubmittedPart implements Part<TaskSubmitted> {
 
     static final TaskSubmittedPart INSTANCE = new TaskSubmittedPart();
     private static final Priority[] PRIORITIES = Priority.values();
     private static final GangPlacement[] PLACEMENTS = GangPlacement.values();
+    private static final ParentCondition[] CONDITIONS = ParentCondition.values();
 
     private TaskSubmittedPart() {
     }
@@ -64,6 +67,9 @@ final class TaskSubmittedPart implements Part<TaskSubmitted> {
         if (present(out, gang)) {
             GANG.write(gang, out);
         }
+        Binary.array(out, t.getAfter(), DEPENDENCY);
+        out.writeBoolean(t.getRunIfParentUnmet());
+        optionalString(out, t.getWorkflow());
     }
 
     @Override
@@ -76,7 +82,8 @@ final class TaskSubmittedPart implements Part<TaskSubmitted> {
                 present(in) ? RETRY.read(in) : null,
                 Binary.array(in, PREFERENCE), optionalString(in), instant(in), optionalString(in),
                 Binary.array(in, CONCURRENCY_KEY), Binary.array(in, RATE_LIMIT_USE),
-                present(in) ? GANG.read(in) : null);
+                present(in) ? GANG.read(in) : null,
+                Binary.array(in, DEPENDENCY), in.readBoolean(), optionalString(in));
     }
 
     static final Part<ResourceRequest> RESOURCES = new Part<>() {
@@ -151,6 +158,20 @@ final class TaskSubmittedPart implements Part<TaskSubmitted> {
         public GangSpec read(Decoder in) throws IOException {
             return new GangSpec(in.readString(), in.readInt(), in.readInt(), Binary.symbol(in, PLACEMENTS),
                     optionalString(in));
+        }
+    };
+
+    static final Part<Dependency> DEPENDENCY = new Part<>() {
+        @Override
+        public void write(Dependency d, Encoder out) throws IOException {
+            out.writeString(d.getTask());
+            optionalString(out, d.getPool());
+            out.writeEnum(d.getWhen().ordinal());
+        }
+
+        @Override
+        public Dependency read(Decoder in) throws IOException {
+            return new Dependency(in.readString(), optionalString(in), Binary.symbol(in, CONDITIONS));
         }
     };
 

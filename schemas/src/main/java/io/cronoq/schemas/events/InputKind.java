@@ -6,6 +6,8 @@ import io.cronoq.events.AttemptStarted;
 import io.cronoq.events.AttemptSucceeded;
 import io.cronoq.events.GangSubmitted;
 import io.cronoq.events.LimitSet;
+import io.cronoq.events.ParentEnded;
+import io.cronoq.events.ParentWatched;
 import io.cronoq.events.SharingPolicySet;
 import io.cronoq.events.TaskCancelRequested;
 import io.cronoq.events.TaskSubmitted;
@@ -16,8 +18,8 @@ import io.cronoq.events.WorkerRegistered;
 import java.util.Map;
 
 /**
- * What an input to the scheduler is: one constant per event of the three input topics' unions
- * (submissions, workers, completions). The policy takes every input through one {@code switch}
+ * What an input to the scheduler is: one constant per event of the input topics' unions
+ * (submissions, workers, completions, and the dependencies topic the scheduler writes itself). The policy takes every input through one {@code switch}
  * over this kind with no {@code default}, so a new input event is a compile error where it must be
  * decided, never a silent skip.
  */
@@ -34,7 +36,9 @@ public enum InputKind {
     ATTEMPT_STARTED(AttemptStarted.class),
     ATTEMPT_PROGRESS(AttemptProgress.class),
     ATTEMPT_SUCCEEDED(AttemptSucceeded.class),
-    ATTEMPT_FAILED(AttemptFailed.class);
+    ATTEMPT_FAILED(AttemptFailed.class),
+    PARENT_WATCHED(ParentWatched.class),
+    PARENT_ENDED(ParentEnded.class);
 
     private static final Map<Class<?>, InputKind> BY_TYPE = EventTypes.index(values(), InputKind::type);
 

@@ -2,6 +2,8 @@ package io.cronoq.schemas.events;
 
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.JournalItem;
+import io.cronoq.events.ParentEnded;
+import io.cronoq.events.ParentWatched;
 import io.cronoq.events.TaskFinished;
 import io.cronoq.events.WorkerFenced;
 import io.cronoq.schemas.Topic;
@@ -107,7 +109,8 @@ public final class Journal {
             }
             case TASK_SUBMITTED, TASK_CANCEL_REQUESTED, WORKER_REGISTERED, WORKER_DRAINING, WORKER_LEFT, TASK_WAITING,
                     TASK_CANCELLED, DUPLICATE_SUBMISSION, INPUT_REJECTED, WORKER_ACCEPTED, WORKER_REMOVED,
-                    REGISTRATION_REJECTED, TASK_FORGOTTEN, SHARING_POLICY_SET, LIMIT_SET, GANG_SUBMITTED -> null;
+                    REGISTRATION_REJECTED, TASK_FORGOTTEN, SHARING_POLICY_SET, LIMIT_SET, GANG_SUBMITTED, PARENT_WATCHED,
+                    PARENT_ENDED, TASK_BLOCKED -> null;
         };
     }
 
@@ -118,8 +121,12 @@ public final class Journal {
      * @throws IllegalArgumentException for an object the journal's union cannot hold
      */
     public static String taskId(Object event) {
-        JournalKind.of(event);
-        return (String) field(event, "taskId");
+        return switch (JournalKind.of(event)) {
+            // Journaled in the pool of the task they are about: a watch in its parent's, an end in its child's.
+            case PARENT_WATCHED -> ((ParentWatched) event).getParentId();
+            case PARENT_ENDED -> ((ParentEnded) event).getChildId();
+            default -> (String) field(event, "taskId");
+        };
     }
 
     /**

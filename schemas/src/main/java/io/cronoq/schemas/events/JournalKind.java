@@ -11,8 +11,11 @@ import io.cronoq.events.InputRejected;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.RegistrationRejected;
 import io.cronoq.events.LimitSet;
+import io.cronoq.events.ParentEnded;
+import io.cronoq.events.ParentWatched;
 import io.cronoq.events.SharingPolicySet;
 import io.cronoq.events.TaskCancelRequested;
+import io.cronoq.events.TaskBlocked;
 import io.cronoq.events.TaskCancelled;
 import io.cronoq.events.TaskFinished;
 import io.cronoq.events.TaskForgotten;
@@ -55,7 +58,10 @@ public enum JournalKind {
     TASK_FORGOTTEN(TaskForgotten.class),
     SHARING_POLICY_SET(SharingPolicySet.class),
     LIMIT_SET(LimitSet.class),
-    GANG_SUBMITTED(GangSubmitted.class);
+    GANG_SUBMITTED(GangSubmitted.class),
+    PARENT_WATCHED(ParentWatched.class),
+    PARENT_ENDED(ParentEnded.class),
+    TASK_BLOCKED(TaskBlocked.class);
 
     private static final Map<Class<?>, JournalKind> BY_TYPE = EventTypes.index(values(), JournalKind::type);
 

@@ -3,6 +3,7 @@ package io.cronoq.schemas.rules;
 import io.cronoq.events.AttemptFailed;
 import io.cronoq.events.AttemptStarted;
 import io.cronoq.events.AttemptSucceeded;
+import io.cronoq.events.Dependency;
 import io.cronoq.events.Preference;
 import io.cronoq.events.ResourceRequest;
 import io.cronoq.events.RetryPolicy;
@@ -51,6 +52,13 @@ public final class Rules {
      * names missing labels grows with them: an input's size in parts is bounded, like its payload.
      */
     public static final int MAX_LABELS = 64;
+    /** The most parents a task may name: a reduce over ten thousand shards is one task. */
+    public static final int MAX_PARENTS = 10_000;
+    /**
+     * The largest result an attempt may return with its success: 64 KiB. It is kept with the task and handed
+     * to each of its children in their assignment, so it is for small outputs (a path, a count, a score).
+     */
+    public static final int MAX_RESULT_BYTES = 64 * 1024;
     /** The most soft routing preferences a task may give: 16. */
     public static final int MAX_PREFERENCES = 16;
     /** The most package requirements a task may give: 64. */
@@ -93,6 +101,11 @@ public final class Rules {
 
     public static Optional<Violation> taskId(String taskId) {
         return isId(taskId) ? Optional.empty() : violation("taskId", taskId, "a task id is " + ID_ALLOWED);
+    }
+
+    /** An id in a field other than {@code taskId} (a parent's task id, a workflow's id): the task id alphabet. */
+    public static Optional<Violation> id(String field, String id) {
+        return isId(id) ? Optional.empty() : violation(field, id, "an id is " + ID_ALLOWED);
     }
 
     /** A task's tenant: the label value alphabet ({@link #LABEL_VALUE}); null (the tenant {@code default}) is valid. */
@@ -190,7 +203,52 @@ public final class Rules {
             return v;
         }
         return Violation.first(payload(e.getPayload()), resources(e.getResources()), preferences(e.getPreferences()), times(e),
-                retry(e.getRetry()), text("submitter", e.getSubmitter(), MAX_SUBMITTER_LENGTH));
+                retry(e.getRetry()), text("submitter", e.getSubmitter(), MAX_SUBMITTER_LENGTH), parents(e),
+                e.getWorkflow() == null ? Optional.empty() : id("workflow", e.getWorkflow()));
+    }
+
+    /**
+     * A task's parents: at most {@link #MAX_PARENTS}, each a valid task id (and pool, when it names one), none
+     * named twice, and never the task itself.
+     */
+    public static Optional<Violation> parents(TaskSubmitted e) {
+        List<Dependency> after = e.getAfter();
+        if (after == null || after.isEmpty()) {
+            return Optional.empty();
+        }
+        if (after.size() > MAX_PARENTS) {
+            return Optional.of(new Violation("after", after.size() + " parents; a task waits for at most " + MAX_PARENTS
+                    + " (fan in through an intermediate stage for more)"));
+        }
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (int i = 0; i < after.size(); i++) {
+            Dependency d = after.get(i);
+            String field = "after[" + i + "]";
+            Optional<Violation> v = Violation.first(id(field + ".task", d.getTask()),
+                    d.getPool() == null ? Optional.empty() : pool(d.getPool()).map(p -> new Violation(field + ".pool", p.message())));
+            if (v.isPresent()) {
+                return v;
+            }
+            String pool = d.getPool() == null ? e.getPool() : d.getPool();
+            if (d.getTask().equals(e.getTaskId()) && pool.equals(e.getPool())) {
+                return Optional.of(new Violation(field + ".task", field + ".task is the task itself; a task cannot wait for itself"));
+            }
+            if (!seen.add(pool + "/" + d.getTask())) {
+                return Optional.of(new Violation(field + ".task", field + ".task names parent " + d.getTask()
+                        + " a second time; name each parent once"));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** A success's result of at most {@link #MAX_RESULT_BYTES}. */
+    public static Optional<Violation> result(java.nio.ByteBuffer result) {
+        int size = result == null ? 0 : result.remaining();
+        if (size > MAX_RESULT_BYTES) {
+            return Optional.of(new Violation("result", "result is " + size + " bytes; at most " + MAX_RESULT_BYTES
+                    + " (64 KiB) are kept: write large outputs to object storage and return a reference"));
+        }
+        return Optional.empty();
     }
 
     /** A payload of at most {@link #MAX_PAYLOAD_BYTES}. */
@@ -373,7 +431,8 @@ public final class Rules {
     }
 
     public static Optional<Violation> check(AttemptSucceeded e) {
-        return Violation.first(pool(e.getPool()), taskId(e.getTaskId()), workerId(e.getWorkerId()), attempt(e.getAttempt()));
+        return Violation.first(pool(e.getPool()), taskId(e.getTaskId()), workerId(e.getWorkerId()), attempt(e.getAttempt()),
+                result(e.getResult()));
     }
 
     public static Optional<Violation> check(AttemptFailed e) {

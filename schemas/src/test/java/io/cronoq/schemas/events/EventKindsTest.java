@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cronoq.events.CompletionEvent;
+import io.cronoq.events.DependencyEvent;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.SubmissionEvent;
 import io.cronoq.events.WorkerEvent;
@@ -27,6 +28,7 @@ class EventKindsTest {
         List<String> unions = new ArrayList<>(branches(SubmissionEvent.getClassSchema()));
         unions.addAll(branches(WorkerEvent.getClassSchema()));
         unions.addAll(branches(CompletionEvent.getClassSchema()));
+        unions.addAll(branches(DependencyEvent.getClassSchema()));
         assertThat(Arrays.stream(InputKind.values()).map(k -> k.type().getName()).toList()).isEqualTo(unions);
     }
 

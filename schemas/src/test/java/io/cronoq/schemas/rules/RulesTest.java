@@ -23,7 +23,7 @@ class RulesTest {
     // allow-list, which does not trust io.cronoq.events unless the JVM is told to.
     private static TaskSubmitted task(String pool, String id, Map<String, String> labels) {
         return new TaskSubmitted(id, pool, labels, null, ByteBuffer.allocate(0), Priority.NORMAL, null, null, null,
-                null, null, null, List.of(), null, T0, null, java.util.List.of(), java.util.List.of(), null);
+                null, null, null, List.of(), null, T0, null, java.util.List.of(), java.util.List.of(), null, new java.util.ArrayList<>(), false, null);
     }
 
     private static WorkerRegistered worker(String id, int slots, Map<String, String> labels) {

@@ -31,7 +31,7 @@ class SizeRulesTest {
 
     private static TaskSubmitted task() {
         return new TaskSubmitted("t1", "inference", Map.of(), null, ByteBuffer.allocate(0), Priority.NORMAL,
-                null, null, null, null, null, null, List.of(), null, T0, null, java.util.List.of(), java.util.List.of(), null);
+                null, null, null, null, null, null, List.of(), null, T0, null, java.util.List.of(), java.util.List.of(), null, new java.util.ArrayList<>(), false, null);
     }
 
     private static Map<String, String> labels(int n) {

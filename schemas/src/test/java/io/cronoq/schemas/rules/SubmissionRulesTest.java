@@ -21,7 +21,7 @@ class SubmissionRulesTest {
 
     private static TaskSubmitted task(Consumer<TaskSubmitted> change) {
         TaskSubmitted t = new TaskSubmitted("t1", "inference", Map.of(), null, ByteBuffer.allocate(0), Priority.NORMAL,
-                null, null, null, null, null, null, List.of(), null, T0, null, java.util.List.of(), java.util.List.of(), null);
+                null, null, null, null, null, null, List.of(), null, T0, null, java.util.List.of(), java.util.List.of(), null, new java.util.ArrayList<>(), false, null);
         change.accept(t);
         return t;
     }

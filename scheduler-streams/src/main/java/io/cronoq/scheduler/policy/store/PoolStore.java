@@ -48,6 +48,9 @@ public interface PoolStore {
     /** The pending timers of this pool's waiting tasks. */
     TimerQueue timers();
 
+    /** Its tasks' dependencies: children, results, parents' ends heard. */
+    DependencyStore dependencies();
+
     /** When this pool's finished tasks are forgotten: one entry per finished task, at the end of its retention. */
     TimerQueue expiries();
 }

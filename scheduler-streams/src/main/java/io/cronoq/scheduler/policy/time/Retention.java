@@ -59,6 +59,9 @@ public final class Retention {
                 continue; // cannot happen: a finished task stays finished until it is forgotten
             }
             store.deleteTask(expiry.taskId());
+            if (!task.getTask().getAfter().isEmpty() || task.getChildren() > 0 || task.getState() == TaskState.SUCCEEDED) {
+                store.dependencies().forget(expiry.taskId()); // its result, its children, its parents' ends
+            }
             Instant finishedAt = task.getUpdatedAt();
             out.add(Decision.journal(new TaskForgotten(expiry.taskId(), task.getState(), finishedAt),
                     "kept " + Durations.words(expiry.atMillis() - finishedAt.toEpochMilli())

@@ -110,4 +110,9 @@ final class LiveTasksStore implements PoolStore {
             return null;
         }
     };
+
+    @Override
+    public io.cronoq.scheduler.policy.store.DependencyStore dependencies() {
+        return delegate.dependencies();
+    }
 }

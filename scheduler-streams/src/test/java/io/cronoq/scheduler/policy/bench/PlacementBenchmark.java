@@ -299,7 +299,7 @@ public class PlacementBenchmark {
 
     private static TaskSubmitted task(String id, Map<String, String> labels, ResourceRequest needs) {
         return new TaskSubmitted(id, POOL, labels, needs, PAYLOAD, Priority.NORMAL, null, null, null, null, 30_000L,
-                null, List.of(), null, AT, null, java.util.List.of(), java.util.List.of(), null);
+                null, List.of(), null, AT, null, java.util.List.of(), java.util.List.of(), null, new java.util.ArrayList<>(), false, null);
     }
 
     /** Runs this benchmark; arguments are JMH options (e.g. {@code -f 2 -wi 5}). */

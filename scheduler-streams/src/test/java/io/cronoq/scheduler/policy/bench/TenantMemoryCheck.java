@@ -71,7 +71,7 @@ public final class TenantMemoryCheck {
             for (int c = 0; c < classes; c++) {
                 TaskSubmitted task = new TaskSubmitted(stem + "-" + t + "-" + c, POOL, Map.of("rack", "r" + c), null,
                         PAYLOAD, Priority.NORMAL, null, null, null, null, 30_000L, null, List.of(), null, AT, null,
-                        List.of(), List.of(), null);
+                        List.of(), List.of(), null, new java.util.ArrayList<>(), false, null);
                 task.setTenant(stem + "-" + t);
                 track(scheduler.apply(task, AT), running);
             }

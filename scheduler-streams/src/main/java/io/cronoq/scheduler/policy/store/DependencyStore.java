@@ -1,0 +1,59 @@
+package io.cronoq.scheduler.policy.store;
+
+import io.cronoq.events.ParentCondition;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one pool keeps of its tasks' dependencies, outside the task records so the hot record stays
+ * small: which children (in any pool) wait for each of its tasks, the result each task returned with
+ * its success, and the parents' ends (with their results) each of its blocked tasks heard. All of it
+ * belongs to one task and is forgotten with it.
+ */
+public interface DependencyStore {
+
+    /** A task that waits for a parent of this pool: its pool, its id, and how it wants the parent to end. */
+    record Child(String pool, String taskId, ParentCondition when) {}
+
+    /** A parent's end as a child heard it: the parent's pool and id, and its result ({@code null}: none). */
+    record Heard(String parentPool, String parentId, ByteBuffer result) {}
+
+    /** {@code child} waits for {@code parentId}; naming the same child twice keeps one entry. */
+    void addChild(String parentId, Child child);
+
+    /** The children that wait for {@code parentId}, in key order (empty when none). */
+    List<Child> children(String parentId);
+
+    /** Forgets the children of {@code parentId}: they were told how it ended. */
+    void dropChildren(String parentId);
+
+    /** The result {@code taskId} returned with its success. */
+    void putResult(String taskId, ByteBuffer result);
+
+    /** The result {@code taskId} returned with its success, or {@code null}. */
+    ByteBuffer result(String taskId);
+
+    /**
+     * Notes that {@code childId} heard how a parent ended, with its result: {@code true} the first time,
+     * {@code false} when this parent's end was heard already (and nothing changes).
+     */
+    boolean heard(String childId, Heard parent);
+
+    /** The parents' ends {@code childId} heard, in key order. */
+    List<Heard> heard(String childId);
+
+    /** The results of the parents {@code childId} heard, by parent id (parents that returned none are left out). */
+    default Map<String, ByteBuffer> parentResults(String childId) {
+        Map<String, ByteBuffer> results = new java.util.LinkedHashMap<>();
+        for (Heard h : heard(childId)) {
+            if (h.result() != null) {
+                results.put(h.parentId(), h.result());
+            }
+        }
+        return results;
+    }
+
+    /** Forgets everything kept of {@code taskId}: its children, its result, its parents' ends. */
+    void forget(String taskId);
+}
