@@ -65,7 +65,7 @@ final class Dependencies {
         for (Dependency d : s.getAfter()) {
             String parentPool = d.getPool() == null ? m.pool : d.getPool();
             ParentWatched watch = new ParentWatched(d.getTask(), parentPool, s.getTaskId(), m.pool, d.getWhen(), at);
-            if (parentPool.equals(m.pool)) {
+            if (parentPool.equals(m.pool)) { // one pool: told directly
                 watched(watch, out);
             } else {
                 out.add(Decision.toPool(watch, parentPool));
@@ -165,10 +165,10 @@ final class Dependencies {
     }
 
     private void tell(ParentEnded end, List<Decision> out) {
-        if (end.getChildPool().equals(m.pool)) {
+        if (end.getPool().equals(m.pool)) {
             ended(end, out);
         } else {
-            out.add(Decision.toPool(end, end.getChildPool()));
+            out.add(Decision.toPool(end, end.getPool()));
         }
     }
 

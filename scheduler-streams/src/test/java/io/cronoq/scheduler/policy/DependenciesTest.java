@@ -252,7 +252,7 @@ class DependenciesTest {
         apply(task("p", "evaluate", on("train", "q", ParentCondition.SUCCEEDED)));
         assertThat(sent).hasSize(1);
         ParentWatched watch = (ParentWatched) sent.get(0);
-        assertThat(watch.getParentPool()).isEqualTo("q");
+        assertThat(watch.getPool()).isEqualTo("q");
         assertThat(watch.getChildPool()).isEqualTo("p");
         assertThat(stores.get("q").task("train").getChildren()).isEqualTo(1);
 

@@ -226,6 +226,127 @@ class JournalFoldTopologyTest {
                 "the gang runs again as a whole", "cancelling a member cancels its gang");
     }
 
+    /**
+     * Pipelines among single tasks, with time at work: half the tasks name one to three earlier tasks of either
+     * pool as parents (to succeed, to fail, or to end; some run anyway when a parent ends otherwise), attempts fail
+     * and are retried, tasks are cancelled, and finished tasks are forgotten 10 minutes after they ended. After the
+     * walk every child is where its parents put it (blocked while a parent has not ended, released only when every
+     * parent ended as it asked or it runs anyway), and the fold of the journal is the stores' state.
+     */
+    @Test
+    void foldingTheJournalReproducesTheStoresWithDependencies() {
+        restartWithClock(Map.of(
+                SchedulerConfig.HEARTBEAT_TIMEOUT_MS.name(), "86400000", // no eviction: no heartbeats here
+                SchedulerConfig.TASK_RETENTION_MS.name(), "600000"));
+        Random random = new Random(34);
+        Instant now = Events.T0;
+        Map<String, Long> generations = new HashMap<>();
+        List<String> ids = new ArrayList<>();
+        Map<String, String> poolOf = new HashMap<>();
+        Map<io.cronoq.events.TaskState, Integer> childrenSeen = new java.util.EnumMap<>(io.cronoq.events.TaskState.class);
+        for (String pool : POOLS) {
+            scheduler.send(at(register("w-" + pool, pool, Map.of(), 3), now));
+        }
+        for (int step = 0; step < 1500; step++) {
+            now = passTime(random, 2_000, now, generations);
+            String pool = POOLS.get(random.nextInt(POOLS.size()));
+            int dice = random.nextInt(100);
+            if (dice < 45) {
+                String id = "t" + ids.size();
+                TaskSubmitted task = submit(id, pool, Map.of());
+                task.setSubmittedAt(now);
+                if (random.nextInt(3) == 0) {
+                    task.setRetry(new io.cronoq.events.RetryPolicy(1 + random.nextInt(3), 500L, 2_000L, 2.0));
+                }
+                if (!ids.isEmpty() && random.nextBoolean()) {
+                    java.util.LinkedHashSet<String> parents = new java.util.LinkedHashSet<>();
+                    int n = 1 + random.nextInt(3);
+                    for (int i = 0; i < n; i++) {
+                        // mostly recent tasks, so some parents are still running
+                        parents.add(ids.get(Math.max(0, ids.size() - 1 - random.nextInt(Math.min(ids.size(), 12)))));
+                    }
+                    List<io.cronoq.events.Dependency> after = new ArrayList<>();
+                    for (String parent : parents) {
+                        int c = random.nextInt(10);
+                        io.cronoq.events.ParentCondition when = c < 7 ? io.cronoq.events.ParentCondition.SUCCEEDED
+                                : c < 8 ? io.cronoq.events.ParentCondition.FAILED : io.cronoq.events.ParentCondition.FINISHED;
+                        after.add(new io.cronoq.events.Dependency(parent,
+                                poolOf.get(parent).equals(pool) && random.nextBoolean() ? null : poolOf.get(parent), when));
+                    }
+                    task.setAfter(after);
+                    task.setRunIfParentUnmet(random.nextInt(5) == 0);
+                }
+                ids.add(id);
+                poolOf.put(id, pool);
+                scheduler.send(task);
+            } else if (dice < 49 && !ids.isEmpty()) {
+                String id = ids.get(random.nextInt(ids.size()));
+                TaskCancelRequested c = cancel(id, poolOf.get(id));
+                c.setRequestedAt(now);
+                scheduler.send(c);
+            } else if (!running.isEmpty()) {
+                reportOne(random, now, 4, true);
+            }
+            drainOutputs(generations);
+            if (step % 100 == 99) {
+                childrenAreWhereTheirParentsPutThem().forEach((state, n) -> childrenSeen.merge(state, n, Integer::sum));
+            }
+        }
+
+        assertFoldEqualsStores(100);
+        childrenSeen.putAll(childrenAreWhereTheirParentsPutThem());
+        // The walk reached every outcome of a child, and children were blocked at the checks along the way.
+        assertThat(childrenSeen).containsKeys(io.cronoq.events.TaskState.BLOCKED, io.cronoq.events.TaskState.SUCCEEDED,
+                io.cronoq.events.TaskState.FAILED, io.cronoq.events.TaskState.CANCELLED);
+        assertThat(journal).extracting(e -> e.getEvent().getClass().getSimpleName())
+                .as("parents and children told each other across the pools").contains("ParentWatched", "ParentEnded");
+        List<String> reasons = journal.stream().map(e -> e.getEvent() instanceof io.cronoq.events.TaskCancelled c
+                ? String.valueOf(c.getReason()) : "").toList();
+        assertThat(String.join("\n", reasons)).contains("failed (attempt", "was cancelled because parent");
+    }
+
+    /**
+     * Checks every task with parents against its parents' records: released (waiting in line, or with attempts)
+     * only when every parent ended as it asked or it runs anyway; blocked only while a parent has not ended.
+     * Returns how many children are in each state.
+     */
+    private Map<io.cronoq.events.TaskState, Integer> childrenAreWhereTheirParentsPutThem() {
+        Map<String, TaskRecord> tasks = new HashMap<>();
+        scheduler.<TaskRecord>storeContents(StoreNames.TASKS).forEach(kv -> tasks.put(kv.value.getTask().getTaskId(), kv.value));
+        Map<io.cronoq.events.TaskState, Integer> children = new java.util.EnumMap<>(io.cronoq.events.TaskState.class);
+        for (TaskRecord child : tasks.values()) {
+            List<io.cronoq.events.Dependency> after = child.getTask().getAfter();
+            if (after.isEmpty()) {
+                continue;
+            }
+            children.merge(child.getState(), 1, Integer::sum);
+            String id = child.getTask().getTaskId();
+            boolean released = !child.getAttempts().isEmpty() || child.getState() == io.cronoq.events.TaskState.WAITING;
+            for (io.cronoq.events.Dependency d : after) {
+                TaskRecord parent = tasks.get(d.getTask());
+                if (parent == null) {
+                    continue; // forgotten: it ended 10 minutes ago or more
+                }
+                boolean ended = io.cronoq.scheduler.policy.time.Retention.isFinished(parent.getState());
+                if (released) {
+                    assertThat(ended).as(id + " released before parent " + d.getTask() + " ended").isTrue();
+                    boolean met = switch (d.getWhen()) {
+                        case SUCCEEDED -> parent.getState() == io.cronoq.events.TaskState.SUCCEEDED;
+                        case FAILED -> parent.getState() == io.cronoq.events.TaskState.FAILED;
+                        case FINISHED -> true;
+                    };
+                    assertThat(met || child.getTask().getRunIfParentUnmet())
+                            .as(id + " released though parent " + d.getTask() + " " + parent.getState()).isTrue();
+                }
+            }
+            if (child.getState() == io.cronoq.events.TaskState.BLOCKED) {
+                assertThat(after).as(id + " blocked with every parent ended").anyMatch(d -> tasks.get(d.getTask()) != null
+                        && !io.cronoq.scheduler.policy.time.Retention.isFinished(tasks.get(d.getTask()).getState()));
+            }
+        }
+        return children;
+    }
+
     /** The topology again, with these settings and its wall clock at {@link Events#T0}, moved only by the test. */
     private void restartWithClock(Map<String, String> settings) {
         scheduler.close();
