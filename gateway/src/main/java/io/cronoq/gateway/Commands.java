@@ -16,6 +16,13 @@ public interface Commands {
 
     void submit(TaskSubmitted task);
 
+    /**
+     * The tasks of a workflow, in order (every parent before its children), all sent before any is awaited. A
+     * failure part-way leaves the tasks already written; their ids are the workflow's, so sending the same
+     * workflow again submits only what is missing (a task id seen before is ignored).
+     */
+    void submitAll(java.util.List<TaskSubmitted> tasks);
+
     /** A gang: one record holding every member, so its members are accepted together or not at all. */
     void submitGang(GangSubmitted gang);
 

@@ -59,6 +59,7 @@ public final class Gateway {
     public static Javalin create(GatewayContext context, GatewayTls tls, String bind, int port) {
         TaskRoutes tasks = new TaskRoutes(context);
         GangRoutes gangs = new GangRoutes(context);
+        WorkflowRoutes workflows = new WorkflowRoutes(context);
         SnapshotRoutes snapshot = new SnapshotRoutes(context);
         HistoryRoutes history = new HistoryRoutes(context);
         WorkerRoutes workers = new WorkerRoutes(context);
@@ -94,6 +95,9 @@ public final class Gateway {
             config.routes.delete("/v1/tasks/{id}", tasks::cancel, Permission.CANCEL);
             config.routes.post("/v1/gangs", gangs::submit, Permission.SUBMIT);
             config.routes.get("/v1/gangs/{id}", gangs::get, Permission.READ);
+            config.routes.post("/v1/workflows", workflows::submit, Permission.SUBMIT);
+            config.routes.get("/v1/workflows/{id}", workflows::get, Permission.READ);
+            config.routes.delete("/v1/workflows/{id}", workflows::cancel, Permission.CANCEL);
             config.routes.get("/v1/snapshot", snapshot::get, Permission.READ);
             config.routes.get("/v1/history", history::get, Permission.READ);
             config.routes.get("/v1/workers", workers::list, Permission.READ);

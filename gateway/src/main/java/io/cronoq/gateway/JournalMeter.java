@@ -87,6 +87,10 @@ final class JournalMeter {
                     pool));
             case GANG_SUBMITTED -> List.of(counter("cronoq.gangs.submitted", "Gang submissions the scheduler accepted",
                     "pool", pool));
+            case TASK_BLOCKED -> List.of(counter("cronoq.tasks.blocked",
+                    "Tasks that started waiting for their parents", "pool", pool));
+            case PARENT_ENDED -> List.of(counter("cronoq.parents.ended",
+                    "Parents' ends told to a child of another pool", "pool", pool));
             case INPUT_REJECTED -> List.of(counter("cronoq.inputs.rejected", "Inputs the scheduler rejected", "pool",
                     pool, "input", ((InputRejected) event).getInputType(), "code",
                     ((InputRejected) event).getCode().name()));
@@ -94,7 +98,7 @@ final class JournalMeter {
             case TASK_CANCEL_REQUESTED, WORKER_REGISTERED, WORKER_DRAINING, WORKER_LEFT, ATTEMPT_STARTED,
                     ATTEMPT_SUCCEEDED, ATTEMPT_FAILED, TASK_WAITING, DUPLICATE_SUBMISSION, WORKER_ACCEPTED,
                     WORKER_REMOVED, ATTEMPT_REVOKED, WORKER_FENCED, REGISTRATION_REJECTED, SHARING_POLICY_SET,
-                    LIMIT_SET -> List.of();
+                    LIMIT_SET, PARENT_WATCHED -> List.of();
         };
         counted.forEach(Counter::increment);
     }

@@ -64,6 +64,33 @@ final class KafkaCommands implements Commands, AutoCloseable {
     }
 
     @Override
+    public void submitAll(java.util.List<TaskSubmitted> tasks) {
+        java.util.List<java.util.concurrent.Future<?>> sent = new java.util.ArrayList<>(tasks.size());
+        String topic = topics.submissions().name();
+        var serializer = topics.submissions().valueSerde().serializer();
+        String what = tasks.size() + " tasks of workflow " + (tasks.isEmpty() ? "" : tasks.get(0).getWorkflow());
+        try {
+            for (TaskSubmitted task : tasks) {
+                sent.add(producer.send(new ProducerRecord<>(topic, task.getPool(),
+                        serializer.serialize(topic, new SubmissionEvent(task)))));
+            }
+            long deadline = System.nanoTime() + timeout.toNanos();
+            for (java.util.concurrent.Future<?> f : sent) {
+                f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            }
+        } catch (ExecutionException | TimeoutException | KafkaException e) {
+            Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
+            log.warn("Could not write the {} to {}: {}", what, topic, cause.toString());
+            throw ApiException.unavailable("could not write the " + what + " to " + topic + " (" + cause
+                    + "); some may have been accepted: send the same workflow again, which adds only what is missing",
+                    cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw ApiException.unavailable("interrupted while writing the " + what, e);
+        }
+    }
+
+    @Override
     public void submitGang(GangSubmitted gang) {
         publish(topics.submissions(), gang.getPool(), new SubmissionEvent(gang), "submission of gang " + gang.getGangId()
                 + " (" + gang.getMembers().size() + " members)");

@@ -84,6 +84,18 @@ final class Params {
         return new ListCaps(count(ctx, "keys", ListCaps.DEFAULT_KEYS, ListCaps.MAX), ListCaps.DEFAULT_CLASSES);
     }
 
+    /** The {@code workflow} query parameter, checked against the id rule, or {@code null}. */
+    static String workflow(Context ctx) {
+        String workflow = ctx.queryParam("workflow");
+        if (workflow == null || workflow.isEmpty()) {
+            return null;
+        }
+        Rules.id("workflow", workflow).ifPresent(v -> {
+            throw ApiException.invalid("workflow", v.message());
+        });
+        return workflow;
+    }
+
     static TaskCursor before(Context ctx) {
         String token = ctx.queryParam("before");
         if (token == null || token.isEmpty()) {

@@ -151,6 +151,9 @@ final class PeerClient {
         if (filter.before() != null) {
             query.put("before", filter.before().token());
         }
+        if (filter.workflow() != null) {
+            query.put("workflow", filter.workflow());
+        }
         return get(peer, "/v1/tasks", query, TaskPage.class).orElseThrow(() -> broken(peer, "/v1/tasks", 404));
     }
 

@@ -25,6 +25,8 @@ final class PoolGauges {
                 .gauge("cronoq.pool.capacity", "Slots of the pool's ACTIVE workers", null, s -> s.snapshot().capacity())
                 .gauge("cronoq.pool.busy", "Attempts on the pool's ACTIVE workers", null, s -> s.snapshot().busy())
                 .gauge("cronoq.pool.waiting", "Tasks waiting in the pool", null, s -> s.snapshot().waiting())
+                .gauge("cronoq.pool.blocked", "Tasks waiting for their parents, holding no slot", null,
+                        s -> s.snapshot().blocked())
                 .gauge("cronoq.pool.demand", "Busy slots plus waiting tasks some group can serve", null,
                         PoolState::demand)
                 .gauge("cronoq.pool.unservable", "Waiting tasks whose labels no group carries", null,

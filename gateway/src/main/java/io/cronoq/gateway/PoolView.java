@@ -17,10 +17,20 @@ import java.util.Map;
  *                        name, keys capped alike)
  * @param classesTotal    the pool's waiting classes, all of them
  * @param classes         its waiting classes, the longest-waiting first; at most the cap ({@link ListCaps#classes()})
+ * @param blocked         tasks waiting for their parents: they hold no slot and count in neither waiting nor demand
  */
 public record PoolView(String pool, int capacity, int busy, long waiting, Long oldestWaitingMs, long demand,
                        long unservable, int drainingBusy, long heldByLimits, List<GroupView> groups,
-                       List<TenantView> tenants, PoolLimitsView limits, int classesTotal, List<ClassView> classes) {
+                       List<TenantView> tenants, PoolLimitsView limits, int classesTotal, List<ClassView> classes,
+                       long blocked) {
+
+    /** A pool with no blocked task. */
+    public PoolView(String pool, int capacity, int busy, long waiting, Long oldestWaitingMs, long demand,
+                    long unservable, int drainingBusy, long heldByLimits, List<GroupView> groups,
+                    List<TenantView> tenants, PoolLimitsView limits, int classesTotal, List<ClassView> classes) {
+        this(pool, capacity, busy, waiting, oldestWaitingMs, demand, unservable, drainingBusy, heldByLimits, groups,
+                tenants, limits, classesTotal, classes, 0);
+    }
 
     /**
      * One group: the workers of the pool with exactly these labels.

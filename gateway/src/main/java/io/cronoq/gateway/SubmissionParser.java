@@ -10,6 +10,8 @@ import static io.cronoq.gateway.BodyFields.requiredText;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.cronoq.events.ConcurrencyKey;
+import io.cronoq.events.Dependency;
+import io.cronoq.events.ParentCondition;
 import io.cronoq.events.Preference;
 import io.cronoq.events.Priority;
 import io.cronoq.events.RateLimitUse;
@@ -55,7 +57,8 @@ final class SubmissionParser {
 
     static final List<String> FIELDS = List.of("pool", "id", "labels", "resources", "payload", "payloadBase64",
             "priority", "deadline", "notBefore", "startAt", "tolerance", "maxAttempts", "backoff", "maxBackoff", "timeout", "prefer", "submitter",
-            "tenant", "concurrency", "rateLimits");
+            "tenant", "concurrency", "rateLimits", "after", "onParentUnmet");
+    static final List<String> PARENT_FIELDS = List.of("task", "pool", "when");
     static final List<String> CONCURRENCY_FIELDS = List.of("key", "max");
     static final List<String> RATE_LIMIT_FIELDS = List.of("name", "units");
     static final List<String> RESOURCE_FIELDS = List.of("cpu", "memory", "disk", "gpu", "packages");
@@ -72,7 +75,9 @@ final class SubmissionParser {
             "payloadBytes", "the gateway counts the bytes of payload or payloadBase64",
             "waiting", "the scheduler says why and since when a task waits",
             "attempts", "the scheduler records each attempt it assigns",
-            "gang", "the scheduler sets it on each member of a gang submitted with POST /v1/gangs");
+            "gang", "the scheduler sets it on each member of a gang submitted with POST /v1/gangs",
+            "unmetParents", "the scheduler counts the parents a blocked task still waits for",
+            "workflow", "the gateway sets it on each task of a workflow submitted with POST /v1/workflows");
     /** Who sets {@code submitter} when the gateway checks tokens. */
     static final String SUBMITTER_FROM_CREDENTIAL = "with tokens configured the gateway takes it from the calling "
             + "credential";
@@ -165,6 +170,8 @@ final class SubmissionParser {
                 .setTenant(read("tenant", () -> optionalText(root, "tenant").orElse(null)))
                 .setConcurrency(read("concurrency", () -> concurrency(root.get("concurrency"))))
                 .setRateLimits(read("rateLimits", () -> rateLimits(root.get("rateLimits"))))
+                .setAfter(read("after", () -> parents(root.get("after"))))
+                .setRunIfParentUnmet(read("onParentUnmet", () -> runIfParentUnmet(root)))
                 .setSubmittedAt(clock.get());
         task.setRetry(read("maxAttempts", () -> retry(root)));
         TaskSubmitted built = task.build();
@@ -173,6 +180,71 @@ final class SubmissionParser {
             throw ApiException.invalid(bodyName(broken.get().field()), broken.get().message());
         }
         return built;
+    }
+
+    /**
+     * {@code after}: the parents, each a task id (in the task's own pool, to succeed) or an object
+     * {@code {"task", "pool", "when"}} with {@code when} one of {@code succeeded} (the default), {@code failed},
+     * {@code finished}.
+     */
+    static List<Dependency> parents(JsonNode node) {
+        if (node == null || node.isNull()) {
+            return new ArrayList<>();
+        }
+        if (!node.isArray()) {
+            throw ApiException.invalid("after", "after must be an array of parent task ids or objects "
+                    + "{\"task\": \"<id>\", \"pool\": \"<pool>\", \"when\": \"succeeded|failed|finished\"}");
+        }
+        if (node.size() > Rules.MAX_PARENTS) {
+            throw ApiException.invalid("after", node.size() + " parents; a task waits for at most " + Rules.MAX_PARENTS);
+        }
+        List<Dependency> after = new ArrayList<>(node.size());
+        for (int i = 0; i < node.size(); i++) {
+            JsonNode item = node.get(i);
+            String field = "after[" + i + "]";
+            if (item.isTextual()) {
+                after.add(new Dependency(item.asText(), null, ParentCondition.SUCCEEDED));
+                continue;
+            }
+            if (!item.isObject()) {
+                throw ApiException.invalid(field, field + " must be a parent task id or an object {\"task\", \"pool\", \"when\"}");
+            }
+            closed(item, field + ".", PARENT_FIELDS, Map.of(), "a parent");
+            String task = BodyFields.text(item.get("task"), field + ".task").orElseThrow(
+                    () -> ApiException.invalid(field + ".task", field + ".task is required: the parent's task id"));
+            String pool = BodyFields.text(item.get("pool"), field + ".pool").orElse(null);
+            after.add(new Dependency(task, pool, condition(item.get("when"), field + ".when")));
+        }
+        return after;
+    }
+
+    private static ParentCondition condition(JsonNode when, String field) {
+        if (when == null || when.isNull()) {
+            return ParentCondition.SUCCEEDED;
+        }
+        String text = when.isTextual() ? when.asText().toUpperCase(Locale.ROOT) : "";
+        for (ParentCondition c : ParentCondition.values()) {
+            if (c.name().equals(text)) {
+                return c;
+            }
+        }
+        throw ApiException.invalid(field, field + " is " + JsonBody.shown(when.toString(), 40)
+                + "; it is one of succeeded (the default), failed, finished");
+    }
+
+    /** {@code onParentUnmet}: {@code cancel} (the default) or {@code run}. */
+    private static boolean runIfParentUnmet(JsonNode root) {
+        JsonNode node = root.get("onParentUnmet");
+        if (node == null || node.isNull()) {
+            return false;
+        }
+        String text = node.isTextual() ? node.asText() : "";
+        if (text.equals("run") || text.equals("cancel")) {
+            return text.equals("run");
+        }
+        throw ApiException.invalid("onParentUnmet", "onParentUnmet is " + JsonBody.shown(node.toString(), 40)
+                + "; it is cancel (the default: a parent that ends otherwise than asked cancels the task) or run "
+                + "(the task runs anyway, as a clean-up does)");
     }
 
     /**

@@ -14,8 +14,8 @@ import java.util.Set;
 /** {@code /v1/tasks}: submit and cancel (written to the submissions topic), read one or a page. */
 final class TaskRoutes {
 
-    private static final Set<String> CANCELLABLE = Set.of(TaskState.WAITING.name(), TaskState.ASSIGNED.name(),
-            TaskState.RUNNING.name());
+    static final Set<String> CANCELLABLE = Set.of(TaskState.BLOCKED.name(), TaskState.WAITING.name(),
+            TaskState.ASSIGNED.name(), TaskState.RUNNING.name());
 
     private final GatewayContext context;
     private final SubmissionParser parser;
@@ -30,7 +30,8 @@ final class TaskRoutes {
      * naming a field the server sets is 400 ({@link SubmissionParser#SERVER_FIELDS}). With tokens
      * configured the task is journaled as submitted by the calling credential (a body naming a
      * {@code submitter} is 400 for it), and runs for the credential's tenant when it is bound to one
-     * ({@link TenantBinding}); an open gateway keeps the body's submitter (or none) and tenant.
+     * ({@link TenantBinding}); an open gateway keeps the body's submitter (or none) and tenant. Every parent named in
+     * {@code after} must be a known task ({@link Parents}): an unknown one is 400, nothing written.
      */
     void submit(Context ctx) {
         Credential caller = ctx.attribute(Access.CALLER);
@@ -39,6 +40,7 @@ final class TaskRoutes {
             task.setSubmitter(caller.name());
             task.setTenant(TenantBinding.tenant(caller, task.getTenant()));
         }
+        Parents.resolve(task, context.cluster(), java.util.Set.of(), "");
         context.commands().submit(task);
         ctx.status(202).json(accepted(task.getTaskId(), task.getPool()));
     }
@@ -50,10 +52,10 @@ final class TaskRoutes {
         ctx.json(context.reader(ctx).task(id, pool).orElseThrow(() -> notFound(id, pool)));
     }
 
-    /** {@code GET /v1/tasks?pool=&state=&limit=&before=}: newest first. */
+    /** {@code GET /v1/tasks?pool=&state=&limit=&before=&workflow=}: newest first. */
     void list(Context ctx) {
         TaskFilter filter = new TaskFilter(Params.pool(ctx), Params.taskState(ctx), Params.limit(ctx),
-                Params.before(ctx));
+                Params.before(ctx), Params.workflow(ctx));
         ctx.json(context.reader(ctx).tasks(filter));
     }
 
@@ -66,8 +68,8 @@ final class TaskRoutes {
         });
         TaskView task = context.cluster().task(id, Params.pool(ctx)).orElseThrow(() -> notFound(id, null));
         if (!CANCELLABLE.contains(task.state())) {
-            throw ApiException.invalid("id", "task " + id + " is already " + task.state() + "; only a WAITING, "
-                    + "ASSIGNED or RUNNING task can be cancelled");
+            throw ApiException.invalid("id", "task " + id + " is already " + task.state() + "; only a BLOCKED, "
+                    + "WAITING, ASSIGNED or RUNNING task can be cancelled");
         }
         context.commands().cancel(TaskCancelRequested.newBuilder()
                 .setTaskId(id)

@@ -14,9 +14,14 @@ import java.util.Map;
  * @param maxBackoff  the longest wait between retries (the backoff grows up to it), with the retry policy
  * @param concurrency the concurrency keys it holds while an attempt runs
  * @param rateLimits  the rate limits whose units each of its attempts takes when assigned
- * @param waiting     why and since when it waits, only while {@code state} is {@code WAITING}
+ * @param waiting     why and since when it waits, only while {@code state} is {@code WAITING} or {@code BLOCKED}
  * @param attempts    every attempt so far, oldest first
  * @param gang        its place in its gang (POST /v1/gangs), set by the scheduler; {@code null} for a task of its own
+ * @param after       the parents it waits for, each with how it must end (empty: none)
+ * @param onParentUnmet {@code cancel} (the default) or {@code run}: what it does when a parent ends otherwise than
+ *                    asked; {@code null} for a task with no parent
+ * @param unmetParents how many of its parents have not ended yet, while it is {@code BLOCKED}
+ * @param workflow    the workflow it was submitted in (POST /v1/workflows), or {@code null}
  */
 public record TaskView(String id, String pool, String state, Map<String, String> labels, ResourcesView resources,
                        String priority, int payloadBytes, String submitter, String tenant, String submittedAt,
@@ -24,7 +29,23 @@ public record TaskView(String id, String pool, String state, Map<String, String>
                        String deadline, String notBefore, String startAt, String tolerance, String timeout,
                        Integer maxAttempts, String backoff, String maxBackoff, List<PreferenceView> prefer,
                        List<ConcurrencyView> concurrency, List<RateLimitView> rateLimits,
-                       WaitingView waiting, List<AttemptView> attempts, GangView gang) {
+                       WaitingView waiting, List<AttemptView> attempts, GangView gang, List<ParentView> after,
+                       String onParentUnmet, Integer unmetParents, String workflow) {
+
+    /** A task of its own, in no workflow and after no parent. */
+    public TaskView(String id, String pool, String state, Map<String, String> labels, ResourcesView resources,
+                    String priority, int payloadBytes, String submitter, String tenant, String submittedAt,
+                    String updatedAt, String deadline, String notBefore, String startAt, String tolerance,
+                    String timeout, Integer maxAttempts, String backoff, String maxBackoff, List<PreferenceView> prefer,
+                    List<ConcurrencyView> concurrency, List<RateLimitView> rateLimits, WaitingView waiting,
+                    List<AttemptView> attempts, GangView gang) {
+        this(id, pool, state, labels, resources, priority, payloadBytes, submitter, tenant, submittedAt, updatedAt,
+                deadline, notBefore, startAt, tolerance, timeout, maxAttempts, backoff, maxBackoff, prefer, concurrency,
+                rateLimits, waiting, attempts, gang, List.of(), null, null, null);
+    }
+
+    /** A parent a task waits for: its id, its pool, and how it must end ({@code succeeded}, {@code failed}, {@code finished}). */
+    public record ParentView(String task, String pool, String when) {}
 
     /** Why a task waits: the scheduler's reason, since when, and for how long by the gateway's clock. */
     public record WaitingView(String reason, String since, Long waitingMs) {}

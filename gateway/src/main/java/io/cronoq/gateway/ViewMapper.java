@@ -53,7 +53,7 @@ final class ViewMapper {
             rateLimits.add(new TaskView.RateLimitView(r.getName(), r.getUnits()));
         }
         TaskView.WaitingView waiting = null;
-        if (record.getState() == TaskState.WAITING) {
+        if (record.getState() == TaskState.WAITING || record.getState() == TaskState.BLOCKED) {
             Instant since = record.getWaitingSince();
             waiting = new TaskView.WaitingView(record.getWaitingReason(), text(since),
                     since == null ? null : Math.max(0, Duration.between(since, now).toMillis()));
@@ -65,7 +65,19 @@ final class ViewMapper {
                 t.getRetry() == null ? null : t.getRetry().getMaxAttempts(),
                 t.getRetry() == null ? null : duration(t.getRetry().getInitialBackoffMs()),
                 t.getRetry() == null ? null : duration(t.getRetry().getMaxBackoffMs()), prefer, concurrency, rateLimits,
-                waiting, attempts, gang(t.getGang()));
+                waiting, attempts, gang(t.getGang()), parents(t), t.getAfter().isEmpty() ? null
+                        : t.getRunIfParentUnmet() ? "run" : "cancel",
+                record.getState() == TaskState.BLOCKED ? record.getUnmetParents() : null, t.getWorkflow());
+    }
+
+    /** The parents a task waits for, each in its pool (its own when the submission named none). */
+    static List<TaskView.ParentView> parents(TaskSubmitted t) {
+        List<TaskView.ParentView> after = new ArrayList<>(t.getAfter().size());
+        for (io.cronoq.events.Dependency d : t.getAfter()) {
+            after.add(new TaskView.ParentView(d.getTask(), d.getPool() == null ? t.getPool() : d.getPool(),
+                    d.getWhen().name().toLowerCase(java.util.Locale.ROOT)));
+        }
+        return after;
     }
 
     /** A member's place in its gang, or null for a task of its own. */
@@ -127,7 +139,8 @@ final class ViewMapper {
                 : new LimitsSnapshot(s.pool(), List.of(), List.of());
         return new PoolView(s.pool(), s.capacity(), s.busy(), s.waiting(), age(state.oldestWaitingSince(), now),
                 state.demand(), state.unservable(), s.drainingBusy(), state.heldByLimits(), groups,
-                sharing == null ? List.of() : tenants(sharing, now), limits(limits, caps).inPool(), classes.size(), shown);
+                sharing == null ? List.of() : tenants(sharing, now), limits(limits, caps).inPool(), classes.size(), shown,
+                s.blocked());
     }
 
     /** The longest-waiting line first (a line without a head time last), then by class key, tenant and limits. */

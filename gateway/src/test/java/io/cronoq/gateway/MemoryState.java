@@ -107,6 +107,7 @@ final class MemoryState implements StateReader {
         List<TaskView> matching = tasks.stream()
                 .filter(t -> filter.pool() == null || t.pool().equals(filter.pool()))
                 .filter(t -> filter.state() == null || t.state().equals(filter.state().name()))
+                .filter(t -> filter.workflow() == null || filter.workflow().equals(t.workflow()))
                 .toList();
         List<TaskView> page = matching.stream().limit(filter.limit()).toList();
         return new TaskPage(page, matching.size() > page.size() ? page.get(page.size() - 1).id() : null);
@@ -130,6 +131,19 @@ final class MemoryState implements StateReader {
         return new TaskView(id, pool, state, labels, null, "NORMAL", 5, null, "default", "2026-06-01T11:58:00Z",
                 "2026-06-01T11:59:01Z", null, null, null, null, null, null, null, null, List.of(), List.of(), List.of(),
                 null, attempts, null);
+    }
+
+    /** Task {@code name} of workflow {@code workflow} ({@code <workflow>:<name>}), waiting for these parents of it. */
+    static TaskView inWorkflow(String workflow, String name, String pool, String state, String... parents) {
+        TaskView plain = task(workflow + ":" + name, pool, state, Map.of(), null);
+        List<TaskView.ParentView> after = new java.util.ArrayList<>();
+        for (String parent : parents) {
+            after.add(new TaskView.ParentView(workflow + ":" + parent, pool, "succeeded"));
+        }
+        return new TaskView(plain.id(), pool, state, Map.of(), null, "NORMAL", 5, null, "default",
+                "2026-06-01T11:58:00Z", "2026-06-01T11:59:01Z", null, null, null, null, null, null, null, null, List.of(),
+                List.of(), List.of(), null, List.of(), null, after, after.isEmpty() ? null : "cancel",
+                state.equals("BLOCKED") ? after.size() : null, workflow);
     }
 
     /**

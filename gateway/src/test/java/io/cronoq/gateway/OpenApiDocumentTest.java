@@ -61,6 +61,8 @@ class OpenApiDocumentTest {
         assertProperties("GangSpec", TaskView.GangView.class);
         assertProperties("Gang", GangView.class);
         assertProperties("GangMember", GangView.MemberView.class);
+        assertProperties("Workflow", WorkflowView.class);
+        assertProperties("Parent", TaskView.ParentView.class);
         assertProperties("Preference", TaskView.PreferenceView.class);
         assertProperties("Resources", ResourcesView.class);
         assertProperties("TaskPage", TaskPage.class);
@@ -117,6 +119,11 @@ class OpenApiDocumentTest {
     private static final Commands NO_WRITES = new Commands() {
         @Override
         public void submit(TaskSubmitted task) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void submitAll(List<TaskSubmitted> tasks) {
             throw new UnsupportedOperationException();
         }
 

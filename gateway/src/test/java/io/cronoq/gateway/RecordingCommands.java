@@ -53,6 +53,11 @@ final class RecordingCommands implements Commands {
     }
 
     @Override
+    public void submitAll(List<TaskSubmitted> tasks) {
+        tasks.forEach(this::write);
+    }
+
+    @Override
     public void submitGang(GangSubmitted gang) {
         write(gang);
     }

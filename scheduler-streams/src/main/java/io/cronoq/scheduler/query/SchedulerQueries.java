@@ -162,13 +162,20 @@ public final class SchedulerQueries {
     }
 
     /**
-     * A page of tasks, newest first. For {@code WAITING} it reads the waiting index (of the pool, or
-     * of every pool); otherwise it scans every task these stores hold (there is no index by pool or time).
+     * A page of tasks, newest first. A workflow's tasks in a pool are one range of keys; for {@code WAITING}
+     * it reads the waiting index (of the pool, or of every pool); otherwise it scans every task these stores
+     * hold (there is no index by pool or time).
      */
     public List<TaskRecord> tasks(TaskFilter filter) {
         // The page is the `limit` newest that pass: keep them in a heap whose head is the oldest kept.
         PriorityQueue<TaskRecord> page = new PriorityQueue<>(TaskCursor.NEWEST_FIRST.reversed());
-        if (filter.state() == TaskState.WAITING) {
+        if (filter.workflow() != null && filter.pool() != null) {
+            // A workflow's tasks are named "<workflow>:<name>": one range of its pool's keys.
+            String from = StoreNames.taskKey(filter.pool(), filter.workflow() + ":");
+            try (KeyValueIterator<String, TaskRecord> it = stores.tasks().range(from, from + Character.MAX_VALUE)) {
+                it.forEachRemaining(kv -> offer(page, kv.value, filter));
+            }
+        } else if (filter.state() == TaskState.WAITING) {
             // In a line or waiting for a timer outside one (delayed); a task in a line may have a
             // timer too (its deadline), so each id is offered once.
             PoolIndex one = filter.pool() == null ? null : stores.index().find(filter.pool());

@@ -11,8 +11,14 @@ import io.cronoq.events.TaskState;
  * @param state  only this state, or {@code null} for every state
  * @param limit  the most tasks to return, at least 1
  * @param before start after this position, or {@code null} for the newest
+ * @param workflow only the tasks of this workflow (their ids start with it and ':'), or {@code null}
  */
-public record TaskFilter(String pool, TaskState state, int limit, TaskCursor before) {
+public record TaskFilter(String pool, TaskState state, int limit, TaskCursor before, String workflow) {
+
+    /** Tasks of any workflow or none. */
+    public TaskFilter(String pool, TaskState state, int limit, TaskCursor before) {
+        this(pool, state, limit, before, null);
+    }
 
     /** Checks the limit. */
     public TaskFilter {
@@ -21,10 +27,11 @@ public record TaskFilter(String pool, TaskState state, int limit, TaskCursor bef
         }
     }
 
-    /** Whether a task passes the pool, state and cursor conditions. */
+    /** Whether a task passes the pool, state, cursor and workflow conditions. */
     boolean accepts(TaskRecord task) {
         return (pool == null || pool.equals(task.getTask().getPool()))
                 && (state == null || state == task.getState())
-                && (before == null || before.precedes(task));
+                && (before == null || before.precedes(task))
+                && (workflow == null || workflow.equals(task.getTask().getWorkflow()));
     }
 }

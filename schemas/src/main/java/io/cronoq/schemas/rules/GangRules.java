@@ -128,6 +128,11 @@ public final class GangRules {
                     field + " has a time of its own; a gang's members start when the gang is placed, so leave "
                             + "startAt and notBefore unset"));
         }
+        if (!m.getAfter().isEmpty()) {
+            return Optional.of(new Violation(field + ".after", field + " names parents; a gang's members do not wait "
+                    + "for parents yet: submit the gang once its parents ended, or make it the child of a task that "
+                    + "waits for them"));
+        }
         if (m.getGang() != null) {
             return Optional.of(new Violation(field + ".gang", field + ".gang is set; leave it unset, the scheduler "
                     + "sets it on each member it accepts"));
