@@ -43,6 +43,18 @@ record AttemptContext(AttemptId id, String pool, String workerId, long generatio
     }
 
     @Override
+    public Map<String, byte[]> parentResults() {
+        Map<String, byte[]> results = new java.util.TreeMap<>();
+        assigned.getParentResults().forEach((parent, bytes) -> {
+            ByteBuffer b = bytes.duplicate();
+            byte[] copy = new byte[b.remaining()];
+            b.get(copy);
+            results.put(parent, copy);
+        });
+        return Collections.unmodifiableMap(results);
+    }
+
+    @Override
     public Optional<Instant> deadline() {
         return Optional.ofNullable(assigned.getDeadline());
     }

@@ -89,6 +89,13 @@ final class AttemptRun implements Runnable {
                 return; // aborted before it started; never started (the abort reported what there was to report)
             }
             byte[] result = handler.handle(context);
+            if (result != null && result.length > io.cronoq.schemas.rules.Rules.MAX_RESULT_BYTES) {
+                // The scheduler keeps no larger result: a success carrying one would be refused and the attempt
+                // would hang until its lease ran out. Fail it now, saying why, so it is not retried in vain.
+                throw new TaskFailedException("the handler returned a result of " + result.length + " bytes; at most "
+                        + io.cronoq.schemas.rules.Rules.MAX_RESULT_BYTES + " (64 KiB) are kept: write large outputs to "
+                        + "object storage and return a reference", false);
+            }
             if (settlement.settle()) {
                 report(new AttemptSucceeded(taskId(), context.pool(), attempt(), context.workerId(),
                         context.generation(), now(), result == null ? null : ByteBuffer.wrap(result)));

@@ -61,6 +61,14 @@ public interface TaskContext {
         return Optional.empty();
     }
 
+    /**
+     * The results of the task's parents that returned one with their success, by parent task id (empty for a task
+     * without parents, or whose parents returned none).
+     */
+    default Map<String, byte[]> parentResults() {
+        return Map.of();
+    }
+
     /** Fires when the attempt must stop (revoked, fenced, or the worker stops at once). */
     CancellationSignal cancellation();
 

@@ -18,7 +18,9 @@ import java.util.TreeMap;
  * environment ({@code CRONOQ_TASK_ID}, {@code CRONOQ_ATTEMPT}, {@code CRONOQ_POOL}, {@code CRONOQ_GROUP} as sorted
  * {@code k=v,k=v}, {@code CRONOQ_WORKER_ID}, {@code CRONOQ_GENERATION}, and in epoch ms {@code CRONOQ_DEADLINE} and
  * {@code CRONOQ_START_AT} when the task has them; for a member of a gang {@code CRONOQ_GANG_ID}, {@code _SIZE},
- * {@code _RANK}, {@code _PEERS} and {@code _WORKERS}, the last two comma-separated in rank order). A child of a
+ * {@code _RANK}, {@code _PEERS} and {@code _WORKERS}, the last two comma-separated in rank order; for a task whose
+ * parents returned results, {@code CRONOQ_PARENT_RESULTS}, the path of a JSON file of them ({@link ParentResultsFile})).
+ * A child of a
  * fixed-start attempt is started at its start time. Exit code 0 succeeds with the tail of stdout as the result; any
  * other exit fails with the exit
  * code and the tail of stderr (retryable). Blowing a ceiling fails with the ceiling and its limit: the wall-clock
@@ -32,7 +34,7 @@ public final class ProcessTaskHandler implements TaskHandler {
      */
     static final List<String> VARIABLES = List.of("CRONOQ_TASK_ID", "CRONOQ_ATTEMPT", "CRONOQ_POOL", "CRONOQ_GROUP",
             "CRONOQ_WORKER_ID", "CRONOQ_GENERATION", "CRONOQ_DEADLINE", "CRONOQ_START_AT", "CRONOQ_GANG_ID",
-            "CRONOQ_GANG_SIZE", "CRONOQ_GANG_RANK", "CRONOQ_GANG_PEERS", "CRONOQ_GANG_WORKERS");
+            "CRONOQ_GANG_SIZE", "CRONOQ_GANG_RANK", "CRONOQ_GANG_PEERS", "CRONOQ_GANG_WORKERS", "CRONOQ_PARENT_RESULTS");
 
     private final List<String> command;
     private final ChildProcessRunner runner;
@@ -56,8 +58,15 @@ public final class ProcessTaskHandler implements TaskHandler {
     public byte[] handle(TaskContext ctx) throws IOException {
         Map<String, String> env = environment(ctx);
         String name = ctx.taskId() + "-" + ctx.attempt();
-        ChildProcessRunner.Outcome outcome = runner.run(name, command, env, ctx.payload(), timeout,
-                ctx.cancellation());
+        ChildProcessRunner.Outcome outcome;
+        if (ctx.parentResults().isEmpty()) {
+            outcome = runner.run(name, command, env, ctx.payload(), timeout, ctx.cancellation());
+        } else {
+            try (ParentResultsFile parents = ParentResultsFile.write(name.replace(':', '_'), ctx.parentResults())) {
+                env.put("CRONOQ_PARENT_RESULTS", parents.path().toString());
+                outcome = runner.run(name, command, env, ctx.payload(), timeout, ctx.cancellation());
+            }
+        }
         switch (outcome.ending()) {
             case CANCELLED -> throw new AttemptCancelledException(ctx.cancellation().reason().orElse("cancelled"));
             case TIMEOUT -> throw new TaskFailedException("killed: wall-clock timeout "
