@@ -1,6 +1,8 @@
 package io.cronoq.client;
 
 import io.cronoq.events.ConcurrencyKey;
+import io.cronoq.events.Dependency;
+import io.cronoq.events.ParentCondition;
 import io.cronoq.events.Preference;
 import io.cronoq.events.Priority;
 import io.cronoq.events.RateLimitUse;
@@ -361,6 +363,39 @@ public final class Task {
             return with(d -> d.preferences.add(preference));
         }
 
+        /**
+         * A parent: the task waits, BLOCKED and holding no slot, until the task {@code taskId} of its own pool
+         * succeeded; a parent that fails or is cancelled cancels it (unless {@link #runIfParentUnmet}). The parent
+         * must be submitted before this task.
+         */
+        public Builder after(String taskId) {
+            return after(taskId, null, ParentCondition.SUCCEEDED);
+        }
+
+        /**
+         * A parent in {@code pool} ({@code null}: the task's own) that must end as {@code when} says: succeed, fail,
+         * or end in any way ({@code FINISHED}).
+         */
+        public Builder after(String taskId, String pool, ParentCondition when) {
+            Dependency parent = new Dependency(Objects.requireNonNull(taskId, "taskId"), pool,
+                    Objects.requireNonNull(when, "when"));
+            Optional<Violation> v = Rules.id("after[" + draft.after.size() + "].task", taskId)
+                    .or(() -> pool == null ? Optional.empty() : Rules.pool(pool));
+            if (v.isPresent()) {
+                throw v.get().toException();
+            }
+            return with(d -> {
+                List<Dependency> more = new ArrayList<>(d.after);
+                more.add(parent);
+                d.after = List.copyOf(more);
+            });
+        }
+
+        /** Runs the task even when a parent ends otherwise than asked (a clean-up), instead of cancelling it. */
+        public Builder runIfParentUnmet() {
+            return with(d -> d.runIfParentUnmet = true);
+        }
+
         /** The pool given so far, or {@code null}: a gang checks its members' against its own. */
         String givenPool() {
             return draft.pool;
@@ -420,6 +455,9 @@ public final class Task {
         List<ConcurrencyKey> concurrency = List.of();
         /** Never changed in place: a step replaces the list, so copies may share it. */
         List<RateLimitUse> rateLimits = List.of();
+        /** Never changed in place: a step replaces the list, so copies may share it. */
+        List<Dependency> after = List.of();
+        boolean runIfParentUnmet;
 
         /** Every field as it is, with a list or map of its own where a step changes one in place. */
         Draft copy() {
@@ -449,11 +487,14 @@ public final class Task {
             concurrency.forEach(k -> keys.add(new ConcurrencyKey(k.getKey(), k.getMax())));
             List<RateLimitUse> rates = new ArrayList<>();
             rateLimits.forEach(u -> rates.add(new RateLimitUse(u.getName(), u.getUnits())));
+            List<Dependency> parents = new ArrayList<>();
+            after.forEach(d -> parents.add(new Dependency(d.getTask(), d.getPool(), d.getWhen())));
             // The constructor, not the Avro builder: it needs no default resolution at run time.
             return new TaskSubmitted(taskId, pool, new LinkedHashMap<>(labels), resources,
                     ByteBuffer.wrap(payload.clone()), priority, deadline, notBefore, startAt,
                     startTolerance == null ? null : startTolerance.toMillis(), timeout == null ? null : timeout.toMillis(),
-                    retry == null ? null : retry.toEvent(), prefs, submitter, submittedAt, tenant, keys, rates, null, new java.util.ArrayList<>(), false, null);
+                    retry == null ? null : retry.toEvent(), prefs, submitter, submittedAt, tenant, keys, rates, null,
+                    parents, runIfParentUnmet, null);
         }
     }
 }

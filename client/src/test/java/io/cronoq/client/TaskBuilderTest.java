@@ -281,4 +281,19 @@ class TaskBuilderTest {
         assertThat(Retry.never().maxAttempts()).isEqualTo(1);
         assertThat(List.of(five.withMultiplier(1.5).multiplier())).containsExactly(1.5);
     }
+
+    @Test
+    void parentsAreNamedWithHowTheyMustEndAndCheckedAtOnce() {
+        TaskSubmitted event = Task.of("reduce").pool("batch").id("reduce").after("shard-1")
+                .after("train", "gpu", io.cronoq.events.ParentCondition.FINISHED).runIfParentUnmet().build().toEvent();
+
+        assertThat(event.getAfter()).containsExactly(
+                new io.cronoq.events.Dependency("shard-1", null, io.cronoq.events.ParentCondition.SUCCEEDED),
+                new io.cronoq.events.Dependency("train", "gpu", io.cronoq.events.ParentCondition.FINISHED));
+        assertThat(event.getRunIfParentUnmet()).isTrue();
+        assertThatThrownBy(() -> Task.of("x").after("bad id!"))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("after[0].task");
+        assertThatThrownBy(() -> Task.of("x").pool("batch").id("self").after("self").build())
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("cannot wait for itself");
+    }
 }
