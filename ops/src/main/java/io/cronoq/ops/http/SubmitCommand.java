@@ -23,7 +23,8 @@ import picocli.CommandLine.Option;
                 "NAME[:UNITS] is " + LimitFlags.RATE_FORM + ".", "",
                 "Examples:", "  cronoq submit --pool inference --tenant research --label gpu=a100 --payload-file in.json \\",
                 "      --start-at +30m --start-tolerance 2m --timeout 1h --max-attempts 5 --backoff 30s",
-                "  cronoq submit --pool inference --concurrency customer-42:2 --rate-limit openai --payload 'hi'"})
+                "  cronoq submit --pool inference --concurrency customer-42:2 --rate-limit openai --payload 'hi'",
+                "  cronoq submit --pool batch --id report-7 --after-finished train-7 --after evaluate-7"})
 public final class SubmitCommand implements Callable<Integer> {
 
     @Mixin
@@ -37,6 +38,22 @@ public final class SubmitCommand implements Callable<Integer> {
 
     @Mixin
     TaskFlags task;
+
+    @Option(names = "--after", paramLabel = "TASK_ID",
+            description = "A parent that must succeed before this task starts (repeatable; any pool).")
+    java.util.List<String> after = new java.util.ArrayList<>();
+
+    @Option(names = "--after-failed", paramLabel = "TASK_ID",
+            description = "A parent that must fail before this task starts (repeatable).")
+    java.util.List<String> afterFailed = new java.util.ArrayList<>();
+
+    @Option(names = "--after-finished", paramLabel = "TASK_ID",
+            description = "A parent that must end, in any way, before this task starts (repeatable).")
+    java.util.List<String> afterFinished = new java.util.ArrayList<>();
+
+    @Option(names = "--run-if-parent-unmet",
+            description = "Run even when a parent ends otherwise than asked (a clean-up), instead of being cancelled.")
+    boolean runIfParentUnmet;
 
     /** Now, for the relative times ({@code +10m}); a seam for tests. */
     Clock clock = Clock.systemUTC();
@@ -61,6 +78,15 @@ public final class SubmitCommand implements Callable<Integer> {
         }
         task.clock = clock;
         task.putInto(body);
+        if (!after.isEmpty() || !afterFailed.isEmpty() || !afterFinished.isEmpty()) {
+            var parents = body.putArray("after");
+            after.forEach(parents::add);
+            afterFailed.forEach(p -> parents.addObject().put("task", p).put("when", "failed"));
+            afterFinished.forEach(p -> parents.addObject().put("task", p).put("when", "finished"));
+        }
+        if (runIfParentUnmet) {
+            body.put("onParentUnmet", "run");
+        }
         return body;
     }
 }

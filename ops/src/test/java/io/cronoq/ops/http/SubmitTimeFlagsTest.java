@@ -42,6 +42,16 @@ class SubmitTimeFlagsTest {
     }
 
     @Test
+    void parentFlagsBecomeAfterWithHowEachMustEnd() throws Exception {
+        JsonNode body = body("--pool", "p", "--after", "train", "--after-failed", "probe", "--after-finished", "load",
+                "--run-if-parent-unmet");
+
+        assertThat(body.path("after").toString())
+                .isEqualTo("[\"train\",{\"task\":\"probe\",\"when\":\"failed\"},{\"task\":\"load\",\"when\":\"finished\"}]");
+        assertThat(body.path("onParentUnmet").asText()).isEqualTo("run");
+    }
+
+    @Test
     void withoutTheFlagsTheBodyHasNoneOfTheFields() throws Exception {
         JsonNode body = body("--pool", "p");
 
