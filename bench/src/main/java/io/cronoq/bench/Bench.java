@@ -149,7 +149,9 @@ public final class Bench {
             }
             step(label + ": pre-submitting " + n + " tasks");
             AtomicLong failures = new AtomicLong();
-            Pacer.burst(0, n, (i, stamp) -> submit(producer, topics, workload.task(i, stamp, clock.instant()), failures));
+            boolean fan = measured && settings.fanIn();
+            Pacer.burst(0, n, (i, stamp) -> submit(producer, topics, fan ? workload.fanTask(i, n, stamp, clock.instant())
+                    : workload.task(i, stamp, clock.instant()), failures));
             producer.flush();
             checkSent(failures);
             try (JournalWatcher journal = JournalWatcher.start(bootstrap, topics.journal(), registry)) {

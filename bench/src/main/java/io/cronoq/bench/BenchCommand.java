@@ -80,6 +80,11 @@ public final class BenchCommand implements Callable<Integer> {
             + "it starts (default: the workers are there first, and taking in the submissions is part of the drain)."})
     boolean stored;
 
+    @Option(names = "--fan-in", description = {"The measured drain is one fan-out and fan-in: a source task, then every "
+            + "task but the last after it (spread over the pools, so most wait across pools), then one reducer after all "
+            + "of them; N is at most 10,002."})
+    boolean fanIn;
+
     @Option(names = "--drain", paramLabel = "N", description = "Pre-submit N tasks, then start the scheduler and time the drain.")
     Long drain;
 
@@ -173,6 +178,6 @@ public final class BenchCommand implements Callable<Integer> {
         long startDelay = agents ? 0 : startReportDelayMs == null ? DEFAULT_START_REPORT_DELAY_MS : startReportDelayMs;
         return new BenchSettings(pools, groups, workers, slots, runMs, drainTasks, warmupDrain, perSecond, durationS,
                 warmupS, backlog, commitMs, partitions, bootstrap, fork, !noBaseline, baselineRecords, retentionMs,
-                agents, startDelay, stored, tenants);
+                agents, startDelay, stored, tenants, fanIn);
     }
 }

@@ -166,6 +166,7 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
         json.put("load_average_after", loadAfter);
         json.put("drain", drain);
         json.put("drain_stored", settings.stored());
+        json.put("drain_fan_in", settings.fanIn());
         json.put("baseline_drain", baselineDrain);
         json.put("rate", rate);
         json.put("baseline_rate", baselineRate);
@@ -256,9 +257,10 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
                 load(loadBefore), load(loadAfter));
         if (drain != null) {
             out.printf(Locale.ROOT, s.stored()
-                    ? "%nDrain of %,d stored tasks, timed from the workers' joining (%.1f s)%n"
-                    : "%nDrain of %,d pre-submitted tasks, taking them in included (%.1f s)%n", drain.tasks(),
-                    drain.seconds());
+                    ? "%nDrain of %,d stored tasks" + (s.fanIn() ? " (one fan-out and fan-in)" : "")
+                            + ", timed from the workers' joining (%.1f s)%n"
+                    : "%nDrain of %,d pre-submitted tasks" + (s.fanIn() ? " (one fan-out and fan-in)" : "")
+                            + ", taking them in included (%.1f s)%n", drain.tasks(), drain.seconds());
             line(out, "placements", drain.placementsPerSecond(), "/s", placementRatio());
             line(out, "full lifecycle", drain.lifecyclePerSecond(), "tasks/s", lifecycleRatio());
             if (drain.firstTenthPerSecond() > 0 && drain.lastTenthPerSecond() > 0) {

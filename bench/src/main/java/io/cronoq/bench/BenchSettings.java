@@ -38,7 +38,7 @@ package io.cronoq.bench;
 public record BenchSettings(int pools, int groups, int workers, int slots, long runMs, long drain, long warmupDrain,
                             int rate, int durationS, int warmupS, long backlog, int commitMs, int partitions,
                             String bootstrap, boolean fork, boolean baseline, long baselineRecords, Long retentionMs,
-                            boolean agents, long startReportDelayMs, boolean stored, int tenants) {
+                            boolean agents, long startReportDelayMs, boolean stored, int tenants, boolean fanIn) {
 
     /**
      * What an assignment→completion cycle costs a slot besides the run time, beyond one commit interval:
@@ -53,6 +53,10 @@ public record BenchSettings(int pools, int groups, int workers, int slots, long 
         atLeast("--slots", slots, 1);
         atLeast("--run-ms", runMs, 0);
         atLeast("--drain", drain, 0);
+        if (fanIn && drain > 0 && (drain < 3 || drain > io.cronoq.schemas.rules.Rules.MAX_PARENTS + 2)) {
+            throw new IllegalArgumentException("--fan-in needs --drain of 3 to " + (io.cronoq.schemas.rules.Rules.MAX_PARENTS + 2)
+                    + " tasks: one source, the shards, and one reducer waiting for every shard");
+        }
         atLeast("--warmup-drain", warmupDrain, 0);
         atLeast("--rate", rate, 0);
         atLeast("--duration", durationS, 1);

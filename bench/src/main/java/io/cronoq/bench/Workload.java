@@ -140,6 +140,30 @@ public final class Workload {
                 .build();
     }
 
+    /**
+     * Task {@code k} of a fan-out and fan-in of {@code n} tasks: task 0 is the source and task {@code n - 1} the
+     * reducer, both in the first pool; every other task waits for the source and is spread over the pools as
+     * {@link #task} spreads them, and the reducer waits for all of them.
+     */
+    public TaskSubmitted fanTask(long k, long n, long stampNanos, Instant at) {
+        TaskSubmitted task = task(k, stampNanos, at);
+        if (k == 0 || k == n - 1) {
+            task.setPool(pool(0));
+        }
+        if (k == n - 1) {
+            java.util.List<io.cronoq.events.Dependency> shards = new java.util.ArrayList<>((int) n - 2);
+            for (long i = 1; i < n - 1; i++) {
+                shards.add(new io.cronoq.events.Dependency(name + "-t" + i, poolOfTask(i),
+                        io.cronoq.events.ParentCondition.SUCCEEDED));
+            }
+            task.setAfter(shards);
+        } else if (k > 0) {
+            task.setAfter(new java.util.ArrayList<>(java.util.List.of(new io.cronoq.events.Dependency(name + "-t0",
+                    pool(0), io.cronoq.events.ParentCondition.SUCCEEDED))));
+        }
+        return task;
+    }
+
     /** The worker of the backlog's group: one slot, in the first pool, and it never finishes. */
     public WorkerRegistered backlogWorker(Instant at) {
         return WorkerRegistered.newBuilder()

@@ -63,9 +63,12 @@ class RecordedJournalTest {
 
             // Fields added since read as their defaults: a record's 'more' (empty) and 'heardAt' (null), a
             // submission's 'tenant' (null), 'concurrency' and 'rateLimits' (empty) and 'gang' (null), an
-            // assignment's 'gang' (null), a registration's 'address' (null).
+            // assignment's 'gang' (null) and 'parentResults' (empty), a registration's 'address' (null), a
+            // submission's parents: 'after' (empty), 'runIfParentUnmet' (false), 'workflow' (null).
             assertThat(entries).hasSize(1);
-            assertThat(entries.get(0).toString().replace(", \"gang\": null}", "}").replace(", \"address\": null", "")
+            assertThat(entries.get(0).toString()
+                    .replace(", \"after\": [], \"runIfParentUnmet\": false, \"workflow\": null}", "}")
+                    .replace(", \"parentResults\": {}}", "}").replace(", \"gang\": null}", "}").replace(", \"address\": null", "")
                     .replace(", \"tenant\": null, \"concurrency\": [], \"rateLimits\": []}", "}"))
                     .isEqualTo(then.substring(0, then.length() - 1) + ", \"more\": [], \"heardAt\": null}");
         }

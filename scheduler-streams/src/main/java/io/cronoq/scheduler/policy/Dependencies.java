@@ -33,9 +33,18 @@ import java.util.Map;
  * <p>Parents and children of the same pool talk directly, inside the input; those of different pools
  * through the decisions {@link Decision#toPool} that the topology sends on the dependencies topic,
  * keyed by the receiving pool. A parent's pool that does not know the parent (never submitted, or
- * forgotten after its retention) answers at once that it is unknown, which no condition accepts.
+ * forgotten after its retention) answers that it is unknown, which no condition accepts: at once for a child of
+ * its own pool (whose parent came first in the same partition), after {@link #AWAIT_UNKNOWN_PARENT_MS} for a child
+ * of another pool, whose parent's submission may still be on its way.
  */
 final class Dependencies {
+
+    /**
+     * How long a pool awaits a parent it does not know when a child of another pool watches it: the parent's
+     * submission may be on its way in another partition, as nothing orders two pools' inputs. A parent not
+     * submitted by then is unknown to its children.
+     */
+    static final long AWAIT_UNKNOWN_PARENT_MS = 60_000;
 
     private final PoolModel m;
     private final Placement placement;
@@ -138,6 +147,10 @@ final class Dependencies {
     private void watched(ParentWatched w, List<Decision> out) {
         TaskRecord parent = m.store.task(w.getParentId());
         Child child = new Child(w.getChildPool(), w.getChildId(), w.getWhen());
+        if (parent == null && !w.getChildPool().equals(m.pool)) {
+            await(w.getParentId(), child, w.getAt());
+            return;
+        }
         if (parent == null || Retention.isFinished(parent.getState())) {
             tell(endOf(parent, w.getParentId(), child, w.getAt()), out);
             return;
@@ -145,6 +158,63 @@ final class Dependencies {
         m.store.dependencies().addChild(w.getParentId(), child);
         parent.setChildren(parent.getChildren() + 1);
         m.store.putTask(parent);
+    }
+
+    /** Keeps a child of another pool waiting for a parent this pool does not know yet, for a grace. */
+    private void await(String parentId, Child child, Instant at) {
+        DependencyStore deps = m.store.dependencies();
+        deps.addChild(parentId, child);
+        if (deps.awaitedUntil(parentId) == null) {
+            deps.await(parentId, at.toEpochMilli() + AWAIT_UNKNOWN_PARENT_MS);
+            m.awaitedParents().add(parentId);
+            m.storeCounters();
+        }
+    }
+
+    /** A task just submitted that children of other pools await: it takes them as its children. */
+    void adopt(TaskRecord task) {
+        List<String> awaited = m.awaitedParents();
+        String id = task.getTask().getTaskId();
+        if (awaited.isEmpty() || !awaited.contains(id)) {
+            return;
+        }
+        DependencyStore deps = m.store.dependencies();
+        task.setChildren(deps.children(id).size());
+        deps.stopAwaiting(id);
+        awaited.remove(id);
+        m.storeCounters();
+    }
+
+    /** The awaited parents whose grace ended by {@code now} are unknown to their children, who are told so. */
+    void expireAwaited(Instant now, List<Decision> out) {
+        List<String> awaited = m.awaitedParents();
+        if (awaited.isEmpty()) {
+            return;
+        }
+        DependencyStore deps = m.store.dependencies();
+        for (String id : List.copyOf(awaited)) {
+            Long until = deps.awaitedUntil(id);
+            if (until != null && until > now.toEpochMilli()) {
+                continue;
+            }
+            for (Child child : deps.children(id)) {
+                tell(endOf(null, id, child, now), out);
+            }
+            deps.dropChildren(id);
+            deps.stopAwaiting(id);
+            awaited.remove(id);
+            m.storeCounters();
+        }
+    }
+
+    /** When the first awaited parent's grace ends, in epoch milliseconds, or {@link Long#MAX_VALUE}. */
+    long nextMillis() {
+        long next = Long.MAX_VALUE;
+        for (String id : m.awaitedParents()) {
+            Long until = m.store.dependencies().awaitedUntil(id);
+            next = Math.min(next, until == null ? Long.MAX_VALUE : until);
+        }
+        return next;
     }
 
     /**

@@ -121,6 +121,7 @@ final class Gangs {
             s.setGang(new GangSpec(gangId, members.size(), rank, in.getPlacement(), in.getSameLabel()));
             TaskRecord task = new TaskRecord(s, TaskState.WAITING, m.nextSequence(), new ArrayList<>(), null, null, at,
                     Ordering.NOT_IN_LINE, null, null, 0, 0);
+            placement.dependencies.adopt(task); // children of another pool may have watched it before it came
             records.add(task);
         }
         placer.waitAll(records, at, at, null, out);

@@ -66,8 +66,10 @@ final class PoolModel {
         this.admission = new Admission(pool, store, workers);
         PoolRecord stored = store.pool();
         this.poolStored = stored != null;
-        this.counters = stored != null ? stored : new PoolRecord(pool, 1L, new java.util.ArrayList<>(), 0L);
+        this.counters = stored != null ? stored : new PoolRecord(pool, 1L, new java.util.ArrayList<>(), 0L,
+                new java.util.ArrayList<>());
         counters.setWaitingGangs(new java.util.ArrayList<>(counters.getWaitingGangs())); // changed in place
+        counters.setAwaitedParents(new java.util.ArrayList<>(counters.getAwaitedParents())); // changed in place
         this.tenants = new Tenants(pool);
         tenants.load(store.sharing());
         this.limits = new Limits<>(pool, store);
@@ -199,6 +201,14 @@ final class PoolModel {
     /** The ids of the gangs that wait to be placed, as stored with the pool's counters (change, then {@link #storeCounters}). */
     List<String> waitingGangIds() {
         return counters.getWaitingGangs();
+    }
+
+    /**
+     * The ids of tasks this pool does not know yet that children of other pools watch, awaited for a grace (see
+     * {@code Dependencies}); change, then {@link #storeCounters}.
+     */
+    List<String> awaitedParents() {
+        return counters.getAwaitedParents();
     }
 
     /** Stores the pool's counters after {@link #waitingGangIds} changed. */

@@ -204,6 +204,7 @@ public final class PoolScheduler {
         Instant at = in.getSubmittedAt();
         TaskRecord task = new TaskRecord(in, TaskState.WAITING, m.nextSequence(), new ArrayList<>(), null, null, at,
                 Ordering.NOT_IN_LINE, null, null, 0, 0);
+        dependencies.adopt(task);
         if (!in.getAfter().isEmpty()) {
             dependencies.block(task, at, out);
             return out;
@@ -260,8 +261,10 @@ public final class PoolScheduler {
                 leaves.ended(attempt, at, out);
                 placement.settle(at, out);
             }
+            // The words of earlier releases, kept so their journals replay to the same decisions; a blocked task
+            // (waiting for its parents) counts among the waiting ones.
             default -> out.add(Admission.rejected("TaskCancelRequested", RejectionCode.FAILED_PRECONDITION, "taskId",
-                    "task " + id + " already " + previous + "; only a blocked, waiting, assigned or running task can be cancelled",
+                    "task " + id + " already " + previous + "; only a waiting, assigned or running task can be cancelled",
                     id, null));
         }
         return out;

@@ -62,6 +62,7 @@ final class PoolTime {
         revokeExpiredLeases(now, out);
         fireTimers(now, out);
         m.retention.expire(now, TIMERS_PER_TICK, out);
+        placement.dependencies.expireAwaited(now, out);
         placement.settle(now, out); // rate limits refill first (Limits#refill)
         sharing.preempt(now, out);
         return out;
@@ -73,7 +74,8 @@ final class PoolTime {
         long leaseEnds = lease == null ? Long.MAX_VALUE : lease.endsAt();
         long due = Math.min(Math.min(Math.min(leaseEnds, leaves.nextMillis()),
                 Math.min(m.timers.firstMillis(), m.retention.nextMillis())),
-                Math.min(Math.min(sharing.nextMillis(), m.limits.nextMillis()), placement.gangs.nextMillis()));
+                Math.min(Math.min(sharing.nextMillis(), m.limits.nextMillis()),
+                        Math.min(placement.gangs.nextMillis(), placement.dependencies.nextMillis())));
         return due == Long.MAX_VALUE ? null : Instant.ofEpochMilli(due);
     }
 

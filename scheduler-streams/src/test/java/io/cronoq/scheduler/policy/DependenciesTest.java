@@ -313,4 +313,30 @@ class DependenciesTest {
         assertThat(stores.get("p").dependencies().result("b")).isNull();
         assertThat(stores.get("p").dependencies().heard("b")).isEmpty();
     }
+
+    @Test
+    void aParentOfAnotherPoolNotSubmittedYetIsAwaitedForAGraceThenUnknown() {
+        apply(worker("q", "gpu-1", 1));
+        apply(worker("p", "cpu-1", 1));
+        apply(task("p", "early", on("late", "q", ParentCondition.SUCCEEDED)));
+        apply(task("p", "orphan", on("never", "q", ParentCondition.SUCCEEDED)));
+        assertThat(record("p", "early").getState()).as("its parent's submission may be on its way")
+                .isEqualTo(TaskState.BLOCKED);
+
+        AttemptAssigned late = Out.assigned(apply(task("q", "late")));
+        assertThat(stores.get("q").task("late").getChildren()).as("it takes the child that awaited it").isEqualTo(1);
+        assertThat(Out.assigned(apply(succeeded(late, null))).getTaskId()).isEqualTo("early");
+
+        List<Decision> before = pools.get("q").tick(T0.plusSeconds(59));
+        assertThat(Out.all(before, ParentEnded.class)).isEmpty();
+        assertThat(pools.get("q").nextDue()).isEqualTo(T0.plus(java.time.Duration.ofMillis(Dependencies.AWAIT_UNKNOWN_PARENT_MS)));
+        for (Decision d : pools.get("q").tick(T0.plusSeconds(60))) {
+            if (d.pool() != null) {
+                pools.get(d.pool()).apply(d.event(), T0.plusSeconds(60));
+            }
+        }
+        assertThat(record("p", "orphan").getState()).isEqualTo(TaskState.CANCELLED);
+        assertThat(pools.get("q").nextDue()).as("nothing awaited: only the finished task's retention is due")
+                .isEqualTo(T0.plus(java.time.Duration.ofDays(7)));
+    }
 }

@@ -54,6 +54,15 @@ public interface DependencyStore {
         return results;
     }
 
+    /** Awaits {@code parentId}, unknown here yet, until {@code deadlineMillis} (its children are kept meanwhile). */
+    void await(String parentId, long deadlineMillis);
+
+    /** Until when {@code parentId} is awaited, or {@code null} when it is not. */
+    Long awaitedUntil(String parentId);
+
+    /** {@code parentId} is awaited no more: it came, or its wait ended. */
+    void stopAwaiting(String parentId);
+
     /** Forgets everything kept of {@code taskId}: its children, its result, its parents' ends. */
     void forget(String taskId);
 }

@@ -11,7 +11,8 @@ import java.util.Map;
  * a {@code TreeMap}). Every key starts with the pool and the task it belongs to, so forgetting a task is one
  * prefix: {@code <pool>/<task>/c/<childPool>/<childId>} for a child ({@link ParentCondition} ordinal),
  * {@code <pool>/<task>/r} for the task's result, {@code <pool>/<task>/p/<parentPool>/<parentId>} for a parent's
- * end it heard (a 0 byte, or a 1 byte then the result). '/' occurs in no pool and no task id.
+ * end it heard (a 0 byte, or a 1 byte then the result), {@code <pool>/<task>/u} for a task awaited before it is
+ * known (its deadline, 8 bytes). '/' occurs in no pool and no task id.
  */
 public final class KeyedDependencyStore implements DependencyStore {
 
@@ -110,6 +111,22 @@ public final class KeyedDependencyStore implements DependencyStore {
             heard.add(new Heard(rest.substring(0, slash), rest.substring(slash + 1), result));
         }
         return heard;
+    }
+
+    @Override
+    public void await(String parentId, long deadlineMillis) {
+        map.put(task(parentId) + "u", java.nio.ByteBuffer.allocate(8).putLong(deadlineMillis).array());
+    }
+
+    @Override
+    public Long awaitedUntil(String parentId) {
+        byte[] bytes = map.get(task(parentId) + "u");
+        return bytes == null ? null : ByteBuffer.wrap(bytes).getLong();
+    }
+
+    @Override
+    public void stopAwaiting(String parentId) {
+        map.delete(task(parentId) + "u");
     }
 
     @Override
