@@ -25,7 +25,8 @@ import picocli.CommandLine.Option;
             "  cronoq replay --bootstrap kafka:9092 > timeline.csv",
             "  cronoq replay --from 2026-03-01T00:00:00Z --format jsonl --output march.jsonl",
             "  cronoq replay --at 2026-03-01T09:30:00Z",
-            "  cronoq replay --at 2026-03-01T09:30:00Z --json"})
+            "  cronoq replay --at 2026-03-01T09:30:00Z --json",
+            "  cronoq replay --workflow etl-1 --format jsonl"})
 public final class ReplayCommand implements Callable<Integer> {
 
     private static final Logger log = LoggerFactory.getLogger(ReplayCommand.class);
@@ -41,6 +42,10 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--format", paramLabel = "csv|jsonl", converter = TimelineFormat.Converter.class,
             description = "Timeline format: csv (one row per attempt, default) or jsonl (one JSON object per task).")
     TimelineFormat format;
+
+    @Option(names = "--workflow", paramLabel = "ID",
+            description = "Only the tasks of this workflow (POST /v1/workflows: their ids are ID:<name>).")
+    String workflow;
 
     @Mixin
     Output output;
@@ -66,6 +71,9 @@ public final class ReplayCommand implements Callable<Integer> {
         if (at != null && format != null) {
             throw new IllegalArgumentException("--format is for the timeline; with --at use --json (or nothing for a table)");
         }
+        if (at != null && workflow != null) {
+            throw new IllegalArgumentException("--workflow is for the timeline; with --at the state shows every pool");
+        }
         if (at == null && json) {
             throw new IllegalArgumentException("--json goes with --at; for the timeline as JSON use --format jsonl");
         }
@@ -75,7 +83,8 @@ public final class ReplayCommand implements Callable<Integer> {
     private int timeline() {
         JournalFold fold = JournalFold.keepingHistory(); // a task forgotten at the end of its retention stays in the timeline
         JournalReader.Stats stats = journal.read(from, fold::apply);
-        List<Timeline.Task> tasks = Timeline.of(fold);
+        List<Timeline.Task> tasks = workflow == null ? Timeline.of(fold)
+                : Timeline.of(fold).stream().filter(t -> t.taskId().startsWith(workflow + ":")).toList();
         TimelineFormat chosen = format != null ? format : TimelineFormat.CSV;
         output.write(out -> chosen.write(tasks, out));
         log.info("Replayed {} journal entries into the timeline of {} task(s)", stats.entries(), tasks.size());

@@ -25,7 +25,7 @@ final class Timeline {
 
     /**
      * One attempt. {@code readyAt} is when it started waiting for a slot: the submission for the
-     * first attempt, the end of the previous attempt for a retry.
+     * first attempt (for a task with parents, when they released it), the end of the previous attempt for a retry.
      */
     record Attempt(int attempt, String workerId, Map<String, String> group, Instant readyAt, Instant assignedAt,
                    Instant startedAt, Instant finishedAt, AttemptOutcome outcome) {
@@ -62,7 +62,7 @@ final class Timeline {
         List<Task> tasks = new ArrayList<>(fold.tasks().size());
         for (JournalFold.Task t : fold.tasks().values()) {
             List<Attempt> attempts = new ArrayList<>(t.attempts().size());
-            Instant ready = t.submittedAt();
+            Instant ready = t.readyAt() != null ? t.readyAt() : t.submittedAt(); // a child: when its parents released it
             for (JournalFold.Attempt a : t.attempts()) {
                 attempts.add(new Attempt(a.attempt(), a.workerId(), a.group(), ready, a.assignedAt(), a.startedAt(),
                         a.finishedAt(), a.outcome()));

@@ -37,7 +37,7 @@ import java.util.Map;
  * its own pool (whose parent came first in the same partition), after {@link #AWAIT_UNKNOWN_PARENT_MS} for a child
  * of another pool, whose parent's submission may still be on its way.
  */
-final class Dependencies {
+public final class Dependencies {
 
     /**
      * How long a pool awaits a parent it does not know when a child of another pool watches it: the parent's
@@ -115,15 +115,15 @@ final class Dependencies {
             out.add(Decision.journal(new TaskCancelled(s.getTaskId(), TaskState.BLOCKED, why), null));
             return;
         }
-        int unmet = child.getUnmetParents() - 1;
-        child.setUnmetParents(unmet);
-        child.setUpdatedAt(at);
+        Integer counted = deps.unmet(s.getTaskId());
+        int unmet = (counted != null ? counted : child.getUnmetParents()) - 1;
         if (unmet > 0) {
-            child.setWaitingReason(waitsFor(s, unmet) + "; " + parent + " " + detailOr(e) + " last");
-            m.store.putTask(child);
+            deps.putUnmet(s.getTaskId(), unmet); // the record is rewritten once, at the release, not at each parent
             return;
         }
         m.blocked(-1);
+        child.setUnmetParents(0);
+        child.setUpdatedAt(at);
         child.setState(TaskState.WAITING);
         child.setWaitingReason(null);
         child.setWaitingSince(null);
@@ -298,8 +298,12 @@ final class Dependencies {
         };
     }
 
-    /** "waits for parent a to succeed", or "waits for 3 of its 5 parents to end as it asks". */
-    private static String waitsFor(TaskSubmitted s, int unmet) {
+    /**
+     * Why a blocked task with {@code unmet} parents still to end waits: "waits for parent a to succeed", or
+     * "waits for 3 of its 5 parents to end as it asks". The record keeps the reason it got when it was blocked;
+     * readers take the count from the store ({@link DependencyStore#unmet}) and say it with this.
+     */
+    public static String waitsFor(TaskSubmitted s, int unmet) {
         List<Dependency> after = s.getAfter();
         if (after.size() == 1) {
             Dependency d = after.get(0);

@@ -76,6 +76,11 @@ final class ReadOnlyPoolStore implements PoolStore {
     /** Dependencies as stored: children, results, parents' ends heard; every write fails. */
     @Override
     public DependencyStore dependencies() {
+        return dependencies(pool, stores);
+    }
+
+    /** A pool's dependencies as stored, read-only. */
+    static DependencyStore dependencies(String pool, ReadOnlyStores stores) {
         return new KeyedDependencyStore(pool, new KeyedDependencyStore.Sorted() {
             @Override
             public byte[] get(String key) {

@@ -136,7 +136,23 @@ public final class SchedulerQueries {
 
     /** The task {@code taskId} of {@code pool}, or empty. */
     public Optional<TaskRecord> task(String pool, String taskId) {
-        return Optional.ofNullable(StoreNames.task(stores.tasks(), pool, taskId));
+        return Optional.ofNullable(current(StoreNames.task(stores.tasks(), pool, taskId)));
+    }
+
+    /**
+     * A task as it is now: a blocked task's record keeps the count of parents it had when blocked; how many it
+     * still waits for is kept beside it in the dependencies store, and said here.
+     */
+    private TaskRecord current(TaskRecord task) {
+        if (task == null || task.getState() != TaskState.BLOCKED) {
+            return task;
+        }
+        Integer unmet = ReadOnlyPoolStore.dependencies(task.getTask().getPool(), stores).unmet(task.getTask().getTaskId());
+        if (unmet != null) {
+            task.setUnmetParents(unmet);
+            task.setWaitingReason(io.cronoq.scheduler.policy.Dependencies.waitsFor(task.getTask(), unmet));
+        }
+        return task;
     }
 
     /**
@@ -149,7 +165,7 @@ public final class SchedulerQueries {
             it.forEachRemaining(kv -> {
                 TaskRecord task = stores.tasks().get(StoreNames.taskKey(kv.key, taskId));
                 if (task != null) {
-                    found.add(task);
+                    found.add(current(task));
                 }
             });
         }
@@ -200,7 +216,8 @@ public final class SchedulerQueries {
                 it.forEachRemaining(kv -> offer(page, kv.value, filter));
             }
         }
-        List<TaskRecord> result = new ArrayList<>(page);
+        List<TaskRecord> result = new ArrayList<>(page.size());
+        page.forEach(t -> result.add(current(t)));
         result.sort(TaskCursor.NEWEST_FIRST);
         return result;
     }

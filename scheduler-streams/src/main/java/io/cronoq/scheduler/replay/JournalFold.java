@@ -46,9 +46,12 @@ public final class JournalFold {
     public record Attempt(int attempt, String workerId, long generation, Map<String, String> group,
                           Instant assignedAt, Instant startedAt, Instant finishedAt, AttemptOutcome outcome) {}
 
-    /** One task as the journal tells it. */
+    /**
+     * One task as the journal tells it; {@code readyAt} is when it could first start: its submission, or for a task
+     * with parents when they released it ({@code null} while it is blocked, or was cancelled blocked).
+     */
     public record Task(String taskId, String pool, Map<String, String> labels, TaskState state,
-                       Instant submittedAt, List<Attempt> attempts, String waitingReason) {}
+                       Instant submittedAt, List<Attempt> attempts, String waitingReason, Instant readyAt) {}
 
     /**
      * One worker as the journal tells it; {@code running} holds "task#attempt" names. A worker that
@@ -115,9 +118,10 @@ public final class JournalFold {
                 }
                 yield true;
             }
-            case TASK_WAITING -> waiting(pool, (TaskWaiting) event);
+            case TASK_WAITING -> waiting(pool, (TaskWaiting) event, at);
             case TASK_BLOCKED -> updateTask(pool, Journal.taskId(event), t -> new Task(t.taskId(), t.pool(), t.labels(),
-                    TaskState.BLOCKED, t.submittedAt(), t.attempts(), ((io.cronoq.events.TaskBlocked) event).getReason()));
+                    TaskState.BLOCKED, t.submittedAt(), t.attempts(), ((io.cronoq.events.TaskBlocked) event).getReason(),
+                    t.readyAt()));
             case ATTEMPT_ASSIGNED -> assigned(pool, (AttemptAssigned) event);
             case ATTEMPT_STARTED -> started(pool, (AttemptStarted) event);
             case TASK_FINISHED -> {
@@ -130,7 +134,7 @@ public final class JournalFold {
             }
             case TASK_FORGOTTEN -> forgot(pool, (TaskForgotten) event);
             case TASK_CANCELLED -> updateTask(pool, Journal.taskId(event), t -> new Task(t.taskId(), t.pool(),
-                    t.labels(), TaskState.CANCELLED, t.submittedAt(), t.attempts(), null));
+                    t.labels(), TaskState.CANCELLED, t.submittedAt(), t.attempts(), null, t.readyAt()));
             case WORKER_REGISTERED -> {
                 WorkerRegistered e = (WorkerRegistered) event;
                 pendingRegistrations.put(StoreNames.workerKey(pool, e.getWorkerId()), e); // it counts once accepted
@@ -165,14 +169,17 @@ public final class JournalFold {
             tasks.put(key + "#earlier-" + (++resubmissions), tasks.remove(key));
         }
         tasks.put(key, new Task(e.getTaskId(), pool, Map.copyOf(e.getLabels()), TaskState.WAITING,
-                e.getSubmittedAt(), List.of(), null));
+                e.getSubmittedAt(), List.of(), null, e.getAfter().isEmpty() ? e.getSubmittedAt() : null));
         return true;
     }
 
-    private boolean waiting(String pool, TaskWaiting e) {
+    private boolean waiting(String pool, TaskWaiting e, Instant at) {
         // A blocked task told to wait was released by its parents: it waits in its line (or on its timer) now.
-        return updateTask(pool, e.getTaskId(), t -> new Task(t.taskId(), t.pool(), t.labels(),
-                t.state() == TaskState.BLOCKED ? TaskState.WAITING : t.state(), t.submittedAt(), t.attempts(), e.getReason()));
+        return updateTask(pool, e.getTaskId(), t -> t.state() == TaskState.BLOCKED
+                ? new Task(t.taskId(), t.pool(), t.labels(), TaskState.WAITING, t.submittedAt(), t.attempts(),
+                        e.getReason(), at)
+                : new Task(t.taskId(), t.pool(), t.labels(), t.state(), t.submittedAt(), t.attempts(), e.getReason(),
+                        t.readyAt()));
     }
 
     private boolean assigned(String pool, AttemptAssigned e) {
@@ -285,7 +292,7 @@ public final class JournalFold {
         }
         TaskState next = state != null ? state : task.state();
         tasks.put(StoreNames.taskKey(pool, taskId), new Task(task.taskId(), task.pool(), task.labels(), next, task.submittedAt(),
-                task.attempts(), task.waitingReason()));
+                task.attempts(), task.waitingReason(), task.readyAt()));
         return true;
     }
 
@@ -294,8 +301,10 @@ public final class JournalFold {
         attempts.removeIf(a -> a.attempt() == attempt.attempt());
         attempts.add(attempt);
         attempts.sort(java.util.Comparator.comparingInt(Attempt::attempt));
+        // A blocked task assigned at once was released by its parents then.
         return new Task(task.taskId(), task.pool(), task.labels(), state, task.submittedAt(), List.copyOf(attempts),
-                state == TaskState.WAITING ? task.waitingReason() : null);
+                state == TaskState.WAITING ? task.waitingReason() : null,
+                task.state() == TaskState.BLOCKED ? attempt.assignedAt() : task.readyAt());
     }
 
     private static Attempt attempt(Task task, int number) {

@@ -74,6 +74,27 @@ class DependencyTopologyTest {
                 .containsExactlyInAnyOrder("gpu/train/r", "cpu/evaluate/p/gpu/train");
     }
 
+    @Test
+    void aReduceReadsAsItIsNowWhileItsParentsEnd() {
+        scheduler.send(register("w", "p", Map.of(), 3));
+        for (String shard : List.of("s1", "s2", "s3")) {
+            scheduler.send(submit(shard, "p"));
+        }
+        List<KeyValue<String, SpecificRecord>> shards = scheduler.assignments();
+        scheduler.send(child("reduce", "p", new Dependency("s1", null, ParentCondition.SUCCEEDED),
+                new Dependency("s2", null, ParentCondition.SUCCEEDED), new Dependency("s3", null, ParentCondition.SUCCEEDED)));
+        AttemptAssigned s2 = assigned(shards, "s2");
+        scheduler.send(new AttemptSucceeded("s2", "p", s2.getAttempt(), "w", s2.getGeneration(),
+                io.cronoq.scheduler.fixtures.Events.T0, null));
+
+        var queries = new io.cronoq.scheduler.query.SchedulerQueries(
+                io.cronoq.scheduler.query.ReadOnlyStores.of(scheduler.driver::getKeyValueStore));
+        var reduce = queries.task("p", "reduce").orElseThrow();
+        assertThat(reduce.getState()).isEqualTo(TaskState.BLOCKED);
+        assertThat(reduce.getUnmetParents()).isEqualTo(2);
+        assertThat(reduce.getWaitingReason()).isEqualTo("waits for 2 of its 3 parents to end as it asks");
+    }
+
     private static AttemptAssigned assigned(List<KeyValue<String, SpecificRecord>> assignments, String taskId) {
         return assignments.stream().map(kv -> kv.value).filter(AttemptAssigned.class::isInstance)
                 .map(AttemptAssigned.class::cast).filter(a -> a.getTaskId().equals(taskId)).findFirst().orElseThrow();

@@ -54,6 +54,16 @@ public interface DependencyStore {
         return results;
     }
 
+    /**
+     * How many parents blocked task {@code childId} still waits for, once one of them ended ({@code null} before:
+     * its record's count holds). Kept here, not in the task's record, so a reduce over thousands of parents does
+     * not rewrite its large record at each parent's end.
+     */
+    Integer unmet(String childId);
+
+    /** Sets {@link #unmet}. */
+    void putUnmet(String childId, int unmet);
+
     /** Awaits {@code parentId}, unknown here yet, until {@code deadlineMillis} (its children are kept meanwhile). */
     void await(String parentId, long deadlineMillis);
 

@@ -12,7 +12,8 @@ import java.util.Map;
  * prefix: {@code <pool>/<task>/c/<childPool>/<childId>} for a child ({@link ParentCondition} ordinal),
  * {@code <pool>/<task>/r} for the task's result, {@code <pool>/<task>/p/<parentPool>/<parentId>} for a parent's
  * end it heard (a 0 byte, or a 1 byte then the result), {@code <pool>/<task>/u} for a task awaited before it is
- * known (its deadline, 8 bytes). '/' occurs in no pool and no task id.
+ * known (its deadline, 8 bytes), {@code <pool>/<task>/n} for how many parents a blocked task still waits for
+ * (4 bytes). '/' occurs in no pool and no task id.
  */
 public final class KeyedDependencyStore implements DependencyStore {
 
@@ -111,6 +112,17 @@ public final class KeyedDependencyStore implements DependencyStore {
             heard.add(new Heard(rest.substring(0, slash), rest.substring(slash + 1), result));
         }
         return heard;
+    }
+
+    @Override
+    public Integer unmet(String childId) {
+        byte[] bytes = map.get(task(childId) + "n");
+        return bytes == null ? null : ByteBuffer.wrap(bytes).getInt();
+    }
+
+    @Override
+    public void putUnmet(String childId, int unmet) {
+        map.put(task(childId) + "n", ByteBuffer.allocate(4).putInt(unmet).array());
     }
 
     @Override
