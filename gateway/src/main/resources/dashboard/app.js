@@ -167,6 +167,7 @@ function renderPools(snapshot) {
         figure('pool-capacity', 'capacity', pool.capacity),
         figure('pool-busy', 'busy', pool.busy),
         figure('pool-waiting', 'waiting', pool.waiting),
+        figure('pool-blocked', 'blocked', pool.blocked ?? 0),
         figure('pool-oldest', 'oldest wait', age(pool.oldestWaitingMs)),
         figure('pool-demand', 'demand', pool.demand),
         pool.drainingBusy ? figure('pool-draining', 'draining', pool.drainingBusy) : null,
@@ -234,8 +235,16 @@ async function renderTask() {
     .map(r => r.name + ' ×' + r.units).join(', ')]);
   if (task.gang) rows.push(['gang', task.gang.id + ': member ' + task.gang.rank + ' of ' + task.gang.size
     + ' (' + gangLayout(task.gang) + ')']);
+  if (task.after && task.after.length) rows.push(['after', task.after.map(p => p.task
+    + (p.when === 'succeeded' ? '' : ' (' + p.when + ')')).join(', ')
+    + (task.unmetParents !== null && task.unmetParents !== undefined ? ' — ' + task.unmetParents + ' to end' : '')]);
   if (task.waiting) rows.push(['waiting', (task.waiting.reason || '') + ' (' + age(task.waiting.waitingMs) + ')']);
   fields.replaceChildren(...rows.flatMap(([k, v]) => [el('dt', null, k), el('dd', { 'data-field': k }, v)]));
+  if (task.workflow) {
+    fields.append(el('dt', null, 'workflow'), el('dd', { 'data-field': 'workflow' },
+      el('a', { href: '#', onclick: e => { e.preventDefault(); showWorkflow(task.pool, task.workflow); } },
+        task.workflow)));
+  }
   document.querySelector('#task-detail-attempts tbody').replaceChildren(...task.attempts.map(a => el('tr', null,
     ...[a.attempt, a.worker, labels(a.group), a.generation, time(a.assignedAt), time(a.startedAt),
       time(a.finishedAt), a.outcome || '—', a.error || ''].map(c => el('td', null, c)))));
@@ -367,6 +376,7 @@ async function refresh() {
     if (tasks) renderTasks(tasks);
     if (history) await refreshHistory(snapshot);
     await renderTask();
+    await renderWorkflow();
     banner.hidden = true;
     document.getElementById('status').textContent = 'updated ' + time(snapshot.at);
   } catch (e) {

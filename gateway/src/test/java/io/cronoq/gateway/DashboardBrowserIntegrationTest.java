@@ -162,6 +162,72 @@ class DashboardBrowserIntegrationTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void aWorkflowIsDrawnAsAGraphWithItsCriticalPathAndItsAttemptsOverTime() throws IOException {
+        String pool = "dashboard-workflows";
+        inputs.register(pool, "wf-1", Map.of(), 3);
+        await().atMost(WAIT).until(() -> node.api.get("/v1/workers/wf-1?pool=" + pool).status() == 200);
+        Api.Reply accepted = node.api.post("/v1/workflows", """
+                {"pool":"%s","id":"etl","tasks":[
+                  {"id":"extract"},
+                  {"id":"transform","after":["extract"]},
+                  {"id":"check","after":["extract"]},
+                  {"id":"load","after":["transform","check"]}]}""".formatted(pool));
+        assertThat(accepted.status()).as(accepted.toString()).isEqualTo(202);
+        // extract runs and succeeds, transform runs long, check succeeds at once: load waits for transform.
+        long generation = node.api.get("/v1/workers/wf-1?pool=" + pool).json().path("generation").asLong();
+        finishWhenAssigned(pool, "etl:extract", generation);
+        await().atMost(WAIT).until(() -> state("etl:check", pool).equals("ASSIGNED")
+                && state("etl:transform", pool).equals("ASSIGNED"));
+        inputs.start(pool, "etl:transform", 1, "wf-1", generation);
+        finishWhenAssigned(pool, "etl:check", generation);
+
+        browser.get(node.gateway.url() + "/#workflow=" + pool + "/etl");
+
+        await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
+            Map<String, Object> drawn = workflow();
+            assertThat((List<Object>) drawn.get("tasks"))
+                    .containsExactly("etl:extract", "etl:check", "etl:transform", "etl:load");
+            assertThat((List<?>) drawn.get("edges")).hasSize(4);
+            assertThat((List<Object>) drawn.get("critical")).as("the long-running transform is on it, the quick check is not")
+                    .contains("etl:extract", "etl:transform", "etl:load").doesNotContain("etl:check");
+            assertThat(attribute("#workflow-graph [data-task='etl:load']", "data-state")).isEqualTo("BLOCKED");
+            assertThat(attribute("#workflow-graph [data-task='etl:check']", "data-state")).isEqualTo("SUCCEEDED");
+            assertThat(attribute("#workflow-graph [data-task='etl:transform']", "class")).contains("critical");
+            assertThat(browser.findElements(By.cssSelector("#workflow-graph line.wf-edge.critical"))).hasSize(2);
+            assertThat(browser.findElements(By.cssSelector("#workflow-gantt rect.wf-bar"))).as("three attempts so far")
+                    .hasSize(3);
+            assertThat(browser.findElements(By.cssSelector("#workflow-gantt rect.outcome-RUNNING"))).hasSize(1);
+            assertThat(text("#workflow-state")).startsWith("RUNNING");
+            assertThat(text("[data-pool='" + pool + "'] .pool-blocked")).as("load waits for its parents").isEqualTo("1");
+        });
+        screenshot("#workflow", "dashboard-workflow.png");
+    }
+
+    /** Once {@code task} is assigned to wf-1, its attempt 1 starts and succeeds. */
+    private static void finishWhenAssigned(String pool, String task, long generation) {
+        await().atMost(WAIT).until(() -> state(task, pool).equals("ASSIGNED"));
+        inputs.start(pool, task, 1, "wf-1", generation);
+        inputs.succeed(pool, task, 1, "wf-1", generation);
+        await().atMost(WAIT).until(() -> state(task, pool).equals("SUCCEEDED"));
+    }
+
+    private static String state(String task, String pool) {
+        return node.api.get("/v1/tasks/" + task + "?pool=" + pool).json().path("state").asText();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> workflow() {
+        Object drawn = ((JavascriptExecutor) browser).executeScript("return window.cronoqWorkflow;");
+        assertThat(drawn).as("the workflow view drew").isNotNull();
+        return (Map<String, Object>) drawn;
+    }
+
+    private static String attribute(String css, String name) {
+        return browser.findElement(By.cssSelector(css)).getDomAttribute(name);
+    }
+
+    @Test
     void theTenantsPanelShowsWhatEachTenantHoldsAgainstItsShareAndQuota() throws IOException {
         String pool = "dashboard-tenants";
         inputs.register(pool, "cpu-3", Map.of(), 3);
