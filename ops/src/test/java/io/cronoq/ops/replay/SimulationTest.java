@@ -252,6 +252,44 @@ class SimulationTest {
                 .hasMessageContaining("gpu=h100").hasMessageContaining("'gpu=a100'");
     }
 
+    /**
+     * A pipeline in one pool (extract, then three transforms, then a load after all of them) on one slot: the
+     * simulation without change makes every recorded decision, blocked tasks and releases included; with two more
+     * workers the transforms run side by side and the load, the pipeline's end, starts 20 s sooner.
+     */
+    @Test
+    void aPipelineReplaysToItsRecordedDecisionsAndAFasterFleetMovesItsEnd() {
+        JournalRecorder r = JournalRecorder.scripted().register(0, "etl", "w1", NONE, 1);
+        r.script("extract", JournalRecorder.Run.succeeds(0, 10_000));
+        r.submit(0, JournalRecorder.task(0, "etl", "extract").build());
+        List<io.cronoq.events.Dependency> transforms = new java.util.ArrayList<>();
+        for (int i = 1; i <= 3; i++) {
+            r.script("transform-" + i, JournalRecorder.Run.succeeds(0, 10_000));
+            r.submit(0, JournalRecorder.task(0, "etl", "transform-" + i).setAfter(List.of(
+                    new io.cronoq.events.Dependency("extract", null, io.cronoq.events.ParentCondition.SUCCEEDED))).build());
+            transforms.add(new io.cronoq.events.Dependency("transform-" + i, null,
+                    io.cronoq.events.ParentCondition.SUCCEEDED));
+        }
+        r.script("load", JournalRecorder.Run.succeeds(0, 10_000));
+        r.submit(0, JournalRecorder.task(0, "etl", "load").setAfter(transforms).build());
+        List<JournalEntry> recorded = r.record();
+        assertThat(recorded).extracting(e -> e.getEvent().getClass().getSimpleName()).contains("TaskBlocked");
+
+        List<JournalEntry> same = Simulation.run("etl", recorded, FleetChange.none()).journal();
+        assertThat(same).extracting(JournalEntry::getEvent)
+                .containsExactlyElementsOf(recorded.stream().map(JournalEntry::getEvent).toList());
+
+        List<JournalEntry> faster = Simulation.run("etl", recorded, new FleetChange(
+                List.of(new FleetChange.AddWorkers("etl", NONE, 2, 1)), List.of())).journal();
+        assertThat(loadStart(recorded)).isEqualTo(JournalRecorder.T0.plusSeconds(40));
+        assertThat(loadStart(faster)).isEqualTo(JournalRecorder.T0.plusSeconds(20));
+    }
+
+    private static java.time.Instant loadStart(List<JournalEntry> journal) {
+        return journal.stream().filter(e -> e.getEvent() instanceof AttemptAssigned a && a.getTaskId().equals("load"))
+                .findFirst().orElseThrow().getAt();
+    }
+
     /** 3 unlabeled workers (2 slots), 1 a100 worker (1 slot); 30 unlabeled and 12 a100 tasks of 20 to 40 s. */
     static List<JournalEntry> starvedGpuGroup() {
         JournalRecorder r = JournalRecorder.scripted();

@@ -104,8 +104,8 @@ class DependenciesPropertyTest {
         int cancelledByParent;
         int crashes;
 
-        Run(long seed) {
-            random = new Random(seed);
+        Run(long variant) {
+            random = new Random(variant);
             for (String pool : POOLS) {
                 stores.put(pool, InMemoryPoolStore.copying());
                 journal.put(pool, new ArrayList<>());
