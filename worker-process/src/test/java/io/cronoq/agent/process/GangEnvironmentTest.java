@@ -2,18 +2,14 @@ package io.cronoq.agent.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cronoq.agent.CancellationSignal;
 import io.cronoq.agent.Gang;
 import io.cronoq.agent.TaskContext;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -91,66 +87,6 @@ class GangEnvironmentTest {
     }
 
     private static TaskContext context(Gang gang) {
-        CancellationSignal cancel = new CancellationSignal();
-        return new TaskContext() {
-            @Override
-            public String taskId() {
-                return "t-3";
-            }
-
-            @Override
-            public int attempt() {
-                return 1;
-            }
-
-            @Override
-            public String pool() {
-                return "train";
-            }
-
-            @Override
-            public String workerId() {
-                return "w-3";
-            }
-
-            @Override
-            public long generation() {
-                return 1;
-            }
-
-            @Override
-            public Map<String, String> group() {
-                return Map.of();
-            }
-
-            @Override
-            public byte[] payload() {
-                return new byte[0];
-            }
-
-            @Override
-            public Optional<Instant> deadline() {
-                return Optional.empty();
-            }
-
-            @Override
-            public Optional<Duration> timeout() {
-                return Optional.empty();
-            }
-
-            @Override
-            public Optional<Gang> gang() {
-                return Optional.ofNullable(gang);
-            }
-
-            @Override
-            public CancellationSignal cancellation() {
-                return cancel;
-            }
-
-            @Override
-            public void progress(Double fraction, String message) {
-            }
-        };
+        return AttemptContexts.of("t-3", "train", "w-3", gang, Map.of());
     }
 }

@@ -4,17 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.cronoq.agent.CancellationSignal;
 import io.cronoq.agent.TaskContext;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -68,66 +64,6 @@ class ParentResultsTest {
     }
 
     private static TaskContext context(Map<String, byte[]> parentResults) {
-        CancellationSignal cancel = new CancellationSignal();
-        return new TaskContext() {
-            @Override
-            public String taskId() {
-                return "etl:reduce";
-            }
-
-            @Override
-            public int attempt() {
-                return 1;
-            }
-
-            @Override
-            public String pool() {
-                return "batch";
-            }
-
-            @Override
-            public String workerId() {
-                return "w-1";
-            }
-
-            @Override
-            public long generation() {
-                return 1;
-            }
-
-            @Override
-            public Map<String, String> group() {
-                return Map.of();
-            }
-
-            @Override
-            public byte[] payload() {
-                return new byte[0];
-            }
-
-            @Override
-            public Optional<Instant> deadline() {
-                return Optional.empty();
-            }
-
-            @Override
-            public Optional<Duration> timeout() {
-                return Optional.empty();
-            }
-
-            @Override
-            public Map<String, byte[]> parentResults() {
-                return parentResults;
-            }
-
-            @Override
-            public CancellationSignal cancellation() {
-                return cancel;
-            }
-
-            @Override
-            public void progress(Double fraction, String message) {
-            }
-        };
+        return AttemptContexts.of("etl:reduce", "batch", "w-1", null, parentResults);
     }
 }
