@@ -14,9 +14,10 @@ import java.util.TreeMap;
  * A workflow as {@code GET /v1/workflows/{id}} shows it: its state as a whole, how many of its tasks are in each
  * state, and every task (as {@code GET /v1/tasks/{id}} shows it), parents before their children.
  *
- * @param state  {@code SUCCEEDED} when every task succeeded; while any has not ended, {@code RUNNING} (one holds a
- *               slot), {@code WAITING} (one waits for a slot) or {@code BLOCKED} (all wait for parents); once all
- *               ended, {@code FAILED} if one failed, else {@code CANCELLED}
+ * @param state  while any task has not ended, {@code RUNNING} (one holds a slot), {@code WAITING} (one waits for a
+ *               slot) or {@code BLOCKED} (all wait for parents); once all ended, {@code FAILED} if one failed,
+ *               {@code SUCCEEDED} if every other one succeeded or was skipped (cancelled because a parent it
+ *               waited to fail succeeded, or below such a task: a branch not taken), else {@code CANCELLED}
  * @param counts how many tasks are in each state, by state
  */
 public record WorkflowView(String id, String pool, String state, Map<String, Integer> counts, List<TaskView> tasks) {
@@ -24,19 +25,46 @@ public record WorkflowView(String id, String pool, String state, Map<String, Int
     static WorkflowView of(String id, String pool, List<TaskView> tasks) {
         Map<String, Integer> counts = new TreeMap<>();
         tasks.forEach(t -> counts.merge(t.state(), 1, Integer::sum));
-        return new WorkflowView(id, pool, stateOf(counts), counts, parentsFirst(tasks));
+        List<TaskView> ordered = parentsFirst(tasks);
+        return new WorkflowView(id, pool, stateOf(counts, ordered), counts, ordered);
     }
 
-    private static String stateOf(Map<String, Integer> counts) {
-        if (counts.keySet().stream().allMatch("SUCCEEDED"::equals)) {
-            return "SUCCEEDED";
-        }
+    private static String stateOf(Map<String, Integer> counts, List<TaskView> parentsFirst) {
         for (String live : List.of("RUNNING", "ASSIGNED", "WAITING", "BLOCKED")) {
             if (counts.containsKey(live)) {
                 return live.equals("ASSIGNED") ? "RUNNING" : live;
             }
         }
-        return counts.containsKey("FAILED") ? "FAILED" : "CANCELLED";
+        if (counts.containsKey("FAILED")) {
+            return "FAILED";
+        }
+        return parentsFirst.stream().allMatch(t -> t.state().equals("SUCCEEDED") || skipped(t, parentsFirst))
+                ? "SUCCEEDED" : "CANCELLED";
+    }
+
+    /**
+     * Whether a cancelled task was a branch not taken: a parent it waited to fail succeeded, or a parent it waited
+     * on was such a branch. With no task failed, nothing else but a cancel request cancels a task of a workflow.
+     */
+    private static boolean skipped(TaskView task, List<TaskView> tasks) {
+        if (!task.state().equals("CANCELLED")) {
+            return false;
+        }
+        Map<String, TaskView> byId = new HashMap<>();
+        tasks.forEach(t -> byId.put(t.id(), t));
+        for (TaskView.ParentView p : task.after()) {
+            TaskView parent = byId.get(p.task());
+            if (parent == null) {
+                continue;
+            }
+            if (p.when().equals("failed") && parent.state().equals("SUCCEEDED")) {
+                return true;
+            }
+            if (!p.when().equals("finished") && skipped(parent, tasks)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The tasks with every parent in the workflow before its children; among the ready ones, by id. */

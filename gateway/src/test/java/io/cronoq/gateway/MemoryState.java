@@ -138,7 +138,9 @@ final class MemoryState implements StateReader {
         TaskView plain = task(workflow + ":" + name, pool, state, Map.of(), null);
         List<TaskView.ParentView> after = new java.util.ArrayList<>();
         for (String parent : parents) {
-            after.add(new TaskView.ParentView(workflow + ":" + parent, pool, "succeeded"));
+            // "name?failed" waits for the parent to fail
+            String[] p = parent.split("\\?");
+            after.add(new TaskView.ParentView(workflow + ":" + p[0], pool, p.length > 1 ? p[1] : "succeeded"));
         }
         return new TaskView(plain.id(), pool, state, Map.of(), null, "NORMAL", 5, null, "default",
                 "2026-06-01T11:58:00Z", "2026-06-01T11:59:01Z", null, null, null, null, null, null, null, null, List.of(),

@@ -27,7 +27,11 @@ class WorkflowRoutesTest {
             .task(MemoryState.inWorkflow("etl", "extract", "ours", "SUCCEEDED"))
             .task(MemoryState.inWorkflow("etl", "load", "ours", "RUNNING", "transform"))
             .task(MemoryState.inWorkflow("etl", "transform", "ours", "SUCCEEDED", "extract"))
-            .task(MemoryState.inWorkflow("etl", "report", "ours", "BLOCKED", "load"));
+            .task(MemoryState.inWorkflow("etl", "report", "ours", "BLOCKED", "load"))
+            .task(MemoryState.inWorkflow("done", "work", "ours", "SUCCEEDED"))
+            .task(MemoryState.inWorkflow("done", "alert", "ours", "CANCELLED", "work?failed"))
+            .task(MemoryState.inWorkflow("done", "page", "ours", "CANCELLED", "alert"))
+            .task(MemoryState.inWorkflow("stopped", "work", "ours", "CANCELLED"));
     private final RecordingCommands commands = new RecordingCommands();
     private final GatewayContext open = TestGateway.context(Credentials.none(), state, commands);
 
@@ -133,6 +137,10 @@ class WorkflowRoutesTest {
             assertThat(commands.written(TaskCancelRequested.class)).extracting(TaskCancelRequested::getTaskId)
                     .containsExactlyInAnyOrder("etl:load", "etl:report");
 
+            assertThat(call(client, "GET", "/v1/workflows/done?pool=ours", null, null, null).json().path("state").asText())
+                    .as("an on-failure branch not taken does not make the workflow cancelled").isEqualTo("SUCCEEDED");
+            assertThat(call(client, "GET", "/v1/workflows/stopped?pool=ours", null, null, null).json().path("state")
+                    .asText()).isEqualTo("CANCELLED");
             assertThat(call(client, "GET", "/v1/workflows/none?pool=ours", null, null, null).status()).isEqualTo(404);
             assertThat(call(client, "GET", "/v1/workflows/etl", null, null, null).status()).isEqualTo(400);
         });
