@@ -147,16 +147,16 @@ record LocalStateReader(KafkaStreams streams, String inputTopic, Clock clock) im
 
     @Override
     public Optional<TaskView> task(String id, String pool) {
-        List<TaskRecord> found = new ArrayList<>();
+        List<TaskView> views = new ArrayList<>();
         for (SchedulerQueries q : queries()) {
-            if (pool != null) {
-                q.task(pool, id).ifPresent(found::add);
-            } else {
-                found.addAll(q.tasksWithId(id));
+            List<TaskRecord> found = pool != null ? q.task(pool, id).map(List::of).orElse(List.of()) : q.tasksWithId(id);
+            for (TaskRecord t : found) {
+                TaskView view = ViewMapper.task(t, clock.instant());
+                // A success's result, read beside the record (the list of tasks leaves it out).
+                views.add(t.getState() == io.cronoq.events.TaskState.SUCCEEDED
+                        ? view.withResult(q.result(t.getTask().getPool(), t.getTask().getTaskId()).orElse(null)) : view);
             }
         }
-        List<TaskView> views = new ArrayList<>(found.size());
-        found.forEach(t -> views.add(ViewMapper.task(t, clock.instant())));
         return TaskIds.onlyOne(id, views);
     }
 

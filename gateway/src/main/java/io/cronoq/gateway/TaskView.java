@@ -22,6 +22,9 @@ import java.util.Map;
  *                    asked; {@code null} for a task with no parent
  * @param unmetParents how many of its parents have not ended yet, while it is {@code BLOCKED}
  * @param workflow    the workflow it was submitted in (POST /v1/workflows), or {@code null}
+ * @param result      what its last attempt returned with its success, as text ({@code GET /v1/tasks/{id}} only);
+ *                    {@code null} when none, or when it is not UTF-8 text (then {@code resultBase64})
+ * @param resultBase64 the result as base64, when it is not UTF-8 text
  */
 public record TaskView(String id, String pool, String state, Map<String, String> labels, ResourcesView resources,
                        String priority, int payloadBytes, String submitter, String tenant, String submittedAt,
@@ -30,7 +33,8 @@ public record TaskView(String id, String pool, String state, Map<String, String>
                        Integer maxAttempts, String backoff, String maxBackoff, List<PreferenceView> prefer,
                        List<ConcurrencyView> concurrency, List<RateLimitView> rateLimits,
                        WaitingView waiting, List<AttemptView> attempts, GangView gang, List<ParentView> after,
-                       String onParentUnmet, Integer unmetParents, String workflow) {
+                       String onParentUnmet, Integer unmetParents, String workflow, String result,
+                       String resultBase64) {
 
     /** A task of its own, in no workflow and after no parent. */
     public TaskView(String id, String pool, String state, Map<String, String> labels, ResourcesView resources,
@@ -41,7 +45,19 @@ public record TaskView(String id, String pool, String state, Map<String, String>
                     List<AttemptView> attempts, GangView gang) {
         this(id, pool, state, labels, resources, priority, payloadBytes, submitter, tenant, submittedAt, updatedAt,
                 deadline, notBefore, startAt, tolerance, timeout, maxAttempts, backoff, maxBackoff, prefer, concurrency,
-                rateLimits, waiting, attempts, gang, List.of(), null, null, null);
+                rateLimits, waiting, attempts, gang, List.of(), null, null, null, null, null);
+    }
+
+    /** This view with the task's result (text, or base64 for bytes that are not UTF-8 text). */
+    public TaskView withResult(java.nio.ByteBuffer bytes) {
+        if (bytes == null) {
+            return this;
+        }
+        String text = ViewMapper.utf8(bytes);
+        return new TaskView(id, pool, state, labels, resources, priority, payloadBytes, submitter, tenant, submittedAt,
+                updatedAt, deadline, notBefore, startAt, tolerance, timeout, maxAttempts, backoff, maxBackoff, prefer,
+                concurrency, rateLimits, waiting, attempts, gang, after, onParentUnmet, unmetParents, workflow, text,
+                text != null ? null : java.util.Base64.getEncoder().encodeToString(ViewMapper.bytes(bytes)));
     }
 
     /** A parent a task waits for: its id, its pool, and how it must end ({@code succeeded}, {@code failed}, {@code finished}). */

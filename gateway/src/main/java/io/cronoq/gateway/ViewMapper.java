@@ -67,7 +67,26 @@ final class ViewMapper {
                 t.getRetry() == null ? null : duration(t.getRetry().getMaxBackoffMs()), prefer, concurrency, rateLimits,
                 waiting, attempts, gang(t.getGang()), parents(t), t.getAfter().isEmpty() ? null
                         : t.getRunIfParentUnmet() ? "run" : "cancel",
-                record.getState() == TaskState.BLOCKED ? record.getUnmetParents() : null, t.getWorkflow());
+                record.getState() == TaskState.BLOCKED ? record.getUnmetParents() : null, t.getWorkflow(), null, null);
+    }
+
+    /** The bytes as UTF-8 text, or {@code null} when they are not. */
+    static String utf8(java.nio.ByteBuffer bytes) {
+        try {
+            return java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                    .decode(bytes.duplicate()).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            return null;
+        }
+    }
+
+    static byte[] bytes(java.nio.ByteBuffer buffer) {
+        java.nio.ByteBuffer b = buffer.duplicate();
+        byte[] out = new byte[b.remaining()];
+        b.get(out);
+        return out;
     }
 
     /** The parents a task waits for, each in its pool (its own when the submission named none). */

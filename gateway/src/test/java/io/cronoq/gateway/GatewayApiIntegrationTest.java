@@ -239,6 +239,14 @@ class GatewayApiIntegrationTest {
         JsonNode h2 = awaitTask("h2", t -> t.path("state").asText().equals("ASSIGNED"));
         assertThat(h2.path("attempts").get(0).path("worker").asText()).as("the freed slot went to h2")
                 .isEqualTo("cpu-1");
+
+        inputs.start(pool, "h2", 1, "cpu-1", 1);
+        inputs.send(pool, new io.cronoq.events.AttemptSucceeded("h2", pool, 1, "cpu-1", 1L, java.time.Instant.now(),
+                java.nio.ByteBuffer.wrap("{\"rows\": 42}".getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+        JsonNode done = awaitTask("h2", t -> t.path("state").asText().equals("SUCCEEDED"));
+        assertThat(done.path("result").asText()).as("the success's result, kept with the task").isEqualTo("{\"rows\": 42}");
+        assertThat(done.path("resultBase64").isNull()).isTrue();
+        assertThat(h1.path("result").isNull()).as("a failed task has none").isTrue();
     }
 
     @Test

@@ -145,7 +145,7 @@ final class MemoryState implements StateReader {
         return new TaskView(plain.id(), pool, state, Map.of(), null, "NORMAL", 5, null, "default",
                 "2026-06-01T11:58:00Z", "2026-06-01T11:59:01Z", null, null, null, null, null, null, null, null, List.of(),
                 List.of(), List.of(), null, List.of(), null, after, after.isEmpty() ? null : "cancel",
-                state.equals("BLOCKED") ? after.size() : null, workflow);
+                state.equals("BLOCKED") ? after.size() : null, workflow, null, null);
     }
 
     /**

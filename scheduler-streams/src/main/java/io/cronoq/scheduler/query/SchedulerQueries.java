@@ -139,6 +139,11 @@ public final class SchedulerQueries {
         return Optional.ofNullable(current(StoreNames.task(stores.tasks(), pool, taskId)));
     }
 
+    /** The result task {@code taskId} of {@code pool} returned with its success, or empty (none, or unknown). */
+    public Optional<java.nio.ByteBuffer> result(String pool, String taskId) {
+        return Optional.ofNullable(ReadOnlyPoolStore.dependencies(pool, stores).result(taskId));
+    }
+
     /**
      * A task as it is now: a blocked task's record keeps the count of parents it had when blocked; how many it
      * still waits for is kept beside it in the dependencies store, and said here.
