@@ -65,29 +65,14 @@ final class KafkaCommands implements Commands, AutoCloseable {
 
     @Override
     public void submitAll(java.util.List<TaskSubmitted> tasks) {
-        java.util.List<java.util.concurrent.Future<?>> sent = new java.util.ArrayList<>(tasks.size());
         String topic = topics.submissions().name();
         var serializer = topics.submissions().valueSerde().serializer();
-        String what = tasks.size() + " tasks of workflow " + (tasks.isEmpty() ? "" : tasks.get(0).getWorkflow());
-        try {
-            for (TaskSubmitted task : tasks) {
-                sent.add(producer.send(new ProducerRecord<>(topic, task.getPool(),
-                        serializer.serialize(topic, new SubmissionEvent(task)))));
-            }
-            long deadline = System.nanoTime() + timeout.toNanos();
-            for (java.util.concurrent.Future<?> f : sent) {
-                f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            }
-        } catch (ExecutionException | TimeoutException | KafkaException e) {
-            Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
-            log.warn("Could not write the {} to {}: {}", what, topic, cause.toString());
-            throw ApiException.unavailable("could not write the " + what + " to " + topic + " (" + cause
-                    + "); some may have been accepted: send the same workflow again, which adds only what is missing",
-                    cause);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw ApiException.unavailable("interrupted while writing the " + what, e);
+        java.util.List<ProducerRecord<String, byte[]>> records = new java.util.ArrayList<>(tasks.size());
+        for (TaskSubmitted task : tasks) {
+            records.add(new ProducerRecord<>(topic, task.getPool(), serializer.serialize(topic, new SubmissionEvent(task))));
         }
+        send(records, tasks.size() + " tasks of workflow " + (tasks.isEmpty() ? "" : tasks.get(0).getWorkflow()),
+                "some may have been accepted: send the same workflow again, which adds only what is missing");
     }
 
     @Override
@@ -127,13 +112,29 @@ final class KafkaCommands implements Commands, AutoCloseable {
     }
 
     private void send(String topic, String pool, byte[] value, String what) {
+        send(java.util.List.of(new ProducerRecord<>(topic, pool, value)), what, "nothing was accepted, retry");
+    }
+
+    /**
+     * Sends the records, all before any is awaited (one pool's stay in order on its partition), and waits for every
+     * one within the timeout; {@code unsent} says, on a failure, what the caller may have left behind.
+     */
+    private void send(java.util.List<ProducerRecord<String, byte[]>> records, String what, String unsent) {
+        String topic = records.get(0).topic();
         try {
-            producer.send(new ProducerRecord<>(topic, pool, value)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            java.util.List<java.util.concurrent.Future<?>> sent = new java.util.ArrayList<>(records.size());
+            for (ProducerRecord<String, byte[]> record : records) {
+                sent.add(producer.send(record));
+            }
+            long deadline = System.nanoTime() + timeout.toNanos();
+            for (java.util.concurrent.Future<?> f : sent) {
+                f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            }
         } catch (ExecutionException | TimeoutException | KafkaException e) {
             Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
             log.warn("Could not write the {} to {}: {}", what, topic, cause.toString());
-            throw ApiException.unavailable("could not write the " + what + " to " + topic + " (" + cause
-                    + "); nothing was accepted, retry", cause);
+            throw ApiException.unavailable("could not write the " + what + " to " + topic + " (" + cause + "); "
+                    + unsent, cause);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw ApiException.unavailable("interrupted while writing the " + what, e);

@@ -38,29 +38,32 @@ public record WorkflowView(String id, String pool, String state, Map<String, Int
         if (counts.containsKey("FAILED")) {
             return "FAILED";
         }
-        return parentsFirst.stream().allMatch(t -> t.state().equals("SUCCEEDED") || skipped(t, parentsFirst))
-                ? "SUCCEEDED" : "CANCELLED";
+        Map<String, TaskView> byId = new HashMap<>();
+        parentsFirst.forEach(t -> byId.put(t.id(), t));
+        java.util.Set<String> skipped = new java.util.HashSet<>();
+        for (TaskView t : parentsFirst) { // parents first: a parent's verdict is known before its children's
+            if (skipped(t, byId, skipped)) {
+                skipped.add(t.id());
+            } else if (!t.state().equals("SUCCEEDED")) {
+                return "CANCELLED";
+            }
+        }
+        return "SUCCEEDED";
     }
 
     /**
      * Whether a cancelled task was a branch not taken: a parent it waited to fail succeeded, or a parent it waited
-     * on was such a branch. With no task failed, nothing else but a cancel request cancels a task of a workflow.
+     * on ({@code skipped}, decided before it) was such a branch. With no task failed, nothing else but a cancel
+     * request cancels a task of a workflow.
      */
-    private static boolean skipped(TaskView task, List<TaskView> tasks) {
+    private static boolean skipped(TaskView task, Map<String, TaskView> byId, java.util.Set<String> skipped) {
         if (!task.state().equals("CANCELLED")) {
             return false;
         }
-        Map<String, TaskView> byId = new HashMap<>();
-        tasks.forEach(t -> byId.put(t.id(), t));
         for (TaskView.ParentView p : task.after()) {
             TaskView parent = byId.get(p.task());
-            if (parent == null) {
-                continue;
-            }
-            if (p.when().equals("failed") && parent.state().equals("SUCCEEDED")) {
-                return true;
-            }
-            if (!p.when().equals("finished") && skipped(parent, tasks)) {
+            if (parent != null && (p.when().equals("failed") && parent.state().equals("SUCCEEDED")
+                    || !p.when().equals("finished") && skipped.contains(parent.id()))) {
                 return true;
             }
         }

@@ -41,6 +41,20 @@ public final class WorkflowsCommand implements Callable<Integer> {
                 + "`cronoq workflows submit FILE`, `show WORKFLOW_ID --pool POOL` or `cancel WORKFLOW_ID --pool POOL`");
     }
 
+    /** The workflow a command names: its id and its pool. */
+    static final class Ref {
+
+        @Parameters(index = "0", paramLabel = "WORKFLOW_ID", description = "The workflow's id.")
+        String id;
+
+        @Option(names = "--pool", required = true, paramLabel = "POOL", description = "The workflow's pool.")
+        String pool;
+
+        String path() {
+            return "/v1/workflows/" + Query.encode(id);
+        }
+    }
+
     /** {@code cronoq workflows submit FILE}: prints the tasks' ids, parents first. */
     @Command(name = "submit", mixinStandardHelpOptions = true,
             description = "Submit a workflow from a JSON file ('-' reads standard input); prints its tasks' ids.")
@@ -80,15 +94,12 @@ public final class WorkflowsCommand implements Callable<Integer> {
         @Mixin
         GatewayOptions gateway;
 
-        @Parameters(index = "0", paramLabel = "WORKFLOW_ID", description = "The workflow's id.")
-        String id;
-
-        @Option(names = "--pool", required = true, paramLabel = "POOL", description = "The workflow's pool.")
-        String pool;
+        @Mixin
+        Ref workflow;
 
         @Override
         public Integer call() {
-            JsonNode answer = gateway.client().get("/v1/workflows/" + Query.encode(id) + new Query().add("pool", pool));
+            JsonNode answer = gateway.client().get(workflow.path() + new Query().add("pool", workflow.pool));
             if (gateway.printedJson(answer)) {
                 return 0;
             }
@@ -116,19 +127,16 @@ public final class WorkflowsCommand implements Callable<Integer> {
         @Mixin
         GatewayOptions gateway;
 
-        @Parameters(index = "0", paramLabel = "WORKFLOW_ID", description = "The workflow's id.")
-        String id;
-
-        @Option(names = "--pool", required = true, paramLabel = "POOL", description = "The workflow's pool.")
-        String pool;
+        @Mixin
+        Ref workflow;
 
         @Option(names = "--reason", paramLabel = "TEXT", description = "Why, for the journal.")
         String reason;
 
         @Override
         public Integer call() {
-            JsonNode answer = gateway.client().delete("/v1/workflows/" + Query.encode(id)
-                    + new Query().add("pool", pool).add("reason", reason));
+            JsonNode answer = gateway.client().delete(workflow.path()
+                    + new Query().add("pool", workflow.pool).add("reason", reason));
             List<String> ids = new ArrayList<>();
             answer.path("cancelled").forEach(t -> ids.add(t.asText()));
             gateway.print(answer, String.join("\n", ids));

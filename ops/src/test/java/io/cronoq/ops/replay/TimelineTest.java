@@ -98,4 +98,22 @@ class TimelineTest {
         format.write(tasks, new PrintWriter(text));
         return text.toString();
     }
+
+    @Test
+    void aChildsWaitCountsFromWhenItsParentReleasedItNotFromItsSubmission() {
+        JournalRecorder r = JournalRecorder.scripted().register(0, "etl", "w1", Map.of(), 1);
+        r.script("extract", JournalRecorder.Run.succeeds(0, 10_000));
+        r.script("load", JournalRecorder.Run.succeeds(0, 5_000));
+        r.submit(0, JournalRecorder.task(0, "etl", "extract").build());
+        r.submit(0, JournalRecorder.task(0, "etl", "load").setAfter(List.of(new io.cronoq.events.Dependency(
+                "extract", null, io.cronoq.events.ParentCondition.SUCCEEDED))).build());
+
+        Timeline.Task load = Timeline.of(r.record()).stream().filter(t -> t.taskId().equals("load")).findFirst()
+                .orElseThrow();
+
+        assertThat(load.attempts()).singleElement().satisfies(a -> {
+            assertThat(a.readyAt()).as("released when extract succeeded").isEqualTo(t(10_000));
+            assertThat(a.waitMs()).as("not the 10 s it was blocked").isZero();
+        });
+    }
 }

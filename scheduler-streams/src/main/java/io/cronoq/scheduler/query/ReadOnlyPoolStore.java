@@ -9,6 +9,7 @@ import io.cronoq.scheduler.policy.store.Place;
 import io.cronoq.scheduler.policy.store.DependencyStore;
 import io.cronoq.scheduler.policy.store.KeyedDependencyStore;
 import io.cronoq.scheduler.policy.store.PoolStore;
+import io.cronoq.scheduler.topology.DependencyEntries;
 import io.cronoq.scheduler.policy.store.TimerQueue;
 import io.cronoq.scheduler.policy.store.WaitingQueue;
 import io.cronoq.scheduler.topology.PoolIndex;
@@ -81,31 +82,7 @@ final class ReadOnlyPoolStore implements PoolStore {
 
     /** A pool's dependencies as stored, read-only. */
     static DependencyStore dependencies(String pool, ReadOnlyStores stores) {
-        return new KeyedDependencyStore(pool, new KeyedDependencyStore.Sorted() {
-            @Override
-            public byte[] get(String key) {
-                return stores.dependencies().get(key);
-            }
-
-            @Override
-            public void put(String key, byte[] value) {
-                throw readOnly();
-            }
-
-            @Override
-            public void delete(String key) {
-                throw readOnly();
-            }
-
-            @Override
-            public List<java.util.Map.Entry<String, byte[]>> withPrefix(String prefix) {
-                List<java.util.Map.Entry<String, byte[]>> entries = new ArrayList<>();
-                try (KeyValueIterator<String, byte[]> it = stores.dependencies().prefixScan(prefix, KEYS)) {
-                    it.forEachRemaining(kv -> entries.add(java.util.Map.entry(kv.key, kv.value)));
-                }
-                return entries;
-            }
-        });
+        return new KeyedDependencyStore(pool, DependencyEntries.readOnly(stores.dependencies()));
     }
 
     /** Timers are the ticking scheduler's business: a snapshot never fires or reads one. */

@@ -55,36 +55,7 @@ final class StorePoolStore implements PoolStore {
         this.waiting = index.waiting();
         this.timers = index.timers();
         this.expiries = index.expiries();
-        this.dependencies = new KeyedDependencyStore(pool, sorted(stores.dependencies()));
-    }
-
-    /** The dependencies store as the sorted map {@link KeyedDependencyStore} needs: written through, read with the cache. */
-    static KeyedDependencyStore.Sorted sorted(KeyValueStore<String, byte[]> store) {
-        return new KeyedDependencyStore.Sorted() {
-            @Override
-            public byte[] get(String key) {
-                return store.get(key);
-            }
-
-            @Override
-            public void put(String key, byte[] value) {
-                store.put(key, value);
-            }
-
-            @Override
-            public void delete(String key) {
-                store.delete(key);
-            }
-
-            @Override
-            public List<Map.Entry<String, byte[]>> withPrefix(String prefix) {
-                List<Map.Entry<String, byte[]>> entries = new ArrayList<>();
-                try (KeyValueIterator<String, byte[]> it = store.prefixScan(prefix, new StringSerializer())) {
-                    it.forEachRemaining(kv -> entries.add(Map.entry(kv.key, kv.value)));
-                }
-                return entries;
-            }
-        };
+        this.dependencies = new KeyedDependencyStore(pool, DependencyEntries.of(stores.dependencies()));
     }
 
     /** Writes what the last input (or tick) changed. */

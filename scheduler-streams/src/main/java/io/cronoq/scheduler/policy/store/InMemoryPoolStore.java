@@ -33,32 +33,7 @@ public final class InMemoryPoolStore implements PoolStore {
     private final InMemoryWaitingQueue waiting = new InMemoryWaitingQueue();
     private final InMemoryTimerQueue timers = new InMemoryTimerQueue();
     private final InMemoryTimerQueue expiries = new InMemoryTimerQueue();
-    private final java.util.TreeMap<String, byte[]> dependencyEntries = new java.util.TreeMap<>();
-    private final DependencyStore dependencies = new KeyedDependencyStore("pool", new KeyedDependencyStore.Sorted() {
-        @Override
-        public byte[] get(String key) {
-            return dependencyEntries.get(key);
-        }
-
-        @Override
-        public void put(String key, byte[] value) {
-            dependencyEntries.put(key, value.clone());
-        }
-
-        @Override
-        public void delete(String key) {
-            dependencyEntries.remove(key);
-        }
-
-        @Override
-        public List<Map.Entry<String, byte[]>> withPrefix(String prefix) {
-            List<Map.Entry<String, byte[]>> entries = new ArrayList<>();
-            for (Map.Entry<String, byte[]> e : dependencyEntries.subMap(prefix, prefix + Character.MAX_VALUE).entrySet()) {
-                entries.add(Map.entry(e.getKey(), e.getValue()));
-            }
-            return entries;
-        }
-    });
+    private final DependencyStore dependencies = KeyedDependencyStore.inMemory();
     private Object pool;
     private Object sharing;
     private Object limits;

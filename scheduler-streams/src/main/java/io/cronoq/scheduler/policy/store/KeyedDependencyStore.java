@@ -39,6 +39,35 @@ public final class KeyedDependencyStore implements DependencyStore {
         this.map = map;
     }
 
+    /** A store over a map in memory, for one pool (tests, benchmarks, simulations). */
+    public static KeyedDependencyStore inMemory() {
+        java.util.TreeMap<String, byte[]> entries = new java.util.TreeMap<>();
+        return new KeyedDependencyStore("pool", new Sorted() {
+            @Override
+            public byte[] get(String key) {
+                return entries.get(key);
+            }
+
+            @Override
+            public void put(String key, byte[] value) {
+                entries.put(key, value.clone());
+            }
+
+            @Override
+            public void delete(String key) {
+                entries.remove(key);
+            }
+
+            @Override
+            public List<Map.Entry<String, byte[]>> withPrefix(String prefix) {
+                List<Map.Entry<String, byte[]>> found = new ArrayList<>();
+                // Copies: a TreeMap may reuse an entry object when another one is removed.
+                entries.subMap(prefix, prefix + Character.MAX_VALUE).forEach((k, v) -> found.add(Map.entry(k, v)));
+                return found;
+            }
+        });
+    }
+
     private String task(String taskId) {
         return pool + "/" + taskId + "/";
     }
