@@ -85,13 +85,37 @@ final class ReadOnlyPoolStore implements PoolStore {
         return new KeyedDependencyStore(pool, DependencyEntries.readOnly(stores.dependencies()));
     }
 
-    /** Timers are the ticking scheduler's business: a snapshot never fires or reads one. */
+    /** The pool's pending timers as its index holds them, to read (a forecast copies them); every write fails. */
     @Override
     public TimerQueue timers() {
-        return NO_TIMERS;
+        PoolIndex index = stores.index().find(pool);
+        return index == null ? NO_TIMERS : new ReadOnlyTimers(index.timers());
     }
 
-    /** Expiries too. */
+    /** A pool's timers, read-only. */
+    private record ReadOnlyTimers(TimerQueue timers) implements TimerQueue {
+        @Override
+        public void add(Timer timer) {
+            throw readOnly();
+        }
+
+        @Override
+        public void remove(Timer timer) {
+            throw readOnly();
+        }
+
+        @Override
+        public Timer first() {
+            return timers.first();
+        }
+
+        @Override
+        public List<Timer> first(int max) {
+            return timers.first(max);
+        }
+    }
+
+    /** Expiries are the ticking scheduler's business: a snapshot never fires or reads one. */
     @Override
     public TimerQueue expiries() {
         return NO_TIMERS;
@@ -110,7 +134,12 @@ final class ReadOnlyPoolStore implements PoolStore {
 
         @Override
         public Timer first() {
-            throw new UnsupportedOperationException("the query side never fires timers");
+            return null;
+        }
+
+        @Override
+        public List<Timer> first(int max) {
+            return List.of();
         }
     };
 

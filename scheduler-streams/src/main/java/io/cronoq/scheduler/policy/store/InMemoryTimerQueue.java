@@ -33,6 +33,15 @@ public final class InMemoryTimerQueue implements TimerQueue {
         return it.hasNext() ? it.next() : null;
     }
 
+    @Override
+    public List<Timer> first(int max) {
+        List<Timer> first = new ArrayList<>(Math.min(max, 64));
+        for (Iterator<Timer> it = timers.iterator(); it.hasNext() && first.size() < max; ) {
+            first.add(it.next());
+        }
+        return first;
+    }
+
     /** The pending timers, earliest first; a read-only view. */
     public NavigableSet<Timer> pending() {
         return Collections.unmodifiableNavigableSet(timers);

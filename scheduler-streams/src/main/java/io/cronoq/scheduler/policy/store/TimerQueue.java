@@ -22,6 +22,9 @@ public interface TimerQueue {
     /** The earliest timer, or {@code null} when there is none. */
     Timer first();
 
+    /** The earliest {@code max} timers, earliest first, without removing them (fewer when there are fewer). */
+    List<Timer> first(int max);
+
     /** When the earliest timer fires, in epoch milliseconds, or {@link Long#MAX_VALUE} when there is none. */
     default long firstMillis() {
         Timer first = first();

@@ -109,6 +109,11 @@ final class LiveTasksStore implements PoolStore {
         public Timer first() {
             return null;
         }
+
+        @Override
+        public java.util.List<Timer> first(int max) {
+            return java.util.List.of();
+        }
     };
 
     @Override

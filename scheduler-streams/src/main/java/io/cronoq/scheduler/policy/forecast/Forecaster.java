@@ -1,0 +1,359 @@
+package io.cronoq.scheduler.policy.forecast;
+
+import io.cronoq.events.AttemptAssigned;
+import io.cronoq.events.AttemptRevoked;
+import io.cronoq.events.AttemptSucceeded;
+import io.cronoq.events.TaskFinished;
+import io.cronoq.events.TaskRecord;
+import io.cronoq.events.TaskSubmitted;
+import io.cronoq.scheduler.policy.Decision;
+import io.cronoq.scheduler.policy.PoolScheduler;
+import io.cronoq.scheduler.policy.TimeRules;
+import io.cronoq.scheduler.policy.forecast.Forecast.Estimate;
+import io.cronoq.scheduler.policy.match.LabelSet;
+import io.cronoq.scheduler.policy.match.Requirement;
+import io.cronoq.scheduler.policy.store.InMemoryPoolStore;
+import io.cronoq.scheduler.policy.store.PoolStore;
+import io.cronoq.schemas.events.Journal;
+import io.cronoq.schemas.rules.Durations;
+import io.cronoq.schemas.rules.SharingRules;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+import java.util.StringJoiner;
+
+/**
+ * Says when each waiting task of a pool will start by running the pool forward from its present state
+ * with the placement policy itself ({@link PoolScheduler}, over a copy: sharing, limits, gangs, time's
+ * rules as they decide), several times: in each future every attempt holds its slot for a run time
+ * drawn from what the journal saw lately ({@link RunTimes}; a running attempt for a time longer than
+ * it has already run), capped by its declared timeout. The spread of a task's start over the futures
+ * gives its interval. What the futures do not know: tasks submitted after now (one that ranks first
+ * takes a slot before those waiting), workers that come or go, retries of attempts that will fail.
+ *
+ * <p>A future stops at the horizon, after so many placements, when its time budget is spent, or where
+ * the copy ends (a long line is copied only so far); what starts later is said to be beyond the
+ * forecast. Plain Java, no clock but the budget's; the futures are fixed by their number, so a
+ * forecast of the same state and run times is the same forecast.
+ */
+public final class Forecaster {
+
+    /**
+     * How much a forecast does.
+     *
+     * @param futures       how many futures it samples (the interval is their 10th to 90th percentile)
+     * @param perLine       how many waiting tasks of each line it copies
+     * @param maxPlacements how many placements one future makes at most
+     * @param horizonMs     how far ahead a future runs at most
+     * @param budgetMs      how long the whole forecast may take, spread over its futures
+     */
+    public record Settings(int futures, int perLine, int maxPlacements, long horizonMs, long budgetMs) {
+        /** Ten futures, 20,000 tasks a line, 200,000 placements, a week ahead, two seconds. */
+        public static final Settings DEFAULT = new Settings(10, 20_000, 200_000, 7L * 24 * 3_600_000, 2_000);
+
+        public Settings {
+            if (futures < 1 || perLine < 1 || maxPlacements < 1 || horizonMs < 1 || budgetMs < 1) {
+                throw new IllegalArgumentException("every forecast setting must be at least 1: " + futures + " futures, "
+                        + perLine + " per line, " + maxPlacements + " placements, " + horizonMs + " ms ahead, "
+                        + budgetMs + " ms budget");
+            }
+        }
+    }
+
+    /** Effectively never: no one is evicted and no grace ends on its own in a forecast. */
+    private static final long NEVER_MS = Long.MAX_VALUE / 4;
+
+    private final TimeRules rules;
+    private final Settings settings;
+
+    public Forecaster(TimeRules rules, Settings settings) {
+        this.rules = forecastRules(rules);
+        this.settings = settings;
+    }
+
+    /**
+     * What the forecast's scheduler runs with: the pool's rules, with no heartbeats to miss, no leave
+     * grace that ends, no gang member slow to start and nothing forgotten (the futures report no
+     * heartbeats and no starts, and finished tasks do not matter to them).
+     */
+    private static TimeRules forecastRules(TimeRules r) {
+        return new TimeRules(NEVER_MS, r.reservationLeadMs(), r.deadlineLeadMs(), r.priorityStepMs(),
+                r.startToleranceMs(), 0, NEVER_MS, r.gangReserveAfterMs(), r.gangReservationMs(), NEVER_MS);
+    }
+
+    /** Forecasts the starts of {@code pool}'s waiting tasks from its state in {@code state} at {@code now}. */
+    public Forecast forecast(String pool, PoolStore state, RunTimes.Lookup runTimes, Instant now) {
+        PoolCopy copy = PoolCopy.of(pool, state, settings.perLine());
+        long started = System.nanoTime();
+        long budgetNanos = settings.budgetMs() * 1_000_000L;
+        List<Future> futures = new ArrayList<>(settings.futures());
+        for (int f = 0; f < settings.futures(); f++) {
+            long left = budgetNanos - (System.nanoTime() - started);
+            long share = left / (settings.futures() - f);
+            futures.add(new Future(copy, runTimes, now.toEpochMilli(), f, System.nanoTime() + share).run());
+        }
+        return summarize(copy, runTimes, now, futures);
+    }
+
+    // ==== one future ==============================================================================
+
+    /** A worker's report planned for {@code time}; {@code order} keeps equal times in planning order. */
+    private record Report(long time, long order, AttemptSucceeded report) {}
+
+    /** One sampled future of the pool, run until it stops; then its starts and positions are read. */
+    private final class Future {
+        private final PoolCopy copy;
+        private final RunTimes.Lookup runTimes;
+        private final long now;
+        private final long deadlineNanos;
+        private final SplittableRandom random;
+        private final InMemoryPoolStore store;
+        private final PoolScheduler scheduler;
+        private final PriorityQueue<Report> reports = new PriorityQueue<>((a, b) -> a.time != b.time
+                ? Long.compare(a.time, b.time) : Long.compare(a.order, b.order));
+        /** Attempt key → the attempt as assigned, while its worker holds it. */
+        private final Map<String, AttemptAssigned> live = new HashMap<>();
+        private final Map<String, Integer> placedOn = new HashMap<>();
+        private final Map<String, Boolean> canUse = new HashMap<>();
+        final Map<String, Long> starts = new HashMap<>();
+        final Map<String, Long> positions = new HashMap<>();
+        private long order;
+        private int placements;
+        /** Some attempt's run time could not be drawn (nothing seen, no timeout): it holds its slot forever here. */
+        boolean unfounded;
+        /** Nothing more would happen: every task it did not place, nothing in this fleet ever places. */
+        boolean exhausted;
+        long reached;
+
+        Future(PoolCopy copy, RunTimes.Lookup runTimes, long now, int variant, long deadlineNanos) {
+            this.copy = copy;
+            this.runTimes = runTimes;
+            this.now = now;
+            this.deadlineNanos = deadlineNanos;
+            this.random = new SplittableRandom(0x5DEECE66DL * (variant + 1));
+            this.store = copy.fresh();
+            this.scheduler = new PoolScheduler(copy.pool, store, rules);
+        }
+
+        Future run() {
+            for (PoolCopy.Running r : copy.running) {
+                TaskRecord task = store.task(r.taskId());
+                var attempt = task.getAttempts().get(task.getAttempts().size() - 1);
+                AttemptAssigned a = AttemptAssigned.newBuilder().setTaskId(r.taskId()).setPool(copy.pool)
+                        .setAttempt(r.attempt()).setWorkerId(attempt.getWorkerId()).setGeneration(attempt.getGeneration())
+                        .setGroup(attempt.getGroup()).setAssignedAt(attempt.getAssignedAt()).build();
+                live.put(Journal.attemptKey(r.taskId(), r.attempt()), a);
+                plan(a, task.getTask(), r.assignedAt(), Math.max(0, now - r.assignedAt()));
+            }
+            long tickedAt = Long.MIN_VALUE;
+            apply(scheduler.tick(Instant.ofEpochMilli(now)), now);
+            long time = now;
+            long horizon = now + settings.horizonMs();
+            while (true) {
+                Instant due = scheduler.nextDue();
+                long tickAt = due == null ? Long.MAX_VALUE : Math.max(due.toEpochMilli(), time);
+                if (tickAt == tickedAt) {
+                    tickAt++; // what was due then did not move: look again a moment later
+                }
+                Report next = reports.peek();
+                long at = Math.min(tickAt, next == null ? Long.MAX_VALUE : next.time());
+                if (at == Long.MAX_VALUE) {
+                    exhausted = true;
+                    reached = Long.MAX_VALUE;
+                    return this;
+                }
+                if (at > horizon || placements >= settings.maxPlacements() || System.nanoTime() > deadlineNanos
+                        || copyRunsOut()) {
+                    reached = Math.min(at, horizon);
+                    return this;
+                }
+                time = at;
+                if (next != null && next.time() <= tickAt) {
+                    reports.poll();
+                    AttemptSucceeded r = next.report();
+                    AttemptAssigned a = live.get(Journal.attemptKey(r.getTaskId(), r.getAttempt()));
+                    if (a != null && a.getWorkerId().equals(r.getWorkerId()) && a.getGeneration() == r.getGeneration()) {
+                        apply(scheduler.apply(r, Instant.ofEpochMilli(at)), at);
+                    }
+                } else {
+                    tickedAt = at;
+                    apply(scheduler.tick(Instant.ofEpochMilli(at)), at);
+                }
+            }
+        }
+
+        /** Whether a line copied short has run dry: past here this future would place as if it were empty. */
+        private boolean copyRunsOut() {
+            for (String line : copy.truncated) {
+                if (store.waiting().first(line) == null) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private void apply(List<Decision> decisions, long at) {
+            for (Decision d : decisions) {
+                if (d.event() instanceof AttemptAssigned a) {
+                    placed(a, at);
+                } else if (d.event() instanceof AttemptRevoked r) {
+                    live.remove(Journal.attemptKey(r.getTaskId(), r.getAttempt()));
+                } else if (d.event() instanceof TaskFinished f) {
+                    live.remove(Journal.attemptOf(f).key());
+                }
+            }
+        }
+
+        private void placed(AttemptAssigned a, long at) {
+            placements++;
+            String group = LabelSet.key(a.getGroup());
+            TaskRecord task = store.task(a.getTaskId());
+            if (copy.waiting.contains(a.getTaskId()) && !starts.containsKey(a.getTaskId())) {
+                starts.put(a.getTaskId(), at);
+                positions.put(a.getTaskId(), ahead(task.getTask()));
+            }
+            placedOn.merge(group, 1, Integer::sum);
+            live.put(Journal.attemptKey(a.getTaskId(), a.getAttempt()), a);
+            plan(a, task.getTask(), at, 0);
+        }
+
+        /** How many tasks this future placed so far on groups the task can use. */
+        private long ahead(TaskSubmitted task) {
+            String classKey = Requirement.keyOf(task);
+            long ahead = 0;
+            for (Map.Entry<String, Integer> g : placedOn.entrySet()) {
+                if (canUse.computeIfAbsent(classKey + "\u0000" + g.getKey(), k -> LabelSet.parse(g.getKey())
+                        .includes(Requirement.of(task).labelSet()))) {
+                    ahead += g.getValue();
+                }
+            }
+            return ahead;
+        }
+
+        /** Plans the report that ends an attempt assigned at {@code assignedAt} that has run {@code age} ms. */
+        private void plan(AttemptAssigned a, TaskSubmitted task, long assignedAt, long age) {
+            long runMs = runTime(task, age);
+            if (runMs < 0) {
+                unfounded = true;
+                return; // it holds its slot beyond what this future can say
+            }
+            long at = Math.max(now, assignedAt + runMs);
+            AttemptSucceeded report = AttemptSucceeded.newBuilder().setTaskId(a.getTaskId()).setPool(copy.pool)
+                    .setAttempt(a.getAttempt()).setWorkerId(a.getWorkerId()).setGeneration(a.getGeneration())
+                    .setAt(Instant.ofEpochMilli(at)).build();
+            reports.add(new Report(at, order++, report));
+        }
+
+        /**
+         * A run time for the task, longer than {@code age}: drawn from its run times; past all of them,
+         * as long again as it has run at most; capped by its timeout; its timeout when nothing was seen;
+         * {@code -1} when there is nothing to go on.
+         */
+        private long runTime(TaskSubmitted task, long age) {
+            RunTimes.Source source = runTimes.forTask(Requirement.keyOf(task), tenant(task));
+            Long timeout = task.getTimeoutMs();
+            long run = source == null ? -1 : source.durations().drawAbove(age, random.nextDouble());
+            if (run < 0 && source != null && age > 0) {
+                run = age + Math.round(age * random.nextDouble());
+            }
+            if (timeout != null && timeout > 0) {
+                run = run < 0 ? timeout : Math.min(run, Math.max(timeout, age));
+            }
+            return run;
+        }
+    }
+
+    private static String tenant(TaskSubmitted task) {
+        return task.getTenant() == null ? SharingRules.DEFAULT_TENANT : task.getTenant();
+    }
+
+    // ==== the futures together ====================================================================
+
+    private Forecast summarize(PoolCopy copy, RunTimes.Lookup runTimes, Instant now, List<Future> futures) {
+        long reached = Long.MAX_VALUE;
+        boolean exhausted = true;
+        boolean unfounded = false;
+        for (Future f : futures) {
+            reached = Math.min(reached, f.reached);
+            exhausted &= f.exhausted;
+            unfounded |= f.unfounded;
+        }
+        Instant reachedAt = reached == Long.MAX_VALUE ? null : Instant.ofEpochMilli(reached);
+        Map<String, Estimate> estimates = new HashMap<>();
+        int k = futures.size();
+        long[] starts = new long[k];
+        long[] positions = new long[k];
+        for (String taskId : copy.waiting) {
+            TaskSubmitted task = copy.tasks.get(taskId).getTask();
+            for (int f = 0; f < k; f++) {
+                Future future = futures.get(f);
+                Long start = future.starts.get(taskId);
+                starts[f] = start == null ? Long.MAX_VALUE : start;
+                Long position = future.positions.get(taskId);
+                positions[f] = position != null ? position : future.ahead(task);
+            }
+            Arrays.sort(starts);
+            Arrays.sort(positions);
+            long position = positions[(k - 1) / 2];
+            Instant p10 = rank(starts, 0.1);
+            Instant p50 = rank(starts, 0.5);
+            Instant p90 = rank(starts, 0.9);
+            String reason;
+            if (p50 != null) {
+                reason = position + " ahead on " + groups(copy, task) + "; " + basis(runTimes, task)
+                        + (p90 == null ? "; later in some futures than the forecast reached" : "");
+            } else if (exhausted && !unfounded) {
+                TaskRecord record = copy.tasks.get(taskId);
+                reason = "no worker of the fleet as it is will take it"
+                        + (record.getWaitingReason() == null ? "" : ": " + record.getWaitingReason());
+            } else if (unfounded && runTimes.forTask(Requirement.keyOf(task), tenant(task)) == null) {
+                reason = "no attempt in this pool has ended yet to learn run times from, and the tasks ahead declare "
+                        + "no timeout";
+            } else {
+                reason = "at least " + position + " ahead on " + groups(copy, task) + "; it starts after "
+                        + (reachedAt == null ? "the forecast's end" : reachedAt.toString()) + ", beyond what the forecast reached";
+            }
+            estimates.put(taskId, new Estimate(position, p10, p50, p90, reason));
+        }
+        return new Forecast(copy.pool, now, reachedAt, k, estimates);
+    }
+
+    /** The {@code q} quantile of sorted starts by nearest rank; {@code null} when it is beyond the forecast. */
+    private static Instant rank(long[] sorted, double q) {
+        long v = sorted[(int) Math.max(0, Math.ceil(q * sorted.length) - 1)];
+        return v == Long.MAX_VALUE ? null : Instant.ofEpochMilli(v);
+    }
+
+    /** The groups a task can use, in words: "gpu=a100" or "gpu=a100, gpu=h100 (+2 more)"; "no worker" when none. */
+    private static String groups(PoolCopy copy, TaskSubmitted task) {
+        LabelSet required = Requirement.of(task).labelSet();
+        java.util.TreeSet<String> groups = new java.util.TreeSet<>();
+        for (var w : copy.workers) {
+            LabelSet labels = LabelSet.of(w.getLabels());
+            if (labels.includes(required)) {
+                groups.add(labels.key().isEmpty() ? "unlabeled workers" : labels.key());
+            }
+        }
+        if (groups.isEmpty()) {
+            return "no worker";
+        }
+        StringJoiner j = new StringJoiner(", ");
+        groups.stream().limit(2).forEach(j::add);
+        return j + (groups.size() > 2 ? " (+" + (groups.size() - 2) + " more)" : "");
+    }
+
+    /** What its run times rest on, in words: "tasks of its class ran 3s–11m lately (240 runs)". */
+    private static String basis(RunTimes.Lookup runTimes, TaskSubmitted task) {
+        RunTimes.Source source = runTimes.forTask(Requirement.keyOf(task), tenant(task));
+        if (source == null) {
+            return task.getTimeoutMs() == null ? "run times unknown" : "run times taken at the declared timeouts";
+        }
+        return "tasks of " + source.grain() + " ran " + Durations.words(source.durations().quantile(0.1)) + "–"
+                + Durations.words(source.durations().quantile(0.9)) + " lately (" + source.durations().count() + " runs)";
+    }
+}

@@ -1,0 +1,139 @@
+package io.cronoq.scheduler.policy.forecast;
+
+import io.cronoq.events.AttemptRef;
+import io.cronoq.events.LimitsRecord;
+import io.cronoq.events.PoolRecord;
+import io.cronoq.events.SharingRecord;
+import io.cronoq.events.TaskRecord;
+import io.cronoq.events.TaskState;
+import io.cronoq.events.WorkerRecord;
+import io.cronoq.scheduler.policy.store.InMemoryPoolStore;
+import io.cronoq.scheduler.policy.store.PoolStore;
+import io.cronoq.scheduler.policy.store.TimerQueue;
+import io.cronoq.scheduler.policy.store.WaitingQueue;
+import io.cronoq.schemas.rules.GangRules;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * What a forecast starts from: one pool's state read once from its store, bounded — the counters,
+ * sharing and limits, every worker, the tasks they run, and of the waiting tasks the first
+ * {@code perLine} of each line, the first timers and the waiting gangs. A line copied short is
+ * remembered, so a forecast stops where the copy would misinform it. Each future of a forecast
+ * starts from a {@link #fresh} store of its own.
+ */
+final class PoolCopy {
+
+    /** A running attempt: the task, the attempt's number and when it was assigned (a slot busy since). */
+    record Running(String taskId, int attempt, long assignedAt) {}
+
+    final String pool;
+    private final PoolRecord counters;
+    private final SharingRecord sharing;
+    private final LimitsRecord limits;
+    final List<WorkerRecord> workers = new ArrayList<>();
+    /** Every copied task by id: the waiting ones and the running ones. */
+    final Map<String, TaskRecord> tasks = new LinkedHashMap<>();
+    private final List<WaitingQueue.Entry> entries = new ArrayList<>();
+    private final List<TimerQueue.Timer> timers;
+    /** Lines that hold more than was copied. */
+    final Set<String> truncated = new HashSet<>();
+    /** The ids of the waiting tasks copied: in lines, on timers, in waiting gangs. */
+    final Set<String> waiting = new HashSet<>();
+    final List<Running> running = new ArrayList<>();
+
+    private PoolCopy(String pool, PoolStore state, int perLine) {
+        this.pool = pool;
+        this.counters = copy(state.pool());
+        this.sharing = copy(state.sharing());
+        this.limits = copy(state.limits());
+        for (WorkerRecord w : state.workers()) {
+            workers.add(copy(w));
+            for (AttemptRef ref : w.getRunning()) {
+                TaskRecord task = state.task(ref.getTaskId());
+                if (task != null && !task.getAttempts().isEmpty()) {
+                    tasks.put(ref.getTaskId(), copy(task));
+                    var last = task.getAttempts().get(task.getAttempts().size() - 1);
+                    running.add(new Running(ref.getTaskId(), ref.getAttempt(), last.getAssignedAt().toEpochMilli()));
+                }
+            }
+        }
+        for (Map.Entry<String, Long> line : state.waiting().counts().entrySet()) {
+            List<WaitingQueue.Entry> first = state.waiting().first(line.getKey(), perLine);
+            if (line.getValue() > first.size()) {
+                truncated.add(line.getKey());
+            }
+            for (WaitingQueue.Entry e : first) {
+                if (keepWaiting(state, e.taskId())) {
+                    entries.add(e);
+                }
+            }
+        }
+        List<TimerQueue.Timer> kept = new ArrayList<>();
+        for (TimerQueue.Timer t : state.timers().first(perLine)) {
+            if (tasks.containsKey(t.taskId()) || keepWaiting(state, t.taskId())) {
+                kept.add(t);
+            }
+        }
+        this.timers = kept;
+        if (counters != null) {
+            for (String gangId : counters.getWaitingGangs()) {
+                TaskRecord first = state.task(GangRules.memberId(gangId, 0));
+                if (first == null || first.getTask().getGang() == null) {
+                    continue;
+                }
+                for (int rank = 0; rank < first.getTask().getGang().getSize(); rank++) {
+                    keepWaiting(state, GangRules.memberId(gangId, rank));
+                }
+            }
+        }
+    }
+
+    /** Copies this pool's state, at most {@code perLine} waiting tasks of each line. */
+    static PoolCopy of(String pool, PoolStore state, int perLine) {
+        return new PoolCopy(pool, state, perLine);
+    }
+
+    /** Copies a waiting task's record; false when it is not there or not waiting (the store moved on). */
+    private boolean keepWaiting(PoolStore state, String taskId) {
+        if (tasks.containsKey(taskId)) {
+            return true;
+        }
+        TaskRecord task = state.task(taskId);
+        if (task == null || task.getState() != TaskState.WAITING) {
+            return false;
+        }
+        tasks.put(taskId, copy(task));
+        waiting.add(taskId);
+        return true;
+    }
+
+    /** A store of its own holding this copy, for one future. */
+    InMemoryPoolStore fresh() {
+        InMemoryPoolStore store = new InMemoryPoolStore();
+        if (counters != null) {
+            store.putPool(copy(counters));
+        }
+        if (sharing != null) {
+            store.putSharing(copy(sharing));
+        }
+        if (limits != null) {
+            store.putLimits(copy(limits));
+        }
+        workers.forEach(w -> store.putWorker(copy(w)));
+        tasks.values().forEach(t -> store.putTask(copy(t)));
+        entries.forEach(store.waiting()::add);
+        timers.forEach(store.timers()::add);
+        return store;
+    }
+
+    private static <T extends SpecificRecord> T copy(T record) {
+        return record == null ? null : SpecificData.get().deepCopy(record.getSchema(), record);
+    }
+}

@@ -1,0 +1,160 @@
+package io.cronoq.scheduler.policy;
+
+import static io.cronoq.scheduler.policy.In.POOL;
+import static io.cronoq.scheduler.policy.In.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cronoq.events.TaskSubmitted;
+import io.cronoq.scheduler.policy.forecast.Forecast;
+import io.cronoq.scheduler.policy.forecast.Forecast.Estimate;
+import io.cronoq.scheduler.policy.forecast.Forecaster;
+import io.cronoq.scheduler.policy.forecast.RunTimes;
+import io.cronoq.scheduler.policy.match.Requirement;
+import io.cronoq.scheduler.policy.store.InMemoryPoolStore;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/** Start estimates against hand-computed cases: with known run times the futures agree, and are exact. */
+class ForecastTest {
+
+    private final InMemoryPoolStore store = new InMemoryPoolStore();
+    private final PoolScheduler scheduler = new PoolScheduler(POOL, store);
+    private final RunTimes runTimes = new RunTimes();
+    private final Forecaster forecaster = new Forecaster(TimeRules.DEFAULT, Forecaster.Settings.DEFAULT);
+
+    @Test
+    void oneSlotAndKnownRunTimesGiveExactStartsInLineOrder() {
+        scheduler.apply(In.worker("w1", 1), T0);
+        for (String id : new String[] {"a", "b", "c", "d"}) {
+            scheduler.apply(untimed(id), T0);
+        }
+        learn("", "default", 60_000, 20);
+
+        Forecast forecast = forecast(T0.plusSeconds(10));
+
+        // a runs since T0 for 60 s; then b, c and d one after the other, 60 s each.
+        assertExact(forecast.estimate("b"), T0.plusSeconds(60), 0);
+        assertExact(forecast.estimate("c"), T0.plusSeconds(120), 1);
+        assertExact(forecast.estimate("d"), T0.plusSeconds(180), 2);
+        assertThat(forecast.estimate("a")).as("a runs: it waits no more").isNull();
+        assertThat(forecast.estimate("c").reason())
+                .isEqualTo("1 ahead on unlabeled workers; tasks of its class and tenant ran 1m–1m lately (20 runs)");
+    }
+
+    @Test
+    void twoSlotsShareTheLine() {
+        scheduler.apply(In.worker("w1", 2), T0);
+        for (String id : new String[] {"a", "b", "c", "d", "e"}) {
+            scheduler.apply(untimed(id), T0);
+        }
+        learn("", "default", 30_000, 10);
+
+        Forecast forecast = forecast(T0);
+
+        // a and b run from T0; c and d take their slots at 30 s, e at 60 s.
+        assertExact(forecast.estimate("c"), T0.plusSeconds(30), 0);
+        assertExact(forecast.estimate("d"), T0.plusSeconds(30), 1);
+        assertExact(forecast.estimate("e"), T0.plusSeconds(60), 2);
+    }
+
+    @Test
+    void aTenantBehindAnotherTenantsLongLineWinsItsShare() {
+        scheduler.apply(In.worker("w1", 2), T0);
+        for (int i = 0; i < 10; i++) {
+            scheduler.apply(tenantTask("a" + i, "alpha"), T0);
+        }
+        scheduler.apply(tenantTask("b0", "beta"), T0.plusSeconds(1));
+        learn("", "alpha", 10_000, 10);
+        learn("", "beta", 10_000, 10);
+
+        Forecast forecast = forecast(T0.plusSeconds(1));
+
+        // a0 and a1 run until 10 s; then beta, holding nothing, takes the first slot that frees, not the
+        // eighth: a line's length is not a task's position. alpha's a2 takes the other slot, then two a second.
+        assertExact(forecast.estimate("b0"), T0.plusSeconds(10), 0);
+        assertExact(forecast.estimate("a9"), T0.plusSeconds(50), 8);
+    }
+
+    @Test
+    void aDeclaredTimeoutStandsInWhenNoRunWasSeen() {
+        scheduler.apply(In.worker("w1", 1), T0);
+        scheduler.apply(timed("a", 120_000), T0);
+        scheduler.apply(timed("b", 120_000), T0);
+
+        Forecast forecast = forecast(T0);
+
+        assertExact(forecast.estimate("b"), T0.plusSeconds(120), 0);
+        assertThat(forecast.estimate("b").reason()).endsWith("run times taken at the declared timeouts");
+    }
+
+    @Test
+    void withNothingToGoOnItSaysSoInsteadOfGuessing() {
+        scheduler.apply(In.worker("w1", 1), T0);
+        scheduler.apply(untimed("a"), T0);
+        scheduler.apply(untimed("b"), T0);
+
+        Estimate b = forecast(T0).estimate("b");
+
+        assertThat(b.known()).isFalse();
+        assertThat(b.reason()).startsWith("no attempt in this pool has ended yet to learn run times from");
+    }
+
+    @Test
+    void aTaskNoWorkerCanRunHasNoEstimateAndSaysWhy() {
+        scheduler.apply(In.worker("w1", 1), T0);
+        scheduler.apply(untimed("a", "gpu=a100"), T0);
+        learn("", "default", 1_000, 10);
+
+        Estimate a = forecast(T0).estimate("a");
+
+        assertThat(a.known()).isFalse();
+        assertThat(a.reason()).startsWith("no worker of the fleet as it is will take it");
+    }
+
+    @Test
+    void aDelayedTaskStartsNoEarlierThanItMay() {
+        scheduler.apply(In.worker("w1", 1), T0);
+        TaskSubmitted later = untimed("later");
+        later.setNotBefore(T0.plusSeconds(300));
+        scheduler.apply(later, T0);
+        learn("", "default", 1_000, 10);
+
+        assertExact(forecast(T0).estimate("later"), T0.plusSeconds(300), 0);
+    }
+
+    private Forecast forecast(Instant now) {
+        return forecaster.forecast(POOL, store, runTimes.lookup(POOL), now);
+    }
+
+    /** {@code count} runs of {@code ms} each of the class {@code classKey} and {@code tenant}, ended at T0. */
+    private void learn(String classKey, String tenant, long ms, int count) {
+        for (int i = 0; i < count; i++) {
+            runTimes.observe(POOL, classKey, tenant, ms, T0.toEpochMilli());
+        }
+    }
+
+    private static void assertExact(Estimate e, Instant start, long position) {
+        assertThat(e).isNotNull();
+        assertThat(e.p10()).as("p10 of %s", e).isEqualTo(start);
+        assertThat(e.p50()).as("p50 of %s", e).isEqualTo(start);
+        assertThat(e.p90()).as("p90 of %s", e).isEqualTo(start);
+        assertThat(e.position()).as("position of %s", e).isEqualTo(position);
+    }
+
+    private static TaskSubmitted untimed(String id, String... labels) {
+        TaskSubmitted task = In.task(id, labels);
+        task.setTimeoutMs(null);
+        assertThat(Requirement.keyOf(task)).isEqualTo(String.join(",", labels));
+        return task;
+    }
+
+    private static TaskSubmitted timed(String id, long timeoutMs) {
+        TaskSubmitted task = In.task(id);
+        task.setTimeoutMs(timeoutMs);
+        return task;
+    }
+
+    private static TaskSubmitted tenantTask(String id, String tenant) {
+        return In.tenantTask(id, tenant);
+    }
+}
