@@ -21,7 +21,7 @@ import picocli.CommandLine.Command;
         subcommands = {DevCommand.class, SchedulerCommand.class, TopicsCommand.class,
                 SubmitCommand.class, GangsCommand.class, io.cronoq.ops.http.WorkflowsCommand.class, StatusCommand.class, CancelCommand.class, SnapshotCommand.class, WorkersCommand.class,
                 TenantsCommand.class, LimitsCommand.class,
-                io.cronoq.ops.replay.ReplayCommand.class, io.cronoq.ops.replay.SimulateCommand.class, BenchPointerCommand.class},
+                io.cronoq.ops.replay.ReplayCommand.class, io.cronoq.ops.replay.SimulateCommand.class, io.cronoq.ops.replay.EtaAccuracyCommand.class, BenchPointerCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:failure", "2:usage error (bad flag or value)"})
 public final class Cronoq {

@@ -130,9 +130,34 @@ final class Simulation {
     /** The time of the one tick that counts; other ticks in the queue are stale and skipped. */
     private long tickAt = NO_TICK;
 
+    /**
+     * Looks at the simulated pool at chosen times: {@link #at} is called once for each of its
+     * {@link #times}, before the first event at or after it, with the scheduler's store and the
+     * journal so far (read them; change nothing).
+     */
+    interface Observer {
+        /** The instants to look at, ascending, in epoch milliseconds. */
+        long[] times();
+
+        void at(long time, InMemoryPoolStore store, List<JournalEntry> journalSoFar);
+    }
+
+    private static final Observer NO_OBSERVER = new Observer() {
+        @Override
+        public long[] times() {
+            return new long[0];
+        }
+
+        @Override
+        public void at(long time, InMemoryPoolStore store, List<JournalEntry> journalSoFar) {}
+    };
+
+    private final InMemoryPoolStore store = new InMemoryPoolStore();
+    private Observer observer = NO_OBSERVER;
+
     private Simulation(String pool, RecordedRuns runs, long[] skews, TimeRules rules) {
         this.pool = pool;
-        this.scheduler = new PoolScheduler(pool, new InMemoryPoolStore(), simulated(rules));
+        this.scheduler = new PoolScheduler(pool, store, simulated(rules));
         this.runs = runs;
         this.skews = skews;
     }
@@ -176,6 +201,19 @@ final class Simulation {
         int dropped = simulation.replayOutsideEvents(recorded, times, change, sharing);
         simulation.loop();
         return new Result(pool, List.copyOf(simulation.journal), added, dropped);
+    }
+
+    /**
+     * Re-runs one pool's journal as recorded (no change), showing the state to {@code observer} at the
+     * times it asks for.
+     */
+    static Result observe(String pool, List<JournalEntry> recorded, TimeRules rules, Observer observer) {
+        long[] times = JournalClock.heard(recorded);
+        Simulation simulation = new Simulation(pool, RecordedRuns.of(recorded, times), skews(recorded, times), rules);
+        simulation.observer = observer;
+        simulation.replayOutsideEvents(recorded, times, FleetChange.none(), SharingChange.none());
+        simulation.loop();
+        return new Result(pool, List.copyOf(simulation.journal), 0, 0);
     }
 
     /** Per recorded entry, its record time less its time on the scheduler's clock. */
@@ -315,8 +353,13 @@ final class Simulation {
 
     private void loop() {
         scheduleTick(Long.MIN_VALUE);
+        long[] looks = observer.times();
+        int look = 0;
         while (!queue.isEmpty()) {
             Pending next = queue.poll();
+            while (look < looks.length && looks[look] <= next.time()) {
+                observer.at(looks[look++], store, journal);
+            }
             List<Decision> decisions;
             if (next.input() == null) {
                 if (next.time() != tickAt) {

@@ -54,7 +54,31 @@ final class DurationSketch {
             cumulative[i] = sum;
             means[i] = weights[i] > 0 ? sums[i] / weights[i] : 0;
         }
-        return new Durations(cumulative, means, count);
+        return new Durations(cumulative, means, count, meanError(means, sum));
+    }
+
+    /**
+     * How uncertain the mean run time is, relative to it: the coefficient of variation of the runs over
+     * the square root of their decayed weight (the standard error of a mean, as a share of it).
+     */
+    private double meanError(double[] means, double weight) {
+        if (weight <= 0) {
+            return 0;
+        }
+        double mean = 0;
+        for (int i = 0; i < BUCKETS; i++) {
+            mean += weights[i] * means[i];
+        }
+        mean /= weight;
+        if (mean <= 0) {
+            return 0;
+        }
+        double variance = 0;
+        for (int i = 0; i < BUCKETS; i++) {
+            variance += weights[i] * (means[i] - mean) * (means[i] - mean);
+        }
+        variance /= weight;
+        return Math.sqrt(variance) / mean / Math.sqrt(Math.max(1, weight));
     }
 
     private void decayTo(long atMillis) {
@@ -93,11 +117,22 @@ final class DurationSketch {
         private final double[] cumulative;
         private final double[] means;
         private final long count;
+        private final double meanError;
 
-        private Durations(double[] cumulative, double[] means, long count) {
+        private Durations(double[] cumulative, double[] means, long count, double meanError) {
             this.cumulative = cumulative;
             this.means = means;
             this.count = count;
+            this.meanError = meanError;
+        }
+
+        /**
+         * How far the true mean run time may be from the runs seen, as a share of it (their standard error):
+         * a forecast's futures each scale their draws by a factor of about this spread, so that what a few
+         * runs cannot tell shows in the interval.
+         */
+        double meanError() {
+            return meanError;
         }
 
         /** The runs seen, however old. */

@@ -33,8 +33,10 @@ import java.util.StringJoiner;
  * rules as they decide), several times: in each future every attempt holds its slot for a run time
  * drawn from what the journal saw lately ({@link RunTimes}; a running attempt for a time longer than
  * it has already run), capped by its declared timeout. The spread of a task's start over the futures
- * gives its interval. What the futures do not know: tasks submitted after now (one that ranks first
- * takes a slot before those waiting), workers that come or go, retries of attempts that will fail.
+ * gives its interval. Tasks keep arriving in the futures as steady streams do now (per class and
+ * tenant, at the median rate of the last ten minutes; a burst is not foreseen), and compete for slots
+ * as the policy says. What the futures do not know: bursts to come, workers that come or go, retries
+ * of attempts that will fail.
  *
  * <p>A future stops at the horizon, after so many placements, when its time budget is spent, or where
  * the copy ends (a long line is copied only so far); what starts later is said to be beyond the
@@ -46,15 +48,17 @@ public final class Forecaster {
     /**
      * How much a forecast does.
      *
-     * @param futures       how many futures it samples (the interval is their 10th to 90th percentile)
+     * @param futures       how many futures it samples; the estimate's p10, p50 and p90 are the futures' starts of
+     *                      rank q·(futures + 1), so that a start drawn like the futures' falls below p10 one time
+     *                      in ten and above p90 one time in ten (19 futures: ranks 2, 10 and 18)
      * @param perLine       how many waiting tasks of each line it copies
      * @param maxPlacements how many placements one future makes at most
      * @param horizonMs     how far ahead a future runs at most
      * @param budgetMs      how long the whole forecast may take, spread over its futures
      */
     public record Settings(int futures, int perLine, int maxPlacements, long horizonMs, long budgetMs) {
-        /** Ten futures, 20,000 tasks a line, 200,000 placements, a week ahead, two seconds. */
-        public static final Settings DEFAULT = new Settings(10, 20_000, 200_000, 7L * 24 * 3_600_000, 2_000);
+        /** 19 futures, 20,000 tasks a line, 200,000 placements, a week ahead, two seconds. */
+        public static final Settings DEFAULT = new Settings(19, 20_000, 200_000, 7L * 24 * 3_600_000, 2_000);
 
         public Settings {
             if (futures < 1 || perLine < 1 || maxPlacements < 1 || horizonMs < 1 || budgetMs < 1) {
@@ -102,8 +106,11 @@ public final class Forecaster {
 
     // ==== one future ==============================================================================
 
-    /** A worker's report planned for {@code time}; {@code order} keeps equal times in planning order. */
-    private record Report(long time, long order, AttemptSucceeded report) {}
+    /**
+     * What happens at {@code time} in a future: a worker's report, or a task of a steady stream arriving;
+     * {@code order} keeps equal times in planning order.
+     */
+    private record Report(long time, long order, AttemptSucceeded report, RunTimes.Stream arrival) {}
 
     /** One sampled future of the pool, run until it stops; then its starts and positions are read. */
     private final class Future {
@@ -124,6 +131,8 @@ public final class Forecaster {
         final Map<String, Long> positions = new HashMap<>();
         private long order;
         private int placements;
+        private long arrivals;
+        private final Map<DurationSketch.Durations, Double> scales = new java.util.IdentityHashMap<>();
         /** Some attempt's run time could not be drawn (nothing seen, no timeout): it holds its slot forever here. */
         boolean unfounded;
         /** Nothing more would happen: every task it did not place, nothing in this fleet ever places. */
@@ -152,6 +161,7 @@ public final class Forecaster {
             }
             long tickedAt = Long.MIN_VALUE;
             apply(scheduler.tick(Instant.ofEpochMilli(now)), now);
+            runTimes.arrivals().forEach(stream -> schedule(stream, now));
             long time = now;
             long horizon = now + settings.horizonMs();
             while (true) {
@@ -162,6 +172,10 @@ public final class Forecaster {
                 }
                 Report next = reports.peek();
                 long at = Math.min(tickAt, next == null ? Long.MAX_VALUE : next.time());
+                if (starts.size() == copy.waiting.size()) {
+                    reached = at; // every task waiting now has started: what comes after does not matter
+                    return this;
+                }
                 if (at == Long.MAX_VALUE) {
                     exhausted = true;
                     reached = Long.MAX_VALUE;
@@ -173,7 +187,11 @@ public final class Forecaster {
                     return this;
                 }
                 time = at;
-                if (next != null && next.time() <= tickAt) {
+                if (next != null && next.time() <= tickAt && next.arrival() != null) {
+                    reports.poll();
+                    apply(scheduler.apply(arrive(next.arrival(), at), Instant.ofEpochMilli(at)), at);
+                    schedule(next.arrival(), at);
+                } else if (next != null && next.time() <= tickAt) {
                     reports.poll();
                     AttemptSucceeded r = next.report();
                     AttemptAssigned a = live.get(Journal.attemptKey(r.getTaskId(), r.getAttempt()));
@@ -185,6 +203,31 @@ public final class Forecaster {
                     apply(scheduler.tick(Instant.ofEpochMilli(at)), at);
                 }
             }
+        }
+
+        /**
+         * This future's belief about the mean of a source's run times: the runs seen say it only up to their
+         * standard error, so each future scales that source's draws by its own factor, log-normal around 1.
+         */
+        private double scale(RunTimes.Source source) {
+            return scales.computeIfAbsent(source.durations(), d -> Math.exp(d.meanError() * gaussian()));
+        }
+
+        private double gaussian() {
+            return Math.sqrt(-2 * Math.log(1 - random.nextDouble())) * Math.cos(2 * Math.PI * random.nextDouble());
+        }
+
+        /** Plans the next arrival of a steady stream after {@code after}: exponential gaps at its rate. */
+        private void schedule(RunTimes.Stream stream, long after) {
+            long gap = Math.max(1, Math.round(-Math.log(1 - random.nextDouble()) / stream.perMs()));
+            reports.add(new Report(after + gap, order++, null, stream));
+        }
+
+        /** A task like the stream's, submitted at {@code at}: it competes for slots as the stream's tasks do. */
+        private TaskSubmitted arrive(RunTimes.Stream stream, long at) {
+            return TaskSubmitted.newBuilder(stream.template()).setTaskId("~arriving-" + (arrivals++))
+                    .setSubmittedAt(Instant.ofEpochMilli(at)).setNotBefore(null).setStartAt(null).setDeadline(null)
+                    .build();
         }
 
         /** Whether a line copied short has run dry: past here this future would place as if it were empty. */
@@ -246,7 +289,7 @@ public final class Forecaster {
             AttemptSucceeded report = AttemptSucceeded.newBuilder().setTaskId(a.getTaskId()).setPool(copy.pool)
                     .setAttempt(a.getAttempt()).setWorkerId(a.getWorkerId()).setGeneration(a.getGeneration())
                     .setAt(Instant.ofEpochMilli(at)).build();
-            reports.add(new Report(at, order++, report));
+            reports.add(new Report(at, order++, report, null));
         }
 
         /**
@@ -257,7 +300,8 @@ public final class Forecaster {
         private long runTime(TaskSubmitted task, long age) {
             RunTimes.Source source = runTimes.forTask(Requirement.keyOf(task), tenant(task));
             Long timeout = task.getTimeoutMs();
-            long run = source == null ? -1 : source.durations().drawAbove(age, random.nextDouble());
+            long run = source == null ? -1 : Math.round(source.durations().drawAbove(age, random.nextDouble())
+                    * scale(source));
             if (run < 0 && source != null && age > 0) {
                 run = age + Math.round(age * random.nextDouble());
             }
@@ -323,9 +367,13 @@ public final class Forecaster {
         return new Forecast(copy.pool, now, reachedAt, k, estimates);
     }
 
-    /** The {@code q} quantile of sorted starts by nearest rank; {@code null} when it is beyond the forecast. */
-    private static Instant rank(long[] sorted, double q) {
-        long v = sorted[(int) Math.max(0, Math.ceil(q * sorted.length) - 1)];
+    /**
+     * The {@code q} quantile of sorted starts as a prediction of one more start drawn like them: the one of
+     * rank q·(n + 1); {@code null} when it is beyond the forecast.
+     */
+    static Instant rank(long[] sorted, double q) {
+        int rank = (int) Math.round(q * (sorted.length + 1));
+        long v = sorted[Math.max(1, Math.min(sorted.length, rank)) - 1];
         return v == Long.MAX_VALUE ? null : Instant.ofEpochMilli(v);
     }
 

@@ -13,7 +13,9 @@ import io.cronoq.scheduler.policy.forecast.DurationSketch.Durations;
 import io.cronoq.scheduler.policy.match.Requirement;
 import io.cronoq.schemas.events.Journal;
 import io.cronoq.schemas.rules.SharingRules;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -68,7 +70,12 @@ public final class RunTimes {
         Object event = entry.getEvent();
         if (event instanceof TaskSubmitted t) {
             String tenant = t.getTenant() == null ? SharingRules.DEFAULT_TENANT : t.getTenant();
-            kinds.put(pool + "/" + t.getTaskId(), new Kind(Requirement.keyOf(t), tenant));
+            Kind kind = new Kind(Requirement.keyOf(t), tenant);
+            kinds.put(pool + "/" + t.getTaskId(), kind);
+            if (t.getGang() == null && (t.getAfter() == null || t.getAfter().isEmpty())) {
+                pools.computeIfAbsent(pool, k -> new PoolSketches()).arrivals
+                        .computeIfAbsent(kind, k -> new Arrivals()).submitted(t, heard);
+            }
         } else if (event instanceof AttemptAssigned a) {
             assigned.put(attempt(pool, a.getTaskId(), a.getAttempt()), heard);
         } else if (event instanceof AttemptSucceeded s) {
@@ -111,20 +118,85 @@ public final class RunTimes {
         }
     }
 
-    /** A frozen copy of what is known of one pool's run times, for one forecast. */
+    /** A frozen copy of what is known of one pool's run times, for one forecast; no arrivals. */
     public synchronized Lookup lookup(String pool) {
+        return lookup(pool, Long.MIN_VALUE);
+    }
+
+    /**
+     * A frozen copy of what is known of one pool's run times, for one forecast, with the steady streams
+     * of tasks arriving at {@code atMillis} (none when {@code Long.MIN_VALUE}).
+     */
+    public synchronized Lookup lookup(String pool, long atMillis) {
         PoolSketches p = pools.get(pool);
         if (p == null) {
-            return new Lookup(Map.of(), Map.of(), null);
+            return new Lookup(Map.of(), Map.of(), null, List.of());
+        }
+        List<Stream> streams = new ArrayList<>();
+        if (atMillis != Long.MIN_VALUE) {
+            p.arrivals.values().forEach(a -> {
+                double rate = a.ratePerMs(atMillis);
+                if (rate > 0) {
+                    streams.add(new Stream(a.template, rate));
+                }
+            });
         }
         Map<String, Durations> byClassAndTenant = new HashMap<>();
         p.byClassAndTenant.forEach((k, v) -> byClassAndTenant.put(k, v.snapshot()));
         Map<String, Durations> byClass = new HashMap<>();
         p.byClass.forEach((k, v) -> byClass.put(k, v.snapshot()));
-        return new Lookup(byClassAndTenant, byClass, p.pool.snapshot());
+        return new Lookup(byClassAndTenant, byClass, p.pool.snapshot(), streams);
     }
 
+    /**
+     * How often tasks of one class and tenant arrive steadily: submissions counted per minute over the
+     * last ten, of which the median is the rate (so one burst, however large, does not read as a stream),
+     * and the last submission as a template of what arrives.
+     */
+    private static final class Arrivals {
+        static final int MINUTES = 10;
+        final long[] perMinute = new long[MINUTES];
+        long minute = Long.MIN_VALUE;
+        TaskSubmitted template;
+
+        void submitted(TaskSubmitted t, long heard) {
+            long now = Math.floorDiv(heard, 60_000L);
+            advance(now);
+            perMinute[(int) Math.floorMod(now, (long) MINUTES)]++;
+            template = t;
+        }
+
+        private void advance(long now) {
+            if (minute == Long.MIN_VALUE || now - minute >= MINUTES) {
+                java.util.Arrays.fill(perMinute, 0);
+            } else {
+                for (long m = minute + 1; m <= now; m++) {
+                    perMinute[(int) Math.floorMod(m, (long) MINUTES)] = 0;
+                }
+            }
+            minute = Math.max(minute, now);
+        }
+
+        /** Tasks a millisecond at {@code atMillis}: the median of the last ten minutes' counts (the current one too). */
+        double ratePerMs(long atMillis) {
+            long[] counts = perMinute.clone();
+            long now = Math.floorDiv(atMillis, 60_000L);
+            if (minute == Long.MIN_VALUE || now - minute >= MINUTES) {
+                return 0;
+            }
+            for (long m = minute + 1; m <= now; m++) {
+                counts[(int) Math.floorMod(m, (long) MINUTES)] = 0;
+            }
+            java.util.Arrays.sort(counts);
+            return (counts[MINUTES / 2 - 1] + counts[MINUTES / 2]) / 2.0 / 60_000.0;
+        }
+    }
+
+    /** A steady stream of arriving tasks: what one looks like, and how many arrive a millisecond. */
+    public record Stream(TaskSubmitted template, double perMs) {}
+
     private final class PoolSketches {
+        final Map<Kind, Arrivals> arrivals = new HashMap<>();
         final DurationSketch pool = new DurationSketch(halfLifeMs);
         final Map<String, DurationSketch> byClass = new HashMap<>();
         final Map<String, DurationSketch> byClassAndTenant = new HashMap<>();
@@ -151,11 +223,19 @@ public final class RunTimes {
         private final Map<String, Durations> byClassAndTenant;
         private final Map<String, Durations> byClass;
         private final Durations pool;
+        private final List<Stream> arrivals;
 
-        Lookup(Map<String, Durations> byClassAndTenant, Map<String, Durations> byClass, Durations pool) {
+        Lookup(Map<String, Durations> byClassAndTenant, Map<String, Durations> byClass, Durations pool,
+               List<Stream> arrivals) {
             this.byClassAndTenant = byClassAndTenant;
             this.byClass = byClass;
             this.pool = pool;
+            this.arrivals = List.copyOf(arrivals);
+        }
+
+        /** The steady streams of tasks that keep arriving, by class and tenant. */
+        public List<Stream> arrivals() {
+            return arrivals;
         }
 
         /**
