@@ -34,10 +34,12 @@ public final class GatewayServer implements AutoCloseable {
     private final GatewayMetrics metrics;
     private final SchemaRegistry registry;
     private final JournalFeed journal;
+    private final Forecasts forecasts;
 
     private GatewayServer(Javalin app, String bind, GatewayTls tls, KafkaCommands commands, GatewayMetrics metrics,
-                          SchemaRegistry registry, JournalFeed journal) {
+                          SchemaRegistry registry, JournalFeed journal, Forecasts forecasts) {
         this.app = app;
+        this.forecasts = forecasts;
         this.bind = bind;
         this.tls = tls;
         this.commands = commands;
@@ -74,18 +76,20 @@ public final class GatewayServer implements AutoCloseable {
         KafkaCommands commands = null;
         GatewayMetrics metrics = null;
         JournalFeed journal = null;
+        Forecasts forecasts = null;
         Javalin app;
         try {
             commands = new KafkaCommands(kafka, topics, TIMEOUT);
             String inputTopic = topics.submissions().name();
-            LocalStateReader local = new LocalStateReader(streams, inputTopic, clock);
+            JournalHistory history = new JournalHistory(HistoryRoutes.MAX_MINUTES);
+            forecasts = new Forecasts(history.runTimes(), config.timeRules(), clock);
+            LocalStateReader local = new LocalStateReader(streams, inputTopic, clock, forecasts);
             Ownership ownership = new Ownership(streams, self, inputTopic, commands::inputPartitions, local);
             metrics = new GatewayMetrics(streams, local, clock);
             JournalMeter meter = new JournalMeter(metrics.registry(), local::ownedPartitions,
                     commands::inputPartitions);
             PeerClient peers = new PeerClient(TIMEOUT, tls == null ? null : tls.peerContext());
             ClusterStateReader cluster = new ClusterStateReader(local, ownership, peers, clock);
-            JournalHistory history = new JournalHistory(HistoryRoutes.MAX_MINUTES);
             journal = new JournalFeed(kafka, topics, meter, history, cluster, clock).start();
             ForwardedStateReader forwarded = new ForwardedStateReader(local, ownership, peers::answers);
             metrics.unserved(forwarded::unservedPartitions);
@@ -96,6 +100,9 @@ public final class GatewayServer implements AutoCloseable {
             // Did not start (e.g. the port is taken): release what was opened, then say why.
             if (journal != null) {
                 journal.close();
+            }
+            if (forecasts != null) {
+                forecasts.close();
             }
             if (metrics != null) {
                 metrics.close();
@@ -117,7 +124,7 @@ public final class GatewayServer implements AutoCloseable {
                     + "can submit, cancel and drain. Set cronoq.http.bind = \"127.0.0.1\" or configure [[auth.tokens]].",
                     bind, app.port());
         }
-        return new GatewayServer(app, bind, tls, commands, metrics, registry, journal);
+        return new GatewayServer(app, bind, tls, commands, metrics, registry, journal, forecasts);
     }
 
     private static HostInfo self(SchedulerConfig config) {
@@ -151,6 +158,7 @@ public final class GatewayServer implements AutoCloseable {
     public void close() {
         app.stop();
         journal.close();
+        forecasts.close();
         metrics.close();
         commands.close();
         try {

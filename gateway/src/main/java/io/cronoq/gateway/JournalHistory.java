@@ -64,9 +64,18 @@ final class JournalHistory implements HistorySource {
         this.since = at;
     }
 
+    /** How long attempts of each kind held their slots lately, learnt from the same entries (for start estimates). */
+    private final io.cronoq.scheduler.policy.forecast.RunTimes runTimes = new io.cronoq.scheduler.policy.forecast.RunTimes();
+
     /** Applies one journal entry; a pool's entries must come in journal order. */
     synchronized void apply(JournalEntry entry) {
         pools.computeIfAbsent(entry.getPool(), p -> new PoolLine()).apply(entry);
+        runTimes.record(entry);
+    }
+
+    /** The run times learnt from the entries applied. */
+    io.cronoq.scheduler.policy.forecast.RunTimes runTimes() {
+        return runTimes;
     }
 
     /**

@@ -25,7 +25,22 @@ import org.apache.kafka.streams.errors.InvalidStateStoreException;
  * tasks (standby copies are never read, so an answer is never stale by a failover). Pools owned by
  * other instances are simply absent; {@link ClusterStateReader} adds them.
  */
-record LocalStateReader(KafkaStreams streams, String inputTopic, Clock clock) implements StateReader {
+record LocalStateReader(KafkaStreams streams, String inputTopic, Clock clock, Forecasts forecasts)
+        implements StateReader {
+
+    /** A reader that gives no start estimates. */
+    LocalStateReader(KafkaStreams streams, String inputTopic, Clock clock) {
+        this(streams, inputTopic, clock, null);
+    }
+
+    /** The pool's last forecast as {@link Forecasts} keeps it, made from this instance's stores; null when none. */
+    io.cronoq.scheduler.policy.forecast.Forecast forecastOf(String pool) {
+        return forecasts == null ? null : forecasts.of(pool, maker(pool));
+    }
+
+    private Forecasts.Maker maker(String pool) {
+        return (forecaster, runTimes, now) -> onePool(q -> q.forecast(pool, forecaster, runTimes, now));
+    }
 
     /** The input partitions this instance runs as active tasks, ascending. */
     TreeSet<Integer> ownedPartitions() {
@@ -152,6 +167,13 @@ record LocalStateReader(KafkaStreams streams, String inputTopic, Clock clock) im
             List<TaskRecord> found = pool != null ? q.task(pool, id).map(List::of).orElse(List.of()) : q.tasksWithId(id);
             for (TaskRecord t : found) {
                 TaskView view = ViewMapper.task(t, clock.instant());
+                if (forecasts != null && t.getState() == io.cronoq.events.TaskState.WAITING) {
+                    view = view.withEstimate(forecasts.estimate(t.getTask().getPool(), t.getTask().getTaskId(),
+                            maker(t.getTask().getPool())));
+                } else if (t.getState() == io.cronoq.events.TaskState.BLOCKED) {
+                    view = view.withEstimate(io.cronoq.scheduler.policy.forecast.Forecast.Estimate.none(null,
+                            "it waits for its parents: it is estimated once they have ended as it asks"));
+                }
                 // A success's result, read beside the record (the list of tasks leaves it out).
                 views.add(t.getState() == io.cronoq.events.TaskState.SUCCEEDED
                         ? view.withResult(q.result(t.getTask().getPool(), t.getTask().getTaskId()).orElse(null)) : view);

@@ -63,8 +63,41 @@ public record TaskView(String id, String pool, String state, Map<String, String>
     /** A parent a task waits for: its id, its pool, and how it must end ({@code succeeded}, {@code failed}, {@code finished}). */
     public record ParentView(String task, String pool, String when) {}
 
-    /** Why a task waits: the scheduler's reason, since when, and for how long by the gateway's clock. */
-    public record WaitingView(String reason, String since, Long waitingMs) {}
+    /**
+     * Why a task waits: the scheduler's reason, since when, and for how long by the gateway's clock; and
+     * when it will start, from the pool's last forecast.
+     *
+     * @param position       how many tasks the forecast places before it on the workers it can use (tasks of
+     *                       other tenants that win by share count; tasks it does not compete with do not)
+     * @param estimatedStart its start's p10, p50 and p90, or {@code null} when nothing can be said
+     * @param estimate       in one line, what the estimate rests on, or why there is none
+     */
+    public record WaitingView(String reason, String since, Long waitingMs, Long position, StartView estimatedStart,
+                              String estimate) {
+
+        /** Why and since when, with no estimate yet. */
+        public WaitingView(String reason, String since, Long waitingMs) {
+            this(reason, since, waitingMs, null, null, null);
+        }
+    }
+
+    /** When a task will start: one future in ten starts it before {@code p10}, one in ten after {@code p90}. */
+    public record StartView(String p10, String p50, String p90) {}
+
+    /** This view with a start estimate added to its {@code waiting}; unchanged when it does not wait. */
+    public TaskView withEstimate(io.cronoq.scheduler.policy.forecast.Forecast.Estimate e) {
+        if (waiting == null || e == null) {
+            return this;
+        }
+        StartView start = e.known() ? new StartView(ViewMapper.text(e.p10()), ViewMapper.text(e.p50()),
+                ViewMapper.text(e.p90())) : null;
+        WaitingView w = new WaitingView(waiting.reason(), waiting.since(), waiting.waitingMs(), e.position(), start,
+                e.reason());
+        return new TaskView(id, pool, state, labels, resources, priority, payloadBytes, submitter, tenant, submittedAt,
+                updatedAt, deadline, notBefore, startAt, tolerance, timeout, maxAttempts, backoff, maxBackoff, prefer,
+                concurrency, rateLimits, w, attempts, gang, after, onParentUnmet, unmetParents, workflow, result,
+                resultBase64);
+    }
 
     /**
      * A member's place in its gang.

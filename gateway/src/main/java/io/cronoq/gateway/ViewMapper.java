@@ -238,7 +238,7 @@ final class ViewMapper {
         return millis == null ? null : Duration.ofMillis(millis).toString();
     }
 
-    private static String text(Instant instant) {
+    static String text(Instant instant) {
         return instant == null ? null : instant.toString();
     }
 

@@ -58,6 +58,7 @@ class OpenApiDocumentTest {
         assertProperties("Task", TaskView.class);
         assertProperties("Attempt", TaskView.AttemptView.class);
         assertProperties("Waiting", TaskView.WaitingView.class);
+        assertProperties("EstimatedStart", TaskView.StartView.class);
         assertProperties("GangSpec", TaskView.GangView.class);
         assertProperties("Gang", GangView.class);
         assertProperties("GangMember", GangView.MemberView.class);

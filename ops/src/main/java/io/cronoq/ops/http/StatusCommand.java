@@ -4,8 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 
-/** {@code cronoq status}: a task's state, why it waits, and its attempts. */
-@Command(name = "status", mixinStandardHelpOptions = true, description = "Show a task: state, waiting reason, attempts.")
+/** {@code cronoq status}: a task's state, why it waits and when it will start, and its attempts. */
+@Command(name = "status", mixinStandardHelpOptions = true,
+        description = "Show a task: state, waiting reason, estimated start, attempts.")
 public final class StatusCommand extends TaskCommand {
 
     @Override
@@ -20,6 +21,14 @@ public final class StatusCommand extends TaskCommand {
         JsonNode waiting = answer.path("waiting");
         if (waiting.isObject()) {
             out.printf("  waiting since %s: %s%n", waiting.path("since").asText(), waiting.path("reason").asText());
+            JsonNode start = waiting.path("estimatedStart");
+            if (start.isObject()) {
+                out.printf("  starts around %s (p10 %s, p90 %s), %s ahead%n", start.path("p50").asText(),
+                        start.path("p10").asText(), Table.text(start, "p90"), waiting.path("position").asText());
+            }
+            if (waiting.hasNonNull("estimate")) {
+                out.printf("  estimate: %s%n", waiting.path("estimate").asText());
+            }
         }
         JsonNode attempts = answer.path("attempts");
         if (attempts.size() > 0) {

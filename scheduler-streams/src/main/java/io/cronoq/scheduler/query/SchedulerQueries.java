@@ -134,6 +134,20 @@ public final class SchedulerQueries {
         return Optional.of(new PoolScheduler(pool, store).limits(at));
     }
 
+    /**
+     * When the waiting tasks of {@code pool} will start, forecast from its state in these stores at
+     * {@code now}; empty when these stores know nothing of the pool.
+     */
+    public Optional<io.cronoq.scheduler.policy.forecast.Forecast> forecast(String pool,
+            io.cronoq.scheduler.policy.forecast.Forecaster forecaster,
+            io.cronoq.scheduler.policy.forecast.RunTimes.Lookup runTimes, Instant now) {
+        ReadOnlyPoolStore store = new ReadOnlyPoolStore(pool, stores);
+        if (store.pool() == null && !store.workers().iterator().hasNext()) {
+            return Optional.empty();
+        }
+        return Optional.of(forecaster.forecast(pool, store, runTimes, now));
+    }
+
     /** The task {@code taskId} of {@code pool}, or empty. */
     public Optional<TaskRecord> task(String pool, String taskId) {
         return Optional.ofNullable(current(StoreNames.task(stores.tasks(), pool, taskId)));

@@ -122,6 +122,65 @@ class ForecastTest {
         assertExact(forecast(T0).estimate("later"), T0.plusSeconds(300), 0);
     }
 
+    /**
+     * Property: over random pools (workers of two kinds, tenants, delayed tasks, tasks no worker can run,
+     * attempts already running), no estimate claims a start before the task could start — before now,
+     * before its not-before time — and p10 ≤ p50 ≤ p90; a task no worker can run is never given one.
+     */
+    @Test
+    void estimatesNeverClaimAStartBeforeTheTaskCouldStart() {
+        for (int variant = 1; variant <= 40; variant++) {
+            java.util.SplittableRandom random = new java.util.SplittableRandom(variant);
+            InMemoryPoolStore pool = new InMemoryPoolStore();
+            PoolScheduler s = new PoolScheduler(POOL, pool);
+            RunTimes seen = new RunTimes();
+            s.apply(In.worker("cpu", 1 + random.nextInt(4)), T0);
+            s.apply(In.worker("gpu", 1 + random.nextInt(2), "gpu=a100"), T0);
+            for (int i = 0; i < 60; i++) {
+                String[] labels = switch (random.nextInt(6)) {
+                    case 0 -> new String[] {"gpu=a100"};
+                    case 1 -> new String[] {"gpu=h100"}; // no worker has it
+                    default -> new String[0];
+                };
+                TaskSubmitted task = tenantTask("t" + i, random.nextBoolean() ? "alpha" : "beta");
+                task.setLabels(In.labels(labels));
+                if (random.nextInt(4) == 0) {
+                    task.setNotBefore(T0.plusSeconds(random.nextInt(600)));
+                }
+                s.apply(task, T0.plusMillis(i));
+            }
+            for (int i = 0; i < 30; i++) {
+                seen.observe(POOL, random.nextBoolean() ? "" : "gpu=a100", random.nextBoolean() ? "alpha" : "beta",
+                        1_000 + random.nextInt(120_000), T0.toEpochMilli());
+            }
+            Instant now = T0.plusSeconds(random.nextInt(30));
+            Forecast forecast = forecaster.forecast(POOL, pool, seen.lookup(POOL), now);
+            for (String id : pool.taskIds()) {
+                var record = pool.task(id);
+                Estimate e = forecast.estimate(id);
+                if (record.getState() != io.cronoq.events.TaskState.WAITING) {
+                    continue;
+                }
+                assertThat(e).as("every waiting task is estimated (variant %d, %s)", variant, id).isNotNull();
+                if (record.getTask().getLabels().containsKey("gpu")
+                        && record.getTask().getLabels().get("gpu").equals("h100")) {
+                    assertThat(e.known()).as("no worker can run %s", id).isFalse();
+                    continue;
+                }
+                if (!e.known()) {
+                    continue;
+                }
+                Instant earliest = record.getTask().getNotBefore() == null || record.getTask().getNotBefore().isBefore(now)
+                        ? now : record.getTask().getNotBefore();
+                assertThat(e.p10()).as("p10 of %s (variant %d)", id, variant).isAfterOrEqualTo(earliest);
+                assertThat(e.p50()).isAfterOrEqualTo(e.p10());
+                if (e.p90() != null) {
+                    assertThat(e.p90()).isAfterOrEqualTo(e.p50());
+                }
+            }
+        }
+    }
+
     private Forecast forecast(Instant now) {
         return forecaster.forecast(POOL, store, runTimes.lookup(POOL), now);
     }
