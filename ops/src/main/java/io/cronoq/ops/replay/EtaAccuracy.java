@@ -98,6 +98,7 @@ final class EtaAccuracy {
         List<Double> errors = new ArrayList<>();
         List<Double> biases = new ArrayList<>();
         boolean interval = method.equals("forecast");
+
         for (Sample s : samples) {
             Long start = actual.get(s.taskId());
             if (start == null || start < s.at()) {

@@ -122,6 +122,33 @@ class ForecastTest {
         assertExact(forecast(T0).estimate("later"), T0.plusSeconds(300), 0);
     }
 
+    @Test
+    void anotherTenantsSteadyArrivalsTakeTheirShareAhead() {
+        scheduler.apply(In.worker("w1", 2), T0);
+        for (int i = 0; i < 6; i++) {
+            TaskSubmitted a = tenantTask("a" + i, "alpha");
+            a.setSubmittedAt(T0.plusSeconds(3_600));
+            scheduler.apply(a, T0.plusSeconds(3_600));
+        }
+        learn("", "alpha", 10_000, 10);
+        learn("", "beta", 10_000, 10);
+        Instant now = T0.plusSeconds(3_600);
+        Estimate alone = forecaster.forecast(POOL, store, runTimes.lookup(POOL, now.toEpochMilli()), now).estimate("a5");
+        // beta submitted six tasks a minute for the last hour: they keep coming, and beta, holding less, wins slots.
+        for (int m = 0; m < 60; m++) {
+            for (int i = 0; i < 6; i++) {
+                TaskSubmitted b = tenantTask("b" + m + "-" + i, "beta");
+                runTimes.record(io.cronoq.schemas.events.Journal.entry(POOL, T0.plusSeconds(m * 60L + i * 10L), b, "test"));
+            }
+        }
+        Estimate crowded = forecaster.forecast(POOL, store, runTimes.lookup(POOL, now.toEpochMilli()), now).estimate("a5");
+
+        // Alone: a0 and a1 run until 10 s, a2 and a3 until 20 s; then a4 and a5.
+        assertExact(alone, now.plusSeconds(20), 3);
+        assertThat(crowded.p50()).as("beta's arrivals start before a5").isAfter(alone.p50());
+        assertThat(crowded.position()).isGreaterThan(3);
+    }
+
     /**
      * Property: over random pools (workers of two kinds, tenants, delayed tasks, tasks no worker can run,
      * attempts already running), no estimate claims a start before the task could start — before now,

@@ -171,7 +171,13 @@ final class DurationSketch {
             if (mass <= 1e-9) {
                 return -1;
             }
-            int b = firstAbove(start + u * mass);
+            double target = start + u * mass;
+            int b = firstAbove(target);
+            if (b == floorBucket && floorMs > lo) {
+                // In the floor's own bucket: somewhere between the floor and the bucket's end, as far in as drawn.
+                double share = Math.min(1, Math.max(0, (target - start) / Math.max(1e-12, inFloor * keptShare)));
+                return Math.round(floorMs + share * (hi - floorMs));
+            }
             return Math.max(floorMs, Math.round(means[b]));
         }
 

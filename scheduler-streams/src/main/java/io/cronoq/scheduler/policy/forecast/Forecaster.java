@@ -33,9 +33,9 @@ import java.util.StringJoiner;
  * rules as they decide), several times: in each future every attempt holds its slot for a run time
  * drawn from what the journal saw lately ({@link RunTimes}; a running attempt for a time longer than
  * it has already run), capped by its declared timeout. The spread of a task's start over the futures
- * gives its interval. Tasks keep arriving in the futures as steady streams do now (per class and
- * tenant, at the median rate of the last ten minutes; a burst is not foreseen), and compete for slots
- * as the policy says. What the futures do not know: bursts to come, workers that come or go, retries
+ * gives its interval. Tasks keep arriving in the futures as they did lately (per class and tenant,
+ * {@link Arrivals}): steadily at the rate of the last hour's minutes bursts aside, and in bursts as
+ * often and as large as those of the last hour; they compete for slots as the policy says. What the futures do not know: bursts to come, workers that come or go, retries
  * of attempts that will fail.
  *
  * <p>A future stops at the horizon, after so many placements, when its time budget is spent, or where
@@ -110,7 +110,19 @@ public final class Forecaster {
      * What happens at {@code time} in a future: a worker's report, or a task of a steady stream arriving;
      * {@code order} keeps equal times in planning order.
      */
-    private record Report(long time, long order, AttemptSucceeded report, RunTimes.Stream arrival) {}
+    private record Report(long time, long order, AttemptSucceeded report, Stream arrival) {}
+
+    /**
+     * A stream of arrivals as one future has it: the stream, at this future's rate, of single tasks or
+     * of bursts (each as large as one seen, drawn).
+     */
+    private record Stream(RunTimes.Stream seen, double perMs, boolean bursts) {}
+
+    /**
+     * The ids of tasks that arrive in a future, numbered (valid ids, as the policy checks them; should a
+     * real task have one, that arrival is refused as a duplicate and the future has one arrival less).
+     */
+    static final String ARRIVING = "cronoq-forecast-arrival-";
 
     /** One sampled future of the pool, run until it stops; then its starts and positions are read. */
     private final class Future {
@@ -161,7 +173,20 @@ public final class Forecaster {
             }
             long tickedAt = Long.MIN_VALUE;
             apply(scheduler.tick(Instant.ofEpochMilli(now)), now);
-            runTimes.arrivals().forEach(stream -> schedule(stream, now));
+            for (RunTimes.Stream stream : runTimes.arrivals()) {
+                // A rate seen is known up to its noise: each future takes its own, about √count arrivals off.
+                double perMs = stream.count() == 0 ? 0
+                        : Math.max(0, stream.count() + Math.sqrt(stream.count()) * gaussian()) / stream.spanMs();
+                if (perMs > 0) {
+                    schedule(new Stream(stream, perMs, false), now);
+                }
+                int bursts = stream.bursts().size();
+                double burstsPerMs = bursts == 0 ? 0
+                        : Math.max(0, bursts + Math.sqrt(bursts) * gaussian()) / stream.burstSpanMs();
+                if (burstsPerMs > 0) {
+                    schedule(new Stream(stream, burstsPerMs, true), now);
+                }
+            }
             long time = now;
             long horizon = now + settings.horizonMs();
             while (true) {
@@ -189,7 +214,11 @@ public final class Forecaster {
                 time = at;
                 if (next != null && next.time() <= tickAt && next.arrival() != null) {
                     reports.poll();
-                    apply(scheduler.apply(arrive(next.arrival(), at), Instant.ofEpochMilli(at)), at);
+                    long size = next.arrival().bursts() ? next.arrival().seen().bursts()
+                            .get(random.nextInt(next.arrival().seen().bursts().size())) : 1;
+                    for (long i = 0; i < size; i++) {
+                        apply(scheduler.apply(arrive(next.arrival(), at), Instant.ofEpochMilli(at)), at);
+                    }
                     schedule(next.arrival(), at);
                 } else if (next != null && next.time() <= tickAt) {
                     reports.poll();
@@ -217,15 +246,15 @@ public final class Forecaster {
             return Math.sqrt(-2 * Math.log(1 - random.nextDouble())) * Math.cos(2 * Math.PI * random.nextDouble());
         }
 
-        /** Plans the next arrival of a steady stream after {@code after}: exponential gaps at its rate. */
-        private void schedule(RunTimes.Stream stream, long after) {
+        /** Plans the next arrival (a task, or a burst) of a stream after {@code after}: exponential gaps at its rate. */
+        private void schedule(Stream stream, long after) {
             long gap = Math.max(1, Math.round(-Math.log(1 - random.nextDouble()) / stream.perMs()));
             reports.add(new Report(after + gap, order++, null, stream));
         }
 
         /** A task like the stream's, submitted at {@code at}: it competes for slots as the stream's tasks do. */
-        private TaskSubmitted arrive(RunTimes.Stream stream, long at) {
-            return TaskSubmitted.newBuilder(stream.template()).setTaskId("~arriving-" + (arrivals++))
+        private TaskSubmitted arrive(Stream stream, long at) {
+            return TaskSubmitted.newBuilder(stream.seen().template()).setTaskId(ARRIVING + (arrivals++))
                     .setSubmittedAt(Instant.ofEpochMilli(at)).setNotBefore(null).setStartAt(null).setDeadline(null)
                     .build();
         }

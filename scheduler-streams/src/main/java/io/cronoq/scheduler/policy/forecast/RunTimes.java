@@ -67,14 +67,15 @@ public final class RunTimes {
     private void learn(JournalEntry entry) {
         String pool = entry.getPool();
         long heard = Journal.heardAt(entry).toEpochMilli();
+        PoolSketches sketches = pools.computeIfAbsent(pool, k -> new PoolSketches());
+        sketches.firstHeard = Math.min(sketches.firstHeard, heard);
         Object event = entry.getEvent();
         if (event instanceof TaskSubmitted t) {
             String tenant = t.getTenant() == null ? SharingRules.DEFAULT_TENANT : t.getTenant();
             Kind kind = new Kind(Requirement.keyOf(t), tenant);
             kinds.put(pool + "/" + t.getTaskId(), kind);
             if (t.getGang() == null && (t.getAfter() == null || t.getAfter().isEmpty())) {
-                pools.computeIfAbsent(pool, k -> new PoolSketches()).arrivals
-                        .computeIfAbsent(kind, k -> new Arrivals()).submitted(t, heard);
+                sketches.arrivals.computeIfAbsent(kind, k -> new Arrivals()).submitted(t, heard);
             }
         } else if (event instanceof AttemptAssigned a) {
             assigned.put(attempt(pool, a.getTaskId(), a.getAttempt()), heard);
@@ -135,9 +136,9 @@ public final class RunTimes {
         List<Stream> streams = new ArrayList<>();
         if (atMillis != Long.MIN_VALUE) {
             p.arrivals.values().forEach(a -> {
-                double rate = a.ratePerMs(atMillis);
-                if (rate > 0) {
-                    streams.add(new Stream(a.template, rate));
+                Stream stream = a.stream(atMillis, p.firstHeard);
+                if (stream != null) {
+                    streams.add(stream);
                 }
             });
         }
@@ -149,54 +150,16 @@ public final class RunTimes {
     }
 
     /**
-     * How often tasks of one class and tenant arrive steadily: submissions counted per minute over the
-     * last ten, of which the median is the rate (so one burst, however large, does not read as a stream),
-     * and the last submission as a template of what arrives.
+     * How tasks of one class and tenant arrive ({@link Arrivals}): what one looks like; steadily,
+     * {@code count} in {@code spanMs} (the minutes without a burst); and in bursts, the sizes of those
+     * seen in the last {@code burstSpanMs}.
      */
-    private static final class Arrivals {
-        static final int MINUTES = 10;
-        final long[] perMinute = new long[MINUTES];
-        long minute = Long.MIN_VALUE;
-        TaskSubmitted template;
-
-        void submitted(TaskSubmitted t, long heard) {
-            long now = Math.floorDiv(heard, 60_000L);
-            advance(now);
-            perMinute[(int) Math.floorMod(now, (long) MINUTES)]++;
-            template = t;
-        }
-
-        private void advance(long now) {
-            if (minute == Long.MIN_VALUE || now - minute >= MINUTES) {
-                java.util.Arrays.fill(perMinute, 0);
-            } else {
-                for (long m = minute + 1; m <= now; m++) {
-                    perMinute[(int) Math.floorMod(m, (long) MINUTES)] = 0;
-                }
-            }
-            minute = Math.max(minute, now);
-        }
-
-        /** Tasks a millisecond at {@code atMillis}: the median of the last ten minutes' counts (the current one too). */
-        double ratePerMs(long atMillis) {
-            long[] counts = perMinute.clone();
-            long now = Math.floorDiv(atMillis, 60_000L);
-            if (minute == Long.MIN_VALUE || now - minute >= MINUTES) {
-                return 0;
-            }
-            for (long m = minute + 1; m <= now; m++) {
-                counts[(int) Math.floorMod(m, (long) MINUTES)] = 0;
-            }
-            java.util.Arrays.sort(counts);
-            return (counts[MINUTES / 2 - 1] + counts[MINUTES / 2]) / 2.0 / 60_000.0;
-        }
-    }
-
-    /** A steady stream of arriving tasks: what one looks like, and how many arrive a millisecond. */
-    public record Stream(TaskSubmitted template, double perMs) {}
+    public record Stream(TaskSubmitted template, long count, long spanMs, List<Long> bursts, long burstSpanMs) {}
 
     private final class PoolSketches {
         final Map<Kind, Arrivals> arrivals = new HashMap<>();
+        /** When the first entry of the pool was learnt from: minutes before it say nothing of arrivals. */
+        long firstHeard = Long.MAX_VALUE;
         final DurationSketch pool = new DurationSketch(halfLifeMs);
         final Map<String, DurationSketch> byClass = new HashMap<>();
         final Map<String, DurationSketch> byClassAndTenant = new HashMap<>();
