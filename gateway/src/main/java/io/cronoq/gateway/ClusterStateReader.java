@@ -58,6 +58,11 @@ record ClusterStateReader(LocalStateReader local, Ownership ownership, PeerClien
     }
 
     @Override
+    public Optional<ForecastView> forecast(String pool, int limit) {
+        return fromOwner(pool, owner -> peers.forecast(owner, pool, limit), () -> local.forecast(pool, limit));
+    }
+
+    @Override
     public Optional<TaskView> task(String id, String pool) {
         if (pool != null) {
             return fromOwner(pool, owner -> peers.task(owner, id, pool), () -> local.task(id, pool));

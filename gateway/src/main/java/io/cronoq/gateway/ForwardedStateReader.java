@@ -54,6 +54,11 @@ final class ForwardedStateReader implements StateReader {
     }
 
     @Override
+    public Optional<ForecastView> forecast(String pool, int limit) {
+        return checkedMiss(local.forecast(pool, limit), pool);
+    }
+
+    @Override
     public Optional<TaskView> task(String id, String pool) {
         return checkedMiss(local.task(id, pool), pool);
     }

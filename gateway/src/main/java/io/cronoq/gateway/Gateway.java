@@ -62,6 +62,7 @@ public final class Gateway {
         WorkflowRoutes workflows = new WorkflowRoutes(context);
         SnapshotRoutes snapshot = new SnapshotRoutes(context);
         HistoryRoutes history = new HistoryRoutes(context);
+        ForecastRoutes forecasts = new ForecastRoutes(context);
         WorkerRoutes workers = new WorkerRoutes(context);
         SharingRoutes sharing = new SharingRoutes(context);
         LimitRoutes limits = new LimitRoutes(context);
@@ -100,6 +101,7 @@ public final class Gateway {
             config.routes.delete("/v1/workflows/{id}", workflows::cancel, Permission.CANCEL);
             config.routes.get("/v1/snapshot", snapshot::get, Permission.READ);
             config.routes.get("/v1/history", history::get, Permission.READ);
+            config.routes.get("/v1/pools/{pool}/forecast", forecasts::get, Permission.READ);
             config.routes.get("/v1/workers", workers::list, Permission.READ);
             config.routes.get("/v1/workers/{id}", workers::get, Permission.READ);
             config.routes.post("/v1/workers/{id}/drain", workers::drain, Permission.DRAIN);

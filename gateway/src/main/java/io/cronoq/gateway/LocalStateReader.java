@@ -161,6 +161,19 @@ record LocalStateReader(KafkaStreams streams, String inputTopic, Clock clock, Fo
     }
 
     @Override
+    public Optional<ForecastView> forecast(String pool, int limit) {
+        if (onePool(q -> q.pool(pool)).isEmpty()) {
+            return Optional.empty();
+        }
+        io.cronoq.scheduler.policy.forecast.Forecast f = forecastOf(pool);
+        if (f == null) {
+            throw ApiException.unavailable("the first forecast of pool " + pool + " is still being made; ask again "
+                    + "in a moment", null);
+        }
+        return Optional.of(ForecastView.of(f, limit));
+    }
+
+    @Override
     public Optional<TaskView> task(String id, String pool) {
         List<TaskView> views = new ArrayList<>();
         for (SchedulerQueries q : queries()) {

@@ -134,6 +134,11 @@ final class PeerClient {
         return onePool(peer, "/v1/tenants", Map.of("pool", pool), TenantsView.class, TenantsView::pools);
     }
 
+    Optional<ForecastView> forecast(HostInfo peer, String pool, int limit) {
+        return get(peer, "/v1/pools/" + segment(pool) + "/forecast", Map.of("limit", Integer.toString(limit)),
+                ForecastView.class);
+    }
+
     Optional<TaskView> task(HostInfo peer, String id, String pool) {
         Map<String, String> query = pool == null ? Map.of() : Map.of("pool", pool);
         return get(peer, "/v1/tasks/" + segment(id), query, TaskView.class);

@@ -30,6 +30,12 @@ public interface StateReader {
     /** The concurrency keys and rate limits of one pool, or empty when no instance knows the pool. */
     Optional<PoolLimitsView> limits(String pool, ListCaps caps);
 
+    /**
+     * When one pool's backlog clears, from its last forecast, listing the first {@code limit} tasks to start;
+     * empty when no instance knows the pool.
+     */
+    Optional<ForecastView> forecast(String pool, int limit);
+
     /** A task by id; {@code pool}, when given, routes straight to the pool's owner. */
     Optional<TaskView> task(String id, String pool);
 

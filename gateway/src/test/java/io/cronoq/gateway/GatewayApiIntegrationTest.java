@@ -95,6 +95,37 @@ class GatewayApiIntegrationTest {
     }
 
     @Test
+    void waitingTasksShowWhenTheyWillStartAndThePoolWhenItsBacklogClears() {
+        String pool = broker.uniqueName("eta");
+        inputs.register(pool, "cpu-1", Map.of(), 1);
+        awaitWorker(pool, "cpu-1");
+        for (String id : new String[] {"eta-1", "eta-2", "eta-3"}) {
+            assertThat(api.post("/v1/tasks", "{\"pool\":\"%s\",\"id\":\"%s\",\"timeout\":\"PT60S\"}"
+                    .formatted(pool, id)).status()).isEqualTo(202);
+        }
+        JsonNode first = awaitTask("eta-1", t -> t.path("state").asText().equals("ASSIGNED"));
+        java.time.Instant assigned = java.time.Instant.parse(first.path("attempts").get(0).path("assignedAt").asText());
+
+        // Nothing has run yet: each attempt is taken to run its declared timeout, so every future agrees.
+        JsonNode third = awaitTask("eta-3", t -> t.path("waiting").path("estimatedStart").isObject());
+        JsonNode waiting = third.path("waiting");
+        assertThat(waiting.path("position").asLong()).as(waiting.toString()).isEqualTo(1);
+        assertThat(java.time.Instant.parse(waiting.path("estimatedStart").path("p50").asText()))
+                .isEqualTo(assigned.plusSeconds(120));
+        assertThat(waiting.path("estimatedStart").path("p10").asText())
+                .isEqualTo(waiting.path("estimatedStart").path("p90").asText());
+        assertThat(waiting.path("estimate").asText()).isEqualTo("1 ahead on unlabeled workers; run times taken at the "
+                + "declared timeouts");
+
+        Api.Reply forecast = api.get("/v1/pools/" + pool + "/forecast?limit=1");
+        assertThat(forecast.status()).as(forecast.toString()).isEqualTo(200);
+        assertThat(forecast.json().path("waiting").asLong()).isEqualTo(2);
+        assertThat(forecast.json().path("first").findValuesAsText("id")).containsExactly("eta-2");
+        assertThat(forecast.json().path("backlog").size()).isEqualTo(24);
+        assertThat(api.get("/v1/pools/" + broker.uniqueName("nobody") + "/forecast").status()).isEqualTo(404);
+    }
+
+    @Test
     void sameIdSubmittedTwiceIsOneTask() {
         String pool = broker.uniqueName("dup");
         assertThat(api.post("/v1/tasks", "{\"pool\":\"%s\",\"id\":\"dup-1\",\"payload\":\"a\"}".formatted(pool))

@@ -164,6 +164,11 @@ class JournalFeedIntegrationTest {
         }
 
         @Override
+        public Optional<ForecastView> forecast(String pool, int limit) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public Readiness readiness() {
             return new Readiness(true, "RUNNING", null);
         }

@@ -25,6 +25,19 @@ final class MemoryState implements StateReader {
         this.at = at;
     }
 
+    private final List<ForecastView> forecasts = new ArrayList<>();
+
+    /** Adds a pool's forecast, answered as it is whatever the limit. */
+    MemoryState forecast(ForecastView forecast) {
+        forecasts.add(forecast);
+        return this;
+    }
+
+    @Override
+    public Optional<ForecastView> forecast(String pool, int limit) {
+        return forecasts.stream().filter(f -> f.pool().equals(pool)).findFirst();
+    }
+
     MemoryState pool(PoolView pool) {
         pools.add(pool);
         return this;

@@ -38,6 +38,11 @@ final class NoState implements StateReader {
     }
 
     @Override
+    public Optional<ForecastView> forecast(String pool, int limit) {
+        throw unreadable();
+    }
+
+    @Override
     public Optional<TaskView> task(String id, String pool) {
         throw unreadable();
     }

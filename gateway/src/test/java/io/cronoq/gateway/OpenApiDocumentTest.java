@@ -59,6 +59,9 @@ class OpenApiDocumentTest {
         assertProperties("Attempt", TaskView.AttemptView.class);
         assertProperties("Waiting", TaskView.WaitingView.class);
         assertProperties("EstimatedStart", TaskView.StartView.class);
+        assertProperties("Forecast", ForecastView.class);
+        assertProperties("BacklogBin", ForecastView.BinView.class);
+        assertProperties("TaskEstimate", ForecastView.TaskEstimateView.class);
         assertProperties("GangSpec", TaskView.GangView.class);
         assertProperties("Gang", GangView.class);
         assertProperties("GangMember", GangView.MemberView.class);
