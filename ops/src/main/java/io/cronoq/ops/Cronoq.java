@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
 @Command(name = "cronoq", mixinStandardHelpOptions = true, version = "cronoq 0.1.0",
         description = "A task scheduler for mixed worker fleets in which Kafka is the database.",
         subcommands = {DevCommand.class, SchedulerCommand.class, TopicsCommand.class,
-                SubmitCommand.class, GangsCommand.class, io.cronoq.ops.http.WorkflowsCommand.class, StatusCommand.class, CancelCommand.class, SnapshotCommand.class, WorkersCommand.class,
+                SubmitCommand.class, GangsCommand.class, io.cronoq.ops.http.WorkflowsCommand.class, StatusCommand.class, CancelCommand.class, SnapshotCommand.class, io.cronoq.ops.http.EtaCommand.class, WorkersCommand.class,
                 TenantsCommand.class, LimitsCommand.class,
                 io.cronoq.ops.replay.ReplayCommand.class, io.cronoq.ops.replay.SimulateCommand.class, io.cronoq.ops.replay.EtaAccuracyCommand.class, BenchPointerCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
