@@ -11,6 +11,8 @@ let selectedTask = null;
 let round = 0;
 // What the charts plot, by pool: the last /v1/history answer (read by the browser test too).
 window.cronoqHistory = {};
+// What the backlog charts plot, by pool: the last /v1/pools/{pool}/forecast answer (read by the browser test too).
+window.cronoqForecast = {};
 const plots = new Map();
 
 function el(tag, attrs, ...children) {
@@ -239,6 +241,12 @@ async function renderTask() {
     + (p.when === 'succeeded' ? '' : ' (' + p.when + ')')).join(', ')
     + (task.unmetParents !== null && task.unmetParents !== undefined ? ' — ' + task.unmetParents + ' to end' : '')]);
   if (task.waiting) rows.push(['waiting', (task.waiting.reason || '') + ' (' + age(task.waiting.waitingMs) + ')']);
+  if (task.waiting && task.waiting.estimatedStart) {
+    const s = task.waiting.estimatedStart;
+    rows.push(['starts', time(s.p50) + ' (' + time(s.p10) + ' – ' + (s.p90 ? time(s.p90) : 'later') + '), '
+      + task.waiting.position + ' ahead']);
+  }
+  if (task.waiting && task.waiting.estimate) rows.push(['estimate', task.waiting.estimate]);
   fields.replaceChildren(...rows.flatMap(([k, v]) => [el('dt', null, k), el('dd', { 'data-field': k }, v)]));
   if (task.workflow) {
     fields.append(el('dt', null, 'workflow'), el('dd', { 'data-field': 'workflow' },
@@ -343,12 +351,65 @@ function renderHistory(histories) {
   });
   root.replaceChildren(...cards);
   for (const [id, entry] of plots) {
-    if (!seen.has(id)) {
+    if (!seen.has(id) && !id.endsWith('/forecast')) {
       entry.uplot.destroy();
       plots.delete(id);
     }
   }
   if (!histories.length) root.append(el('p', { class: 'empty' }, 'No history yet.'));
+}
+
+function backlogSeries() {
+  return [{},
+    { label: 'still waiting', stroke: COLORS.waiting, width: 2, fill: 'rgba(217,130,43,0.15)', points: { show: false } },
+    { label: 'starting', stroke: COLORS.busy, width: 2, points: { size: 5, fill: COLORS.busy } }];
+}
+
+// One chart per pool with waiting tasks: how many still wait at the end of each span ahead, and how many start in it.
+function renderForecasts(forecasts) {
+  const root = document.getElementById('forecast');
+  const seenCharts = new Set();
+  const cards = forecasts.map(f => {
+    window.cronoqForecast[f.pool] = f;
+    const id = f.pool + '/forecast';
+    const card = el('div', { class: 'history-pool', 'data-forecast': f.pool },
+      el('h3', null, f.pool, el('span', { class: 'hint' }, ' ' + f.waiting + ' waiting; forecast at ' + time(f.madeAt)
+        + (f.unknown ? ', ' + f.unknown + ' with no estimate' : ''))));
+    root.append(card);
+    if (f.unknown === f.waiting) {
+      // Nothing to chart: no waiting task has a start (its own view says why).
+      card.append(el('p', { class: 'empty' }, 'No estimate for any waiting task yet; a task\'s view says why.'));
+      return card;
+    }
+    const host = el('div', { class: 'chart-host' });
+    card.append(el('div', { class: 'charts' }, host));
+    seenCharts.add(id);
+    plot(host, id, 'pool: backlog ahead', backlogSeries(),
+      [f.backlog.map(b => Date.parse(b.to) / 1000), f.backlog.map(b => b.stillWaiting), f.backlog.map(b => b.starting)]);
+    if (f.first.length) {
+      card.append(el('p', { class: 'hint' }, 'next: ' + f.first.map(t => t.id + ' at ' + time(t.estimatedStart.p50))
+        .join(', ')));
+    }
+    return card;
+  });
+  root.replaceChildren(...cards);
+  for (const [id, entry] of plots) {
+    if (id.endsWith('/forecast') && !seenCharts.has(id)) {
+      entry.uplot.destroy();
+      plots.delete(id);
+    }
+  }
+  if (!forecasts.length) root.append(el('p', { class: 'empty' }, 'Nothing waits.'));
+}
+
+// Only pools with waiting tasks are forecast: a pool's forecast is made while someone asks.
+async function refreshForecasts(snapshot) {
+  const forecasts = await Promise.all(snapshot.pools.filter(p => p.waiting > 0).map(p =>
+    api('/v1/pools/' + encodeURIComponent(p.pool) + '/forecast?limit=5').catch(e => {
+      if (/NOT_FOUND|UNAVAILABLE/.test(String(e.message))) return null;
+      throw e;
+    })));
+  renderForecasts(forecasts.filter(f => f));
 }
 
 async function refreshHistory(snapshot) {
@@ -375,6 +436,7 @@ async function refresh() {
     renderWorkers(workers);
     if (tasks) renderTasks(tasks);
     if (history) await refreshHistory(snapshot);
+    if (history) await refreshForecasts(snapshot);
     await renderTask();
     await renderWorkflow();
     banner.hidden = true;

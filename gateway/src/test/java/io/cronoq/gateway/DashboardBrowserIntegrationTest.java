@@ -356,6 +356,38 @@ class DashboardBrowserIntegrationTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void theBacklogChartShowsWhenWaitingTasksStartAndATaskItsEstimate() throws IOException {
+        String pool = "dashboard-eta";
+        inputs.register(pool, "cpu-eta", Map.of(), 1);
+        for (String id : new String[] {"eta-1", "eta-2", "eta-3"}) {
+            submitWith(pool, id, "\"timeout\":\"PT60S\"");
+        }
+        await().atMost(WAIT).until(() -> node.api.get("/v1/tasks/eta-1").json().path("state").asText().equals("ASSIGNED"));
+        browser.get(node.gateway.url() + "/");
+
+        await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
+            Map<String, Object> forecast = (Map<String, Object>) script("return window.cronoqForecast[arguments[0]]", pool);
+            assertThat(((Number) forecast.get("waiting")).longValue()).isEqualTo(2);
+            List<Map<String, Object>> bins = (List<Map<String, Object>>) forecast.get("backlog");
+            assertThat(bins.stream().mapToLong(b -> ((Number) b.get("starting")).longValue()).sum())
+                    .as("both waiting tasks start within the chart").isEqualTo(2);
+            WebElement chart = browser.findElement(By.cssSelector("[data-chart='" + pool + "/forecast']"));
+            assertThat(chart.getDomAttribute("data-still-waiting")).as("none waits at the chart's end").isEqualTo("0");
+            assertThat(chart.findElement(By.tagName("canvas")).getSize().getWidth()).isGreaterThan(200);
+            assertThat(text("[data-forecast='" + pool + "']")).contains("next: eta-2 at");
+        });
+        screenshot("#forecast", "dashboard-forecast.png");
+
+        browser.findElement(By.cssSelector("#waiting tr[data-task='eta-3']")).click();
+        await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
+            assertThat(text("#task-detail-fields [data-field='starts']")).endsWith(", 1 ahead");
+            assertThat(text("#task-detail-fields [data-field='estimate']"))
+                    .isEqualTo("1 ahead on unlabeled workers; run times taken at the declared timeouts");
+        });
+    }
+
+    @Test
     void clickingATaskShowsItsHistory() {
         inputs.register(OTHER_POOL, "gpu-2", Map.of("gpu", "h100"), 1);
         submit(OTHER_POOL, "h1", "h100");
