@@ -12,7 +12,6 @@ import io.cronoq.scheduler.policy.TimeRules;
 import io.cronoq.scheduler.policy.forecast.Forecast.Estimate;
 import io.cronoq.scheduler.policy.match.LabelSet;
 import io.cronoq.scheduler.policy.match.Requirement;
-import io.cronoq.scheduler.policy.store.InMemoryPoolStore;
 import io.cronoq.scheduler.policy.store.PoolStore;
 import io.cronoq.schemas.events.Journal;
 import io.cronoq.schemas.rules.Durations;
@@ -131,7 +130,7 @@ public final class Forecaster {
         private final long now;
         private final long deadlineNanos;
         private final SplittableRandom random;
-        private final InMemoryPoolStore store;
+        private final FutureStore store;
         private final PoolScheduler scheduler;
         private final PriorityQueue<Report> reports = new PriorityQueue<>((a, b) -> a.time != b.time
                 ? Long.compare(a.time, b.time) : Long.compare(a.order, b.order));

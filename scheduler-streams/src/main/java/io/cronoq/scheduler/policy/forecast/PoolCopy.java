@@ -7,12 +7,12 @@ import io.cronoq.events.SharingRecord;
 import io.cronoq.events.TaskRecord;
 import io.cronoq.events.TaskState;
 import io.cronoq.events.WorkerRecord;
-import io.cronoq.scheduler.policy.store.InMemoryPoolStore;
 import io.cronoq.scheduler.policy.store.PoolStore;
 import io.cronoq.scheduler.policy.store.TimerQueue;
 import io.cronoq.scheduler.policy.store.WaitingQueue;
 import io.cronoq.schemas.rules.GangRules;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,8 +25,8 @@ import org.apache.avro.specific.SpecificRecord;
  * What a forecast starts from: one pool's state read once from its store, bounded — the counters,
  * sharing and limits, every worker, the tasks they run, and of the waiting tasks the first
  * {@code perLine} of each line, the first timers and the waiting gangs. A line copied short is
- * remembered, so a forecast stops where the copy would misinform it. Each future of a forecast
- * starts from a {@link #fresh} store of its own.
+ * remembered, so a forecast stops where the copy would misinform it. The copy is frozen: each future
+ * of a forecast works in a {@link #fresh} store of its own over it.
  */
 final class PoolCopy {
 
@@ -40,7 +40,8 @@ final class PoolCopy {
     final List<WorkerRecord> workers = new ArrayList<>();
     /** Every copied task by id: the waiting ones and the running ones. */
     final Map<String, TaskRecord> tasks = new LinkedHashMap<>();
-    private final List<WaitingQueue.Entry> entries = new ArrayList<>();
+    /** The copied part of each line, in place order. */
+    private final Map<String, List<WaitingQueue.Entry>> lines = new HashMap<>();
     private final List<TimerQueue.Timer> timers;
     /** Lines that hold more than was copied. */
     final Set<String> truncated = new HashSet<>();
@@ -69,10 +70,14 @@ final class PoolCopy {
             if (line.getValue() > first.size()) {
                 truncated.add(line.getKey());
             }
+            List<WaitingQueue.Entry> kept = new ArrayList<>(first.size());
             for (WaitingQueue.Entry e : first) {
                 if (keepWaiting(state, e.taskId())) {
-                    entries.add(e);
+                    kept.add(e);
                 }
+            }
+            if (!kept.isEmpty()) {
+                lines.put(line.getKey(), List.copyOf(kept));
             }
         }
         List<TimerQueue.Timer> kept = new ArrayList<>();
@@ -114,9 +119,9 @@ final class PoolCopy {
         return true;
     }
 
-    /** A store of its own holding this copy, for one future. */
-    InMemoryPoolStore fresh() {
-        InMemoryPoolStore store = new InMemoryPoolStore();
+    /** A store of its own over this copy, for one future: it copies a task only when the future reads it. */
+    FutureStore fresh() {
+        FutureStore store = new FutureStore(tasks, lines);
         if (counters != null) {
             store.putPool(copy(counters));
         }
@@ -127,8 +132,6 @@ final class PoolCopy {
             store.putLimits(copy(limits));
         }
         workers.forEach(w -> store.putWorker(copy(w)));
-        tasks.values().forEach(t -> store.putTask(copy(t)));
-        entries.forEach(store.waiting()::add);
         timers.forEach(store.timers()::add);
         return store;
     }
