@@ -19,16 +19,19 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The gateway's start estimates: per pool, the last {@link Forecast}, made anew on one background
- * thread when someone asks and the last is over a second old, so forecasting stays off the
- * scheduler's path and costs nothing while no one asks. An answer comes from the last forecast at
+ * thread when someone asks and the last is stale — over a second old, or over four times as old as
+ * it took to make, so a pool whose forecast takes long costs at most a fifth of a core — so
+ * forecasting stays off the scheduler's path and costs nothing while no one asks. An answer comes from the last forecast at
  * once; only a pool's first question waits for its first forecast (a few seconds at most). Run
  * times come from the journal the gateway reads ({@link RunTimes}).
  */
 final class Forecasts implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Forecasts.class);
-    /** A forecast younger than this is answered from as it is. */
+    /** A forecast younger than this is answered from as it is... */
     static final long FRESH_MS = 1_000;
+    /** ...or younger than this many times what it took to make. */
+    static final long FRESH_TIMES_COST = 4;
     /** How long a pool's first question waits for its first forecast. */
     private static final long FIRST_WAIT_MS = 5_000;
 
@@ -45,7 +48,10 @@ final class Forecasts implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
-    private final Map<String, Forecast> last = new ConcurrentHashMap<>();
+    /** A pool's last forecast, and how long it took to make. */
+    private record Made(Forecast forecast, long tookMs) {}
+
+    private final Map<String, Made> last = new ConcurrentHashMap<>();
     private final Map<String, CompletableFuture<Forecast>> making = new ConcurrentHashMap<>();
 
     Forecasts(RunTimes runTimes, TimeRules rules, Clock clock) {
@@ -55,23 +61,25 @@ final class Forecasts implements AutoCloseable {
     }
 
     /**
-     * The pool's forecast to answer from: the last one, starting a new one when it is over a second old;
+     * The pool's forecast to answer from: the last one, starting a new one when it is stale;
      * for a pool never forecast, the first one (waited for). {@code null} when there is none to give.
      */
     Forecast of(String pool, Maker maker) {
-        Forecast known = last.get(pool);
+        Made made = last.get(pool);
+        Forecast known = made == null ? null : made.forecast();
         long now = clock.millis();
-        if (known != null && now - known.madeAt().toEpochMilli() < FRESH_MS) {
+        if (known != null && now - known.madeAt().toEpochMilli() < Math.max(FRESH_MS, FRESH_TIMES_COST * made.tookMs())) {
             return known;
         }
         CompletableFuture<Forecast> next = making.computeIfAbsent(pool, p -> CompletableFuture.supplyAsync(() -> {
             try {
                 Instant at = clock.instant();
-                Forecast made = maker.make(forecaster, runTimes.lookup(p, at.toEpochMilli()), at).orElse(null);
-                if (made != null) {
-                    last.put(p, made);
+                long started = System.nanoTime();
+                Forecast forecast = maker.make(forecaster, runTimes.lookup(p, at.toEpochMilli()), at).orElse(null);
+                if (forecast != null) {
+                    last.put(p, new Made(forecast, (System.nanoTime() - started) / 1_000_000));
                 }
-                return made;
+                return forecast;
             } catch (RuntimeException e) {
                 log.warn("forecasting pool {} failed; its tasks show no estimate until a forecast succeeds", p, e);
                 return null;

@@ -25,4 +25,15 @@ class EtaAccuracyTest {
             assertThat(forecast.medianError()).as("forecast against %s", naive.method()).isLessThan(naive.medianError());
         }
     }
+
+    @Test
+    void aRecordedBusyDayOfSeveralPoolsIsMeasuredWhole() {
+        EtaAccuracy.Report report = EtaAccuracy.measure("busy day", JournalRecorder.busyDay(1, true),
+                Simulation.simulated(TimeRules.DEFAULT), 20, Forecaster.Settings.DEFAULT);
+
+        EtaAccuracy.Scores forecast = report.methods().get(0);
+        assertThat(forecast.scored()).as("tasks waited at some of the instants, in some pool").isPositive();
+        assertThat(forecast.given()).as("%s", forecast).isGreaterThan(0.5);
+        assertThat(forecast.inside()).isBetween(0.0, 1.0);
+    }
 }

@@ -42,6 +42,26 @@ class ForecastTest {
     }
 
     @Test
+    void aForecastChangesNothingItReadsSoTheSameStateGivesTheSameForecast() {
+        scheduler.apply(In.worker("w1", 2), T0);
+        scheduler.apply(In.worker("w2", 1, "gpu=a100"), T0);
+        for (int i = 0; i < 40; i++) {
+            scheduler.apply(untimed("t" + i, i % 3 == 0 ? new String[] {"gpu=a100"} : new String[0]), T0);
+        }
+        for (int i = 0; i < 30; i++) {
+            runTimes.observe(POOL, i % 2 == 0 ? "" : "gpu=a100", "default", 1_000 + i * 997L, T0.toEpochMilli());
+        }
+        java.util.Map<String, io.cronoq.events.TaskRecord> before = new java.util.HashMap<>();
+        store.taskIds().forEach(id -> before.put(id, io.cronoq.events.TaskRecord.newBuilder(store.task(id)).build()));
+
+        Forecast first = forecast(T0.plusSeconds(5));
+        Forecast second = forecast(T0.plusSeconds(5));
+
+        assertThat(second.estimates()).isEqualTo(first.estimates());
+        store.taskIds().forEach(id -> assertThat(store.task(id)).as(id).isEqualTo(before.get(id)));
+    }
+
+    @Test
     void twoSlotsShareTheLine() {
         scheduler.apply(In.worker("w1", 2), T0);
         for (String id : new String[] {"a", "b", "c", "d", "e"}) {

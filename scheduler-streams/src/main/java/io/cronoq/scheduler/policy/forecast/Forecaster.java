@@ -196,8 +196,8 @@ public final class Forecaster {
                 }
                 Report next = reports.peek();
                 long at = Math.min(tickAt, next == null ? Long.MAX_VALUE : next.time());
-                if (starts.size() == copy.waiting.size()) {
-                    reached = at; // every task waiting now has started: what comes after does not matter
+                if (starts.size() == copy.waiting.size() - copy.unplaceable.size()) {
+                    reached = at; // every task waiting now that can start has: what comes after does not matter
                     return this;
                 }
                 if (at == Long.MAX_VALUE) {
@@ -379,7 +379,7 @@ public final class Forecaster {
             if (p50 != null) {
                 reason = position + " ahead on " + groups(copy, task) + "; " + basis(runTimes, task)
                         + (p90 == null ? "; later in some futures than the forecast reached" : "");
-            } else if (exhausted && !unfounded) {
+            } else if (copy.unplaceable.contains(taskId) || (exhausted && !unfounded)) {
                 TaskRecord record = copy.tasks.get(taskId);
                 reason = "no worker of the fleet as it is will take it"
                         + (record.getWaitingReason() == null ? "" : ": " + record.getWaitingReason());

@@ -1,5 +1,6 @@
 package io.cronoq.scheduler.policy.forecast;
 
+import io.cronoq.events.AttemptRecord;
 import io.cronoq.events.LimitsRecord;
 import io.cronoq.events.PoolRecord;
 import io.cronoq.events.SharingRecord;
@@ -82,9 +83,27 @@ final class FutureStore implements PoolStore {
         if (shared == null) {
             return null;
         }
-        // The policy changes what it reads and puts it back: it must never change the frozen record.
-        TaskRecord copy = SpecificData.get().deepCopy(shared.getSchema(), shared);
+        TaskRecord copy = copyOf(shared);
         own.putTask(copy);
+        return copy;
+    }
+
+    /**
+     * A record of the future's own: the policy changes what it reads and puts it back, and must never change
+     * the frozen one. Its fields are taken as they are but for the attempts, which the policy changes in
+     * place and which are copied; the submission inside is shared, as the policy never changes a task's
+     * submission (a forecast that gave the same estimates twice over one copy shows it).
+     */
+    private static TaskRecord copyOf(TaskRecord shared) {
+        TaskRecord copy = new TaskRecord();
+        for (int i = 0; i < TaskRecord.SCHEMA$.getFields().size(); i++) {
+            copy.put(i, shared.get(i));
+        }
+        List<AttemptRecord> attempts = new ArrayList<>(shared.getAttempts().size() + 1);
+        for (AttemptRecord a : shared.getAttempts()) {
+            attempts.add(SpecificData.get().deepCopy(a.getSchema(), a));
+        }
+        copy.setAttempts(attempts);
         return copy;
     }
 

@@ -6,7 +6,12 @@ import io.cronoq.events.PoolRecord;
 import io.cronoq.events.SharingRecord;
 import io.cronoq.events.TaskRecord;
 import io.cronoq.events.TaskState;
+import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.WorkerRecord;
+import io.cronoq.events.WorkerState;
+import io.cronoq.scheduler.policy.match.LabelSet;
+import io.cronoq.scheduler.policy.match.Requirement;
+import io.cronoq.scheduler.policy.match.ResourceProfile;
 import io.cronoq.scheduler.policy.store.PoolStore;
 import io.cronoq.scheduler.policy.store.TimerQueue;
 import io.cronoq.scheduler.policy.store.WaitingQueue;
@@ -26,7 +31,9 @@ import org.apache.avro.specific.SpecificRecord;
  * sharing and limits, every worker, the tasks they run, and of the waiting tasks the first
  * {@code perLine} of each line, the first timers and the waiting gangs. A line copied short is
  * remembered, so a forecast stops where the copy would misinform it. The copy is frozen: each future
- * of a forecast works in a {@link #fresh} store of its own over it.
+ * of a forecast works in a {@link #fresh} store of its own over it. It keeps the task records as the
+ * store gave them, unchanged: the store must not change them while the forecast runs (a read-only
+ * store decodes records of its own; a simulation forecasts between two of its events).
  */
 final class PoolCopy {
 
@@ -48,6 +55,11 @@ final class PoolCopy {
     /** The ids of the waiting tasks copied: in lines, on timers, in waiting gangs. */
     final Set<String> waiting = new HashSet<>();
     final List<Running> running = new ArrayList<>();
+    /**
+     * Of the waiting tasks, those no ACTIVE worker can run (its labels or its published resources fall
+     * short): nothing in this fleet places them.
+     */
+    final Set<String> unplaceable = new HashSet<>();
 
     private PoolCopy(String pool, PoolStore state, int perLine) {
         this.pool = pool;
@@ -59,7 +71,7 @@ final class PoolCopy {
             for (AttemptRef ref : w.getRunning()) {
                 TaskRecord task = state.task(ref.getTaskId());
                 if (task != null && !task.getAttempts().isEmpty()) {
-                    tasks.put(ref.getTaskId(), copy(task));
+                    tasks.put(ref.getTaskId(), task);
                     var last = task.getAttempts().get(task.getAttempts().size() - 1);
                     running.add(new Running(ref.getTaskId(), ref.getAttempt(), last.getAssignedAt().toEpochMilli()));
                 }
@@ -87,8 +99,9 @@ final class PoolCopy {
             }
         }
         this.timers = kept;
-        if (counters != null) {
-            for (String gangId : counters.getWaitingGangs()) {
+        List<String> gangs = counters == null ? List.of() : counters.getWaitingGangs();
+        if (!gangs.isEmpty()) {
+            for (String gangId : gangs) {
                 TaskRecord first = state.task(GangRules.memberId(gangId, 0));
                 if (first == null || first.getTask().getGang() == null) {
                     continue;
@@ -100,9 +113,28 @@ final class PoolCopy {
         }
     }
 
+    /** Notes the waiting tasks no ACTIVE worker can run (one look per requirement class). */
+    private void noteUnplaceable() {
+        Map<String, Boolean> carried = new HashMap<>();
+        for (String taskId : waiting) {
+            TaskSubmitted task = tasks.get(taskId).getTask();
+            boolean someWorker = carried.computeIfAbsent(Requirement.keyOf(task), k -> {
+                Requirement required = Requirement.of(task);
+                return workers.stream().anyMatch(w -> w.getState() == WorkerState.ACTIVE
+                        && LabelSet.of(w.getLabels()).includes(required.labelSet())
+                        && ResourceProfile.of(w.getResources()).satisfies(required.resources()));
+            });
+            if (!someWorker) {
+                unplaceable.add(taskId);
+            }
+        }
+    }
+
     /** Copies this pool's state, at most {@code perLine} waiting tasks of each line. */
     static PoolCopy of(String pool, PoolStore state, int perLine) {
-        return new PoolCopy(pool, state, perLine);
+        PoolCopy copy = new PoolCopy(pool, state, perLine);
+        copy.noteUnplaceable();
+        return copy;
     }
 
     /** Copies a waiting task's record; false when it is not there or not waiting (the store moved on). */
@@ -114,7 +146,7 @@ final class PoolCopy {
         if (task == null || task.getState() != TaskState.WAITING) {
             return false;
         }
-        tasks.put(taskId, copy(task));
+        tasks.put(taskId, task);
         waiting.add(taskId);
         return true;
     }
