@@ -10,7 +10,8 @@ import java.util.List;
  * the last submission as a template of what arrives. A minute with more than three times the median
  * plus five is a burst: the steady rate counts only the other minutes (one burst of a thousand
  * tasks must not read as a thousand an hour), and the bursts are kept apart, by size, so that a
- * forecast lets bursts recur as often and as large as lately. Minutes before the pool was first
+ * forecast lets bursts recur as often and as large as lately — as often over the whole hour, even
+ * when less of it was seen: two bursts in the first quarter hour are not eight an hour. Minutes before the pool was first
  * heard of say nothing and are left out; so is the current one, not over yet. Not thread-safe;
  * {@link RunTimes} guards it.
  */
@@ -77,7 +78,7 @@ final class Arrivals {
         if (count == 0 && bursts.isEmpty()) {
             return null;
         }
-        return new RunTimes.Stream(template, count, minutes * MINUTE_MS, List.copyOf(bursts), counts.size() * MINUTE_MS);
+        return new RunTimes.Stream(template, count, minutes * MINUTE_MS, List.copyOf(bursts), MINUTES * MINUTE_MS);
     }
 
     private static int slot(long minute) {

@@ -152,7 +152,7 @@ public final class RunTimes {
     /**
      * How tasks of one class and tenant arrive ({@link Arrivals}): what one looks like; steadily,
      * {@code count} in {@code spanMs} (the minutes without a burst); and in bursts, the sizes of those
-     * seen in the last {@code burstSpanMs}.
+     * seen, a rate of {@code bursts.size()} in {@code burstSpanMs} (the last hour).
      */
     public record Stream(TaskSubmitted template, long count, long spanMs, List<Long> bursts, long burstSpanMs) {}
 
