@@ -144,6 +144,8 @@ final class EtaAccuracy {
         private final RunTimes nothingSeen = new RunTimes();
         private final ArrayDeque<Long> recentPlacements = new ArrayDeque<>();
         private int fed;
+        /** When the pool's journal began: a throughput is over the last five minutes, or since then if later. */
+        private long began = Long.MAX_VALUE;
 
         Looker(String pool, long[] heard, int instants, Forecaster forecaster, Forecaster trusting, List<Sample> samples) {
             this.pool = pool;
@@ -170,6 +172,7 @@ final class EtaAccuracy {
         public void at(long time, InMemoryPoolStore store, List<JournalEntry> journalSoFar) {
             for (; fed < journalSoFar.size(); fed++) {
                 JournalEntry e = journalSoFar.get(fed);
+                began = Math.min(began, Journal.heardAt(e).toEpochMilli());
                 runTimes.record(e);
                 if (e.getEvent() instanceof AttemptAssigned) {
                     recentPlacements.add(Journal.heardAt(e).toEpochMilli());
@@ -186,13 +189,16 @@ final class EtaAccuracy {
                     naive.get(taskId), declared.estimate(taskId))));
         }
 
-        /** Place in its line (one-based) ÷ the pool's placements a millisecond over the last five minutes. */
+        /**
+         * Place in its line (one-based) ÷ the pool's placements a millisecond over the last five minutes (or
+         * since the journal began, when that is less).
+         */
         private Map<String, Long> naive(InMemoryPoolStore store, long time) {
             Map<String, Long> naive = new HashMap<>();
             if (recentPlacements.isEmpty()) {
                 return naive;
             }
-            double perMs = recentPlacements.size() / (double) THROUGHPUT_WINDOW_MS;
+            double perMs = recentPlacements.size() / (double) Math.max(1, Math.min(THROUGHPUT_WINDOW_MS, time - began));
             store.waiting().counts().forEach((line, count) -> {
                 List<WaitingQueue.Entry> entries = store.waiting().first(line, (int) Math.min(count, Integer.MAX_VALUE));
                 for (int i = 0; i < entries.size(); i++) {
