@@ -121,27 +121,8 @@ final class ReadOnlyPoolStore implements PoolStore {
         return NO_TIMERS;
     }
 
-    private static final TimerQueue NO_TIMERS = new TimerQueue() {
-        @Override
-        public void add(Timer timer) {
-            throw readOnly();
-        }
-
-        @Override
-        public void remove(Timer timer) {
-            throw readOnly();
-        }
-
-        @Override
-        public Timer first() {
-            return null;
-        }
-
-        @Override
-        public List<Timer> first(int max) {
-            return List.of();
-        }
-    };
+    /** No timers at all, read-only. */
+    private static final TimerQueue NO_TIMERS = new ReadOnlyTimers(new io.cronoq.scheduler.policy.store.InMemoryTimerQueue());
 
     @Override
     public void putSharing(SharingRecord record) {

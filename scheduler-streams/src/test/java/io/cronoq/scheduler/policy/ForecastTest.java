@@ -62,6 +62,26 @@ class ForecastTest {
     }
 
     @Test
+    void aGangIsEstimatedToStartWhenEnoughSlotsAreFreeAtOnce() {
+        scheduler.apply(In.worker("w1", 2), T0);
+        scheduler.apply(In.worker("w2", 2), T0);
+        for (String id : new String[] {"a", "b", "c"}) {
+            scheduler.apply(untimed(id), T0);
+        }
+        scheduler.apply(GangsTest.gang("g", 3, io.cronoq.events.GangPlacement.ANY, null), T0);
+        learn("", "default", 60_000, 10);
+
+        Forecast forecast = forecast(T0.plusSeconds(1));
+
+        // One slot is free now, the other three at 60 s, when a, b and c end: the gang starts whole then.
+        for (int rank = 0; rank < 3; rank++) {
+            Estimate member = forecast.estimate("g-" + rank);
+            assertThat(member.p10()).as("member %d: %s", rank, member).isEqualTo(T0.plusSeconds(60));
+            assertThat(member.p90()).isEqualTo(T0.plusSeconds(60));
+        }
+    }
+
+    @Test
     void twoSlotsShareTheLine() {
         scheduler.apply(In.worker("w1", 2), T0);
         for (String id : new String[] {"a", "b", "c", "d", "e"}) {
