@@ -21,9 +21,10 @@ import org.slf4j.LoggerFactory;
  * The gateway's start estimates: per pool, the last {@link Forecast}, made anew on one background
  * thread when someone asks and the last is stale — over a second old, or over four times as old as
  * it took to make, so a pool whose forecast takes long costs at most a fifth of a core — so
- * forecasting stays off the scheduler's path and costs nothing while no one asks. An answer comes from the last forecast at
- * once; only a pool's first question waits for its first forecast (a few seconds at most). Run
- * times come from the journal the gateway reads ({@link RunTimes}).
+ * forecasting stays off the scheduler's path and costs nothing while no one asks. An answer comes
+ * from the last forecast at once; only a pool's first question, or one about a task that began
+ * waiting after the last forecast, waits for the next (a few seconds at most). Run times come from
+ * the journal the gateway reads ({@link RunTimes}).
  */
 final class Forecasts implements AutoCloseable {
 
@@ -32,7 +33,7 @@ final class Forecasts implements AutoCloseable {
     static final long FRESH_MS = 1_000;
     /** ...or younger than this many times what it took to make. */
     static final long FRESH_TIMES_COST = 4;
-    /** How long a pool's first question waits for its first forecast. */
+    /** How long a question waits for a forecast: a pool's first, or one that knows a task that began waiting after the last. */
     private static final long FIRST_WAIT_MS = 5_000;
 
     /** Makes one forecast of a pool with this forecaster, run times and time; empty when no local store holds it. */
@@ -62,13 +63,24 @@ final class Forecasts implements AutoCloseable {
 
     /**
      * The pool's forecast to answer from: the last one, starting a new one when it is stale;
-     * for a pool never forecast, the first one (waited for). {@code null} when there is none to give.
+     * for a pool never forecast, the first one (waited for, at most a few seconds). {@code null} when there
+     * is none to give.
      */
     Forecast of(String pool, Maker maker) {
+        return of(pool, maker, null);
+    }
+
+    /**
+     * As {@link #of(String, Maker)}; when {@code after} is given (a task began waiting then) and the last
+     * forecast is older, it cannot know the task: a new one is made and waited for.
+     */
+    private Forecast of(String pool, Maker maker, Instant after) {
         Made made = last.get(pool);
         Forecast known = made == null ? null : made.forecast();
         long now = clock.millis();
-        if (known != null && now - known.madeAt().toEpochMilli() < Math.max(FRESH_MS, FRESH_TIMES_COST * made.tookMs())) {
+        boolean blind = known != null && after != null && known.madeAt().isBefore(after);
+        if (known != null && !blind
+                && now - known.madeAt().toEpochMilli() < Math.max(FRESH_MS, FRESH_TIMES_COST * made.tookMs())) {
             return known;
         }
         CompletableFuture<Forecast> next = making.computeIfAbsent(pool, p -> CompletableFuture.supplyAsync(() -> {
@@ -87,24 +99,28 @@ final class Forecasts implements AutoCloseable {
                 making.remove(p);
             }
         }, thread));
-        if (known != null) {
+        if (known != null && !blind) {
             return known;
         }
         try {
-            return next.get(FIRST_WAIT_MS, TimeUnit.MILLISECONDS);
+            Forecast waited = next.get(FIRST_WAIT_MS, TimeUnit.MILLISECONDS);
+            return waited != null ? waited : known;
         } catch (TimeoutException e) {
-            return null;
+            return known;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return null;
+            return known;
         } catch (ExecutionException e) {
-            return null;
+            return known;
         }
     }
 
-    /** The estimate of one waiting task: from the pool's forecast, or why there is none. */
-    Forecast.Estimate estimate(String pool, String taskId, Maker maker) {
-        Forecast forecast = of(pool, maker);
+    /**
+     * The estimate of one waiting task, waiting since {@code since} ({@code null}: unknown): from the pool's
+     * forecast (one made after it began waiting), or why there is none.
+     */
+    Forecast.Estimate estimate(String pool, String taskId, Instant since, Maker maker) {
+        Forecast forecast = of(pool, maker, since);
         if (forecast == null) {
             return Forecast.Estimate.none(null, "no forecast of the pool yet; ask again in a moment");
         }

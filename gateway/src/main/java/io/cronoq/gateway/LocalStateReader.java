@@ -182,7 +182,7 @@ record LocalStateReader(KafkaStreams streams, String inputTopic, Clock clock, Fo
                 TaskView view = ViewMapper.task(t, clock.instant());
                 if (forecasts != null && t.getState() == io.cronoq.events.TaskState.WAITING) {
                     view = view.withEstimate(forecasts.estimate(t.getTask().getPool(), t.getTask().getTaskId(),
-                            maker(t.getTask().getPool())));
+                            t.getWaitingSince(), maker(t.getTask().getPool())));
                 } else if (t.getState() == io.cronoq.events.TaskState.BLOCKED) {
                     view = view.withEstimate(io.cronoq.scheduler.policy.forecast.Forecast.Estimate.none(null,
                             "it waits for its parents: it is estimated once they have ended as it asks"));
