@@ -379,7 +379,9 @@ class DashboardBrowserIntegrationTest {
         });
         screenshot("#forecast", "dashboard-forecast.png");
 
-        browser.findElement(By.cssSelector("#waiting tr[data-task='eta-3']")).click();
+        // The waiting table is redrawn every second: a row found may be replaced before the click lands.
+        await().atMost(WAIT).ignoreExceptions().untilAsserted(() ->
+                browser.findElement(By.cssSelector("#waiting tr[data-task='eta-3']")).click());
         await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
             assertThat(text("#task-detail-fields [data-field='starts']")).endsWith(", 1 ahead");
             assertThat(text("#task-detail-fields [data-field='estimate']"))
