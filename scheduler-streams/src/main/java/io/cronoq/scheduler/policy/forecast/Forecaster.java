@@ -34,12 +34,13 @@ import java.util.StringJoiner;
  * it has already run), capped by its declared timeout. The spread of a task's start over the futures
  * gives its interval. Tasks keep arriving in the futures as they did lately (per class and tenant,
  * {@link Arrivals}): steadily at the rate of the last hour's minutes bursts aside, and in bursts as
- * often and as large as those of the last hour; they compete for slots as the policy says. What the futures do not know: bursts to come, workers that come or go, retries
- * of attempts that will fail.
+ * often and as large as those of the last hour; they compete for slots as the policy says. What
+ * the futures do not know: when the next burst comes, workers that come or go, retries of attempts
+ * that will fail.
  *
- * <p>A future stops at the horizon, after so many placements, when its time budget is spent, or where
- * the copy ends (a long line is copied only so far); what starts later is said to be beyond the
- * forecast. Plain Java, no clock but the budget's; the futures are fixed by their number, so a
+ * <p>A future stops when every waiting task some ACTIVE worker can run has started, at the horizon,
+ * after so many placements, when its time budget is spent, or where the copy ends (a long line is
+ * copied only so far); what starts later is said to be beyond the forecast. Plain Java, no clock but the budget's; the futures are fixed by their number, so a
  * forecast of the same state and run times is the same forecast.
  */
 public final class Forecaster {
