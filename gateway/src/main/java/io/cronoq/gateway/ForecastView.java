@@ -48,8 +48,7 @@ public record ForecastView(String pool, String madeAt, String reached, int futur
         List<TaskEstimateView> first = new ArrayList<>(Math.min(limit, known.size()));
         for (Map.Entry<String, Forecast.Estimate> e : known.subList(0, Math.min(limit, known.size()))) {
             Forecast.Estimate est = e.getValue();
-            first.add(new TaskEstimateView(e.getKey(), est.position(), new TaskView.StartView(ViewMapper.text(est.p10()),
-                    ViewMapper.text(est.p50()), ViewMapper.text(est.p90())), est.reason()));
+            first.add(new TaskEstimateView(e.getKey(), est.position(), TaskView.StartView.of(est), est.reason()));
         }
         return new ForecastView(f.pool(), ViewMapper.text(f.madeAt()), ViewMapper.text(f.reached()), f.futures(),
                 f.estimates().size(), backlog.unknown(), bins, first);

@@ -105,12 +105,10 @@ final class Forecasts implements AutoCloseable {
         try {
             Forecast waited = next.get(FIRST_WAIT_MS, TimeUnit.MILLISECONDS);
             return waited != null ? waited : known;
-        } catch (TimeoutException e) {
+        } catch (TimeoutException | ExecutionException e) {
             return known;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return known;
-        } catch (ExecutionException e) {
             return known;
         }
     }

@@ -28,16 +28,7 @@ import org.apache.kafka.streams.errors.InvalidStateStoreException;
 record LocalStateReader(KafkaStreams streams, String inputTopic, Clock clock, Forecasts forecasts)
         implements StateReader {
 
-    /** A reader that gives no start estimates. */
-    LocalStateReader(KafkaStreams streams, String inputTopic, Clock clock) {
-        this(streams, inputTopic, clock, null);
-    }
-
-    /** The pool's last forecast as {@link Forecasts} keeps it, made from this instance's stores; null when none. */
-    io.cronoq.scheduler.policy.forecast.Forecast forecastOf(String pool) {
-        return forecasts == null ? null : forecasts.of(pool, maker(pool));
-    }
-
+    /** How {@link Forecasts} makes a forecast of the pool: from the first local partition that holds it. */
     private Forecasts.Maker maker(String pool) {
         return (forecaster, runTimes, now) -> onePool(q -> q.forecast(pool, forecaster, runTimes, now));
     }
@@ -162,10 +153,10 @@ record LocalStateReader(KafkaStreams streams, String inputTopic, Clock clock, Fo
 
     @Override
     public Optional<ForecastView> forecast(String pool, int limit) {
-        if (onePool(q -> q.pool(pool)).isEmpty()) {
+        if (queries().stream().noneMatch(q -> q.knows(pool))) {
             return Optional.empty();
         }
-        io.cronoq.scheduler.policy.forecast.Forecast f = forecastOf(pool);
+        io.cronoq.scheduler.policy.forecast.Forecast f = forecasts.of(pool, maker(pool));
         if (f == null) {
             throw ApiException.unavailable("the first forecast of pool " + pool + " is still being made; ask again "
                     + "in a moment", null);
@@ -180,12 +171,11 @@ record LocalStateReader(KafkaStreams streams, String inputTopic, Clock clock, Fo
             List<TaskRecord> found = pool != null ? q.task(pool, id).map(List::of).orElse(List.of()) : q.tasksWithId(id);
             for (TaskRecord t : found) {
                 TaskView view = ViewMapper.task(t, clock.instant());
-                if (forecasts != null && t.getState() == io.cronoq.events.TaskState.WAITING) {
+                if (t.getState() == io.cronoq.events.TaskState.WAITING) {
                     view = view.withEstimate(forecasts.estimate(t.getTask().getPool(), t.getTask().getTaskId(),
                             t.getWaitingSince(), maker(t.getTask().getPool())));
                 } else if (t.getState() == io.cronoq.events.TaskState.BLOCKED) {
-                    view = view.withEstimate(io.cronoq.scheduler.policy.forecast.Forecast.Estimate.none(null,
-                            "it waits for its parents: it is estimated once they have ended as it asks"));
+                    view = view.withEstimate(io.cronoq.scheduler.policy.forecast.Forecast.Estimate.BLOCKED);
                 }
                 // A success's result, read beside the record (the list of tasks leaves it out).
                 views.add(t.getState() == io.cronoq.events.TaskState.SUCCEEDED

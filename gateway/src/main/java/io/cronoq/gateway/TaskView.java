@@ -82,17 +82,22 @@ public record TaskView(String id, String pool, String state, Map<String, String>
     }
 
     /** When a task will start: one future in ten starts it before {@code p10}, one in ten after {@code p90}. */
-    public record StartView(String p10, String p50, String p90) {}
+    public record StartView(String p10, String p50, String p90) {
+
+        /** The start an estimate gives, or {@code null} when it gives none. */
+        static StartView of(io.cronoq.scheduler.policy.forecast.Forecast.Estimate e) {
+            return e.known() ? new StartView(ViewMapper.text(e.p10()), ViewMapper.text(e.p50()), ViewMapper.text(e.p90()))
+                    : null;
+        }
+    }
 
     /** This view with a start estimate added to its {@code waiting}; unchanged when it does not wait. */
     public TaskView withEstimate(io.cronoq.scheduler.policy.forecast.Forecast.Estimate e) {
         if (waiting == null || e == null) {
             return this;
         }
-        StartView start = e.known() ? new StartView(ViewMapper.text(e.p10()), ViewMapper.text(e.p50()),
-                ViewMapper.text(e.p90())) : null;
-        WaitingView w = new WaitingView(waiting.reason(), waiting.since(), waiting.waitingMs(), e.position(), start,
-                e.reason());
+        WaitingView w = new WaitingView(waiting.reason(), waiting.since(), waiting.waitingMs(), e.position(),
+                StartView.of(e), e.reason());
         return new TaskView(id, pool, state, labels, resources, priority, payloadBytes, submitter, tenant, submittedAt,
                 updatedAt, deadline, notBefore, startAt, tolerance, timeout, maxAttempts, backoff, maxBackoff, prefer,
                 concurrency, rateLimits, w, attempts, gang, after, onParentUnmet, unmetParents, workflow, result,

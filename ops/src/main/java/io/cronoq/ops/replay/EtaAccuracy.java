@@ -79,10 +79,10 @@ final class EtaAccuracy {
             }
         }
         return new Report(workload, instants, List.of(
-                score("forecast", samples, actual, s -> s.estimate()),
-                score("position ÷ throughput", samples, actual,
+                score("forecast", true, samples, actual, s -> s.estimate()),
+                score("position ÷ throughput", false, samples, actual,
                         s -> s.naive() == null ? null : point(s.naive())),
-                score("declared limits", samples, actual, s -> s.declared())));
+                score("declared limits", false, samples, actual, s -> s.declared())));
     }
 
     private static Forecast.Estimate point(long at) {
@@ -90,15 +90,14 @@ final class EtaAccuracy {
         return new Forecast.Estimate(null, i, i, i, "");
     }
 
-    private static Scores score(String method, List<Sample> samples, Map<String, Long> actual,
+    /** Scores one method; only an {@code interval} method is scored on its [p10, p90]. */
+    private static Scores score(String method, boolean interval, List<Sample> samples, Map<String, Long> actual,
                                 java.util.function.Function<Sample, Forecast.Estimate> pick) {
         long scored = 0;
         long inside = 0;
         long given = 0;
         List<Double> errors = new ArrayList<>();
         List<Double> biases = new ArrayList<>();
-        boolean interval = method.equals("forecast");
-
         for (Sample s : samples) {
             Long start = actual.get(s.taskId());
             if (start == null || start < s.at()) {

@@ -89,7 +89,7 @@ final class Workloads {
                 // 16 slots, mean run time about 5.5 s: capacity about 2.9 tasks a second; arrivals 2.75 a second (95%).
                 long t = 0;
                 while (t < 3_600_000) {
-                    t += Math.round(-Math.log(1 - w.random.nextDouble()) * 1_000 / 2.75);
+                    t += Math.round(w.random.nextExponential() * 1_000 / 2.75);
                     w.submit(t, "default", Map.of(), w.logNormal(4_000, 0.8));
                 }
             }
@@ -105,7 +105,7 @@ final class Workloads {
                 }
                 long t = 0;
                 while (t < 3_600_000) {
-                    t += Math.round(-Math.log(1 - w.random.nextDouble()) * 1_000);
+                    t += Math.round(w.random.nextExponential() * 1_000);
                     boolean gpu = w.random.nextDouble() < 0.05;
                     w.submit(t, "prod", gpu ? Map.of("gpu", "a100") : Map.of(),
                             gpu ? w.logNormal(60_000, 0.6) : w.logNormal(8_000, 0.6));
@@ -135,8 +135,7 @@ final class Workloads {
     }
 
     private long logNormal(long medianMs, double sigma) {
-        double gaussian = Math.sqrt(-2 * Math.log(1 - random.nextDouble())) * Math.cos(2 * Math.PI * random.nextDouble());
-        return Math.max(1, Math.round(medianMs * Math.exp(sigma * gaussian)));
+        return Math.max(1, Math.round(medianMs * Math.exp(sigma * random.nextGaussian())));
     }
 
     private void loop() {

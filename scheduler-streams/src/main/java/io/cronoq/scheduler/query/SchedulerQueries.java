@@ -64,8 +64,8 @@ public final class SchedulerQueries {
 
     /** The state of one pool, or empty when these stores know nothing of it. */
     public Optional<PoolState> pool(String pool) {
-        ReadOnlyPoolStore store = new ReadOnlyPoolStore(pool, stores);
-        if (store.pool() == null && !store.workers().iterator().hasNext()) {
+        ReadOnlyPoolStore store = known(pool).orElse(null);
+        if (store == null) {
             return Optional.empty();
         }
         PoolScheduler scheduler = new PoolScheduler(pool, store);
@@ -115,11 +115,7 @@ public final class SchedulerQueries {
      * empty when these stores know nothing of the pool. Computed by the policy's own code.
      */
     public Optional<SharingSnapshot> sharing(String pool) {
-        ReadOnlyPoolStore store = new ReadOnlyPoolStore(pool, stores);
-        if (store.pool() == null && !store.workers().iterator().hasNext()) {
-            return Optional.empty();
-        }
-        return Optional.of(new PoolScheduler(pool, store).sharing());
+        return known(pool).map(store -> new PoolScheduler(pool, store).sharing());
     }
 
     /**
@@ -127,11 +123,7 @@ public final class SchedulerQueries {
      * holds at {@code at}, what each holds back), or empty when these stores know nothing of the pool.
      */
     public Optional<LimitsSnapshot> limits(String pool, Instant at) {
-        ReadOnlyPoolStore store = new ReadOnlyPoolStore(pool, stores);
-        if (store.pool() == null && !store.workers().iterator().hasNext()) {
-            return Optional.empty();
-        }
-        return Optional.of(new PoolScheduler(pool, store).limits(at));
+        return known(pool).map(store -> new PoolScheduler(pool, store).limits(at));
     }
 
     /**
@@ -141,11 +133,18 @@ public final class SchedulerQueries {
     public Optional<io.cronoq.scheduler.policy.forecast.Forecast> forecast(String pool,
             io.cronoq.scheduler.policy.forecast.Forecaster forecaster,
             io.cronoq.scheduler.policy.forecast.RunTimes.Lookup runTimes, Instant now) {
+        return known(pool).map(store -> forecaster.forecast(pool, store, runTimes, now));
+    }
+
+    /** Whether these stores know the pool: it has counters (a task was submitted) or a registered worker. */
+    public boolean knows(String pool) {
+        return known(pool).isPresent();
+    }
+
+    /** The pool's stores, read-only, or empty when these stores know nothing of it. */
+    private Optional<ReadOnlyPoolStore> known(String pool) {
         ReadOnlyPoolStore store = new ReadOnlyPoolStore(pool, stores);
-        if (store.pool() == null && !store.workers().iterator().hasNext()) {
-            return Optional.empty();
-        }
-        return Optional.of(forecaster.forecast(pool, store, runTimes, now));
+        return store.pool() != null || store.workers().iterator().hasNext() ? Optional.of(store) : Optional.empty();
     }
 
     /** The task {@code taskId} of {@code pool}, or empty. */

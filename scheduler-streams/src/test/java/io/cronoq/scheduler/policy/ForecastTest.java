@@ -222,6 +222,8 @@ class ForecastTest {
             }
             Instant now = T0.plusSeconds(random.nextInt(30));
             Forecast forecast = forecaster.forecast(POOL, pool, seen.lookup(POOL), now);
+            assertThat(forecast.estimates().values().stream().filter(Estimate::known).count())
+                    .as("variant %d gives starts to check", variant).isPositive();
             for (String id : pool.taskIds()) {
                 var record = pool.task(id);
                 Estimate e = forecast.estimate(id);

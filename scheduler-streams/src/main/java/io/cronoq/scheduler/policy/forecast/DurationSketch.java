@@ -16,7 +16,6 @@ final class DurationSketch {
     private final double[] weights = new double[BUCKETS];
     /** Per bucket, the weighted sum of the run times in it: what a draw from the bucket gives is their mean. */
     private final double[] sums = new double[BUCKETS];
-    private double total;
     private long count;
     private long lastAt = Long.MIN_VALUE;
 
@@ -30,18 +29,7 @@ final class DurationSketch {
         int bucket = bucket(durationMs);
         weights[bucket] += 1;
         sums[bucket] += durationMs;
-        total += 1;
         count++;
-    }
-
-    /** The runs seen, however old (for the reason a forecast gives). */
-    long count() {
-        return count;
-    }
-
-    /** The decayed weight of what was seen: about how many recent runs it rests on. */
-    double weight() {
-        return total;
     }
 
     /** An immutable copy to draw from, weighted as at the last observation. */
@@ -89,7 +77,6 @@ final class DurationSketch {
                     weights[i] *= factor;
                     sums[i] *= factor;
                 }
-                total *= factor;
             }
         }
         if (atMillis > lastAt) {
@@ -143,11 +130,6 @@ final class DurationSketch {
         /** The decayed weight: about how many recent runs it rests on. */
         double weight() {
             return cumulative[BUCKETS - 1];
-        }
-
-        /** A run time drawn from it, {@code u} uniform in [0, 1). */
-        long draw(double u) {
-            return drawAbove(0, u);
         }
 
         /**

@@ -29,6 +29,10 @@ public record Forecast(String pool, Instant madeAt, Instant reached, int futures
      */
     public record Estimate(Long position, Instant p10, Instant p50, Instant p90, String reason) {
 
+        /** A task blocked on its parents: it holds no place in any line until they end. */
+        public static final Estimate BLOCKED = none(null,
+                "it waits for its parents: it is estimated once they have ended as it asks");
+
         /** No estimate, for this reason. */
         public static Estimate none(Long position, String reason) {
             return new Estimate(position, null, null, null, reason);

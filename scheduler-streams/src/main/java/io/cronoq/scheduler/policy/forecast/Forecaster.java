@@ -11,11 +11,9 @@ import io.cronoq.scheduler.policy.PoolScheduler;
 import io.cronoq.scheduler.policy.TimeRules;
 import io.cronoq.scheduler.policy.forecast.Forecast.Estimate;
 import io.cronoq.scheduler.policy.match.LabelSet;
-import io.cronoq.scheduler.policy.match.Requirement;
 import io.cronoq.scheduler.policy.store.PoolStore;
 import io.cronoq.schemas.events.Journal;
 import io.cronoq.schemas.rules.Durations;
-import io.cronoq.schemas.rules.SharingRules;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -137,8 +135,8 @@ public final class Forecaster {
                 ? Long.compare(a.time, b.time) : Long.compare(a.order, b.order));
         /** Attempt key → the attempt as assigned, while its worker holds it. */
         private final Map<String, AttemptAssigned> live = new HashMap<>();
+        /** Per group (its label key), how many tasks this future placed on it. */
         private final Map<String, Integer> placedOn = new HashMap<>();
-        private final Map<String, Boolean> canUse = new HashMap<>();
         final Map<String, Long> starts = new HashMap<>();
         final Map<String, Long> positions = new HashMap<>();
         private long order;
@@ -162,27 +160,29 @@ public final class Forecaster {
         }
 
         Future run() {
-            for (PoolCopy.Running r : copy.running) {
-                TaskRecord task = store.task(r.taskId());
+            for (String taskId : copy.running) {
+                TaskRecord task = store.task(taskId);
                 var attempt = task.getAttempts().get(task.getAttempts().size() - 1);
-                AttemptAssigned a = AttemptAssigned.newBuilder().setTaskId(r.taskId()).setPool(copy.pool)
-                        .setAttempt(r.attempt()).setWorkerId(attempt.getWorkerId()).setGeneration(attempt.getGeneration())
-                        .setGroup(attempt.getGroup()).setAssignedAt(attempt.getAssignedAt()).build();
-                live.put(Journal.attemptKey(r.taskId(), r.attempt()), a);
-                plan(a, task.getTask(), r.assignedAt(), Math.max(0, now - r.assignedAt()));
+                long assignedAt = attempt.getAssignedAt().toEpochMilli();
+                AttemptAssigned a = AttemptAssigned.newBuilder().setTaskId(taskId).setPool(copy.pool)
+                        .setAttempt(attempt.getAttempt()).setWorkerId(attempt.getWorkerId())
+                        .setGeneration(attempt.getGeneration()).setGroup(attempt.getGroup())
+                        .setAssignedAt(attempt.getAssignedAt()).build();
+                live.put(Journal.attemptKey(taskId, attempt.getAttempt()), a);
+                plan(a, task.getTask(), assignedAt, Math.max(0, now - assignedAt));
             }
             long tickedAt = Long.MIN_VALUE;
             apply(scheduler.tick(Instant.ofEpochMilli(now)), now);
             for (RunTimes.Stream stream : runTimes.arrivals()) {
                 // A rate seen is known up to its noise: each future takes its own, about √count arrivals off.
                 double perMs = stream.count() == 0 ? 0
-                        : Math.max(0, stream.count() + Math.sqrt(stream.count()) * gaussian()) / stream.spanMs();
+                        : Math.max(0, stream.count() + Math.sqrt(stream.count()) * random.nextGaussian()) / stream.spanMs();
                 if (perMs > 0) {
                     schedule(new Stream(stream, perMs, false), now);
                 }
                 int bursts = stream.bursts().size();
                 double burstsPerMs = bursts == 0 ? 0
-                        : Math.max(0, bursts + Math.sqrt(bursts) * gaussian()) / stream.burstSpanMs();
+                        : Math.max(0, bursts + Math.sqrt(bursts) * random.nextGaussian()) / stream.burstSpanMs();
                 if (burstsPerMs > 0) {
                     schedule(new Stream(stream, burstsPerMs, true), now);
                 }
@@ -239,16 +239,12 @@ public final class Forecaster {
          * standard error, so each future scales that source's draws by its own factor, log-normal around 1.
          */
         private double scale(RunTimes.Source source) {
-            return scales.computeIfAbsent(source.durations(), d -> Math.exp(d.meanError() * gaussian()));
-        }
-
-        private double gaussian() {
-            return Math.sqrt(-2 * Math.log(1 - random.nextDouble())) * Math.cos(2 * Math.PI * random.nextDouble());
+            return scales.computeIfAbsent(source.durations(), d -> Math.exp(d.meanError() * random.nextGaussian()));
         }
 
         /** Plans the next arrival (a task, or a burst) of a stream after {@code after}: exponential gaps at its rate. */
         private void schedule(Stream stream, long after) {
-            long gap = Math.max(1, Math.round(-Math.log(1 - random.nextDouble()) / stream.perMs()));
+            long gap = Math.max(1, Math.round(random.nextExponential() / stream.perMs()));
             reports.add(new Report(after + gap, order++, null, stream));
         }
 
@@ -296,13 +292,9 @@ public final class Forecaster {
 
         /** How many tasks this future placed so far on groups the task can use. */
         private long ahead(TaskSubmitted task) {
-            String classKey = Requirement.keyOf(task);
             long ahead = 0;
-            for (Map.Entry<String, Integer> g : placedOn.entrySet()) {
-                if (canUse.computeIfAbsent(classKey + "\u0000" + g.getKey(), k -> LabelSet.parse(g.getKey())
-                        .includes(Requirement.of(task).labelSet()))) {
-                    ahead += g.getValue();
-                }
+            for (String group : copy.usable(task).groups()) {
+                ahead += placedOn.getOrDefault(group, 0);
             }
             return ahead;
         }
@@ -327,7 +319,7 @@ public final class Forecaster {
          * {@code -1} when there is nothing to go on.
          */
         private long runTime(TaskSubmitted task, long age) {
-            RunTimes.Source source = runTimes.forTask(Requirement.keyOf(task), tenant(task));
+            RunTimes.Source source = runTimes.forTask(task);
             Long timeout = task.getTimeoutMs();
             long run = source == null ? -1 : Math.round(source.durations().drawAbove(age, random.nextDouble())
                     * scale(source));
@@ -339,10 +331,6 @@ public final class Forecaster {
             }
             return run;
         }
-    }
-
-    private static String tenant(TaskSubmitted task) {
-        return task.getTenant() == null ? SharingRules.DEFAULT_TENANT : task.getTenant();
     }
 
     // ==== the futures together ====================================================================
@@ -384,7 +372,7 @@ public final class Forecaster {
                 TaskRecord record = copy.tasks.get(taskId);
                 reason = "no worker of the fleet as it is will take it"
                         + (record.getWaitingReason() == null ? "" : ": " + record.getWaitingReason());
-            } else if (unfounded && runTimes.forTask(Requirement.keyOf(task), tenant(task)) == null) {
+            } else if (unfounded && runTimes.forTask(task) == null) {
                 reason = "no attempt in this pool has ended yet to learn run times from, and the tasks ahead declare "
                         + "no timeout";
             } else {
@@ -408,25 +396,18 @@ public final class Forecaster {
 
     /** The groups a task can use, in words: "gpu=a100" or "gpu=a100, gpu=h100 (+2 more)"; "no worker" when none. */
     private static String groups(PoolCopy copy, TaskSubmitted task) {
-        LabelSet required = Requirement.of(task).labelSet();
-        java.util.TreeSet<String> groups = new java.util.TreeSet<>();
-        for (var w : copy.workers) {
-            LabelSet labels = LabelSet.of(w.getLabels());
-            if (labels.includes(required)) {
-                groups.add(labels.key().isEmpty() ? "unlabeled workers" : labels.key());
-            }
-        }
+        java.util.SortedSet<String> groups = copy.usable(task).groups();
         if (groups.isEmpty()) {
             return "no worker";
         }
         StringJoiner j = new StringJoiner(", ");
-        groups.stream().limit(2).forEach(j::add);
+        groups.stream().limit(2).map(g -> g.isEmpty() ? "unlabeled workers" : g).forEach(j::add);
         return j + (groups.size() > 2 ? " (+" + (groups.size() - 2) + " more)" : "");
     }
 
     /** What its run times rest on, in words: "tasks of its class ran 3s–11m lately (240 runs)". */
     private static String basis(RunTimes.Lookup runTimes, TaskSubmitted task) {
-        RunTimes.Source source = runTimes.forTask(Requirement.keyOf(task), tenant(task));
+        RunTimes.Source source = runTimes.forTask(task);
         if (source == null) {
             return task.getTimeoutMs() == null ? "run times unknown" : "run times taken at the declared timeouts";
         }

@@ -37,8 +37,13 @@ import org.apache.avro.specific.SpecificRecord;
  */
 final class PoolCopy {
 
-    /** A running attempt: the task, the attempt's number and when it was assigned (a slot busy since). */
-    record Running(String taskId, int attempt, long assignedAt) {}
+    /**
+     * What the workers of the pool offer a requirement class.
+     *
+     * @param groups   the label keys of the groups whose labels include the class's (any state)
+     * @param runnable whether some ACTIVE worker carries its labels and publishes enough resources
+     */
+    record Usable(java.util.SortedSet<String> groups, boolean runnable) {}
 
     final String pool;
     private final PoolRecord counters;
@@ -54,12 +59,14 @@ final class PoolCopy {
     final Set<String> truncated = new HashSet<>();
     /** The ids of the waiting tasks copied: in lines, on timers, in waiting gangs. */
     final Set<String> waiting = new HashSet<>();
-    final List<Running> running = new ArrayList<>();
+    /** The tasks the workers run (their current attempt holds a slot). */
+    final List<String> running = new ArrayList<>();
     /**
      * Of the waiting tasks, those no ACTIVE worker can run (its labels or its published resources fall
      * short): nothing in this fleet places them.
      */
     final Set<String> unplaceable = new HashSet<>();
+    private final Map<String, Usable> usable = new HashMap<>();
 
     private PoolCopy(String pool, PoolStore state, int perLine) {
         this.pool = pool;
@@ -72,8 +79,7 @@ final class PoolCopy {
                 TaskRecord task = state.task(ref.getTaskId());
                 if (task != null && !task.getAttempts().isEmpty()) {
                     tasks.put(ref.getTaskId(), task);
-                    var last = task.getAttempts().get(task.getAttempts().size() - 1);
-                    running.add(new Running(ref.getTaskId(), ref.getAttempt(), last.getAssignedAt().toEpochMilli()));
+                    running.add(ref.getTaskId());
                 }
             }
         }
@@ -99,32 +105,17 @@ final class PoolCopy {
             }
         }
         this.timers = kept;
-        List<String> gangs = counters == null ? List.of() : counters.getWaitingGangs();
-        if (!gangs.isEmpty()) {
-            for (String gangId : gangs) {
-                TaskRecord first = state.task(GangRules.memberId(gangId, 0));
-                if (first == null || first.getTask().getGang() == null) {
-                    continue;
-                }
-                for (int rank = 0; rank < first.getTask().getGang().getSize(); rank++) {
-                    keepWaiting(state, GangRules.memberId(gangId, rank));
-                }
+        for (String gangId : counters == null ? List.<String>of() : counters.getWaitingGangs()) {
+            TaskRecord first = state.task(GangRules.memberId(gangId, 0));
+            if (first == null || first.getTask().getGang() == null) {
+                continue;
+            }
+            for (int rank = 0; rank < first.getTask().getGang().getSize(); rank++) {
+                keepWaiting(state, GangRules.memberId(gangId, rank));
             }
         }
-    }
-
-    /** Notes the waiting tasks no ACTIVE worker can run (one look per requirement class). */
-    private void noteUnplaceable() {
-        Map<String, Boolean> carried = new HashMap<>();
         for (String taskId : waiting) {
-            TaskSubmitted task = tasks.get(taskId).getTask();
-            boolean someWorker = carried.computeIfAbsent(Requirement.keyOf(task), k -> {
-                Requirement required = Requirement.of(task);
-                return workers.stream().anyMatch(w -> w.getState() == WorkerState.ACTIVE
-                        && LabelSet.of(w.getLabels()).includes(required.labelSet())
-                        && ResourceProfile.of(w.getResources()).satisfies(required.resources()));
-            });
-            if (!someWorker) {
+            if (!usable(tasks.get(taskId).getTask()).runnable()) {
                 unplaceable.add(taskId);
             }
         }
@@ -132,9 +123,25 @@ final class PoolCopy {
 
     /** Copies this pool's state, at most {@code perLine} waiting tasks of each line. */
     static PoolCopy of(String pool, PoolStore state, int perLine) {
-        PoolCopy copy = new PoolCopy(pool, state, perLine);
-        copy.noteUnplaceable();
-        return copy;
+        return new PoolCopy(pool, state, perLine);
+    }
+
+    /** What the workers offer the task's requirement class (looked at once per class). */
+    Usable usable(TaskSubmitted task) {
+        return usable.computeIfAbsent(Requirement.keyOf(task), k -> {
+            Requirement required = Requirement.of(task);
+            java.util.SortedSet<String> groups = new java.util.TreeSet<>();
+            boolean runnable = false;
+            for (WorkerRecord w : workers) {
+                LabelSet labels = LabelSet.of(w.getLabels());
+                if (labels.includes(required.labelSet())) {
+                    groups.add(labels.key());
+                    runnable |= w.getState() == WorkerState.ACTIVE
+                            && ResourceProfile.of(w.getResources()).satisfies(required.resources());
+                }
+            }
+            return new Usable(groups, runnable);
+        });
     }
 
     /** Copies a waiting task's record; false when it is not there or not waiting (the store moved on). */

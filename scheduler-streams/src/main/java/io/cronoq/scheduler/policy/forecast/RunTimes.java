@@ -71,8 +71,7 @@ public final class RunTimes {
         sketches.firstHeard = Math.min(sketches.firstHeard, heard);
         Object event = entry.getEvent();
         if (event instanceof TaskSubmitted t) {
-            String tenant = t.getTenant() == null ? SharingRules.DEFAULT_TENANT : t.getTenant();
-            Kind kind = new Kind(Requirement.keyOf(t), tenant);
+            Kind kind = new Kind(Requirement.keyOf(t), SharingRules.tenantOf(t.getTenant()));
             kinds.put(pool + "/" + t.getTaskId(), kind);
             if (t.getGang() == null && (t.getAfter() == null || t.getAfter().isEmpty())) {
                 sketches.arrivals.computeIfAbsent(kind, k -> new Arrivals()).submitted(t, heard);
@@ -199,6 +198,11 @@ public final class RunTimes {
         /** The steady streams of tasks that keep arriving, by class and tenant. */
         public List<Stream> arrivals() {
             return arrivals;
+        }
+
+        /** {@link #forTask(String, String)} of the task's class and tenant. */
+        public Source forTask(TaskSubmitted task) {
+            return forTask(Requirement.keyOf(task), SharingRules.tenantOf(task.getTenant()));
         }
 
         /**

@@ -25,17 +25,13 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
-import org.openjdk.jmh.runner.RunnerException;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.options.CommandLineOptionException;
-import org.openjdk.jmh.runner.options.CommandLineOptions;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 /**
  * What start estimates cost, off the decision path: making one forecast of a pool (two tenants, a GPU
  * and a CPU class each, 400 slots busy, {@code backlog} tasks waiting), and answering one task's
  * estimate from the last forecast (a store read and a map lookup: what a query adds). Run:
- * {@code ./mvnw -pl scheduler-streams test-compile exec:exec@bench -Dbench.args="ForecastBenchmark"}.
+ * {@code ./mvnw -pl scheduler-streams test-compile exec:exec@bench -Dbench.args="ForecastBenchmark"} (the
+ * runner of {@code PlacementBenchmark}, its arguments naming this one).
  */
 @State(Scope.Thread)
 @Fork(value = 1, jvmArgsAppend = {"-Xms6g", "-Xmx6g"})
@@ -108,12 +104,5 @@ public class ForecastBenchmark {
     public Object estimate() {
         String id = waiting[random.nextInt(waiting.length)];
         return store.task(id) != null ? last.estimate(id) : null;
-    }
-
-    public static void main(String[] args) throws RunnerException, CommandLineOptionException {
-        String[] options = Arrays.stream(String.join(" ", args).trim().split("\\s+"))
-                .filter(a -> !a.isEmpty()).toArray(String[]::new);
-        new Runner(new OptionsBuilder().parent(new CommandLineOptions(options))
-                .include(ForecastBenchmark.class.getName()).build()).run();
     }
 }
