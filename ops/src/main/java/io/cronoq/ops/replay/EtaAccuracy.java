@@ -47,16 +47,82 @@ final class EtaAccuracy {
     record Scores(String method, long scored, double inside, long longWaits, double medianError, double given,
                   double medianBias) {}
 
-    /** What one journal's measurement found: the instants looked at, and the scores of each method. */
-    record Report(String workload, int instants, List<Scores> methods) {}
+    /**
+     * What one way of estimating gave, before it is summed up: how many estimates were held against a start,
+     * how many of those had an interval holding it and how many gave a start at all, and over the long waits
+     * each estimate's error and (where one was given) its signed error, relative to the wait.
+     */
+    record Tally(String method, boolean interval, long scored, long inside, long given, List<Double> errors,
+                 List<Double> biases) {
+
+        /** The two tallies of one method as one, as if measured together. */
+        Tally plus(Tally other) {
+            List<Double> e = new ArrayList<>(errors);
+            e.addAll(other.errors);
+            List<Double> b = new ArrayList<>(biases);
+            b.addAll(other.biases);
+            return new Tally(method, interval, scored + other.scored, inside + other.inside, given + other.given, e, b);
+        }
+
+        Scores scores() {
+            double[] sorted = errors.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            double[] signed = biases.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            return new Scores(method, scored, interval && scored > 0 ? inside / (double) scored : Double.NaN,
+                    sorted.length, median(sorted), scored == 0 ? Double.NaN : given / (double) scored, median(signed));
+        }
+    }
+
+    /** What one journal's measurement found: the instants looked at, and what each method gave. */
+    record Report(String workload, int instants, List<Tally> tallies) {
+
+        /** The scores of each method, in the order measured. */
+        List<Scores> methods() {
+            return tallies.stream().map(Tally::scores).toList();
+        }
+
+        /**
+         * Several journals' reports as one, every estimate of each counted together: a figure over many
+         * looks at several realized futures, steadier than any one journal's.
+         */
+        static Report pooled(String workload, List<Report> reports) {
+            List<Tally> tallies = new ArrayList<>(reports.get(0).tallies());
+            int instants = reports.get(0).instants();
+            for (Report r : reports.subList(1, reports.size())) {
+                instants += r.instants();
+                for (int i = 0; i < tallies.size(); i++) {
+                    tallies.set(i, tallies.get(i).plus(r.tallies().get(i)));
+                }
+            }
+            return new Report(workload, instants, List.copyOf(tallies));
+        }
+    }
 
     private record Sample(String taskId, long at, Forecast.Estimate estimate, Long naive, Forecast.Estimate declared) {}
 
     private EtaAccuracy() {}
 
-    /** Measures on one journal (every pool in it), looking {@code instants} times at each pool. */
+    /**
+     * Measures on one journal (every pool in it), looking {@code instants} times at each pool, evenly from a
+     * tenth into its journal (run times to learn from) to a tenth before its end (starts to compare with).
+     */
     static Report measure(String workload, List<JournalEntry> recorded, TimeRules rules, int instants,
                           Forecaster.Settings settings) {
+        return measure(workload, recorded, null, null, rules, instants, settings);
+    }
+
+    /** Measures on a made-up workload, in the span it says to look at. */
+    static Report measure(String workload, Workloads.Recorded recorded, TimeRules rules, int instants,
+                          Forecaster.Settings settings) {
+        return measure(workload, recorded.journal(), recorded.lookFrom(), recorded.lookTo(), rules, instants, settings);
+    }
+
+    /**
+     * Measures on one journal, looking {@code instants} times at each pool evenly from {@code lookFrom} to
+     * {@code lookTo} (epoch milliseconds; {@code null} for a tenth into the pool's journal and a tenth before
+     * its end).
+     */
+    private static Report measure(String workload, List<JournalEntry> recorded, Long lookFrom, Long lookTo,
+                                  TimeRules rules, int instants, Forecaster.Settings settings) {
         Map<String, List<JournalEntry>> byPool = new LinkedHashMap<>();
         for (JournalEntry record : recorded) {
             for (JournalEntry entry : Journal.entries(record)) {
@@ -69,8 +135,8 @@ final class EtaAccuracy {
         List<Sample> samples = new ArrayList<>();
         Map<String, Long> actual = new HashMap<>();
         for (Map.Entry<String, List<JournalEntry>> pool : byPool.entrySet()) {
-            Looker looker = new Looker(pool.getKey(), JournalClock.heard(pool.getValue()), instants, forecaster, trusting,
-                    samples);
+            Looker looker = new Looker(pool.getKey(), JournalClock.heard(pool.getValue()), lookFrom, lookTo, instants,
+                    forecaster, trusting, samples);
             Simulation.Result result = Simulation.observe(pool.getKey(), pool.getValue(), rules, looker);
             for (JournalEntry e : result.journal()) {
                 if (e.getEvent() instanceof AttemptAssigned a) {
@@ -90,9 +156,9 @@ final class EtaAccuracy {
         return new Forecast.Estimate(null, i, i, i, "");
     }
 
-    /** Scores one method; only an {@code interval} method is scored on its [p10, p90]. */
-    private static Scores score(String method, boolean interval, List<Sample> samples, Map<String, Long> actual,
-                                java.util.function.Function<Sample, Forecast.Estimate> pick) {
+    /** Tallies one method; only an {@code interval} method is scored on its [p10, p90]. */
+    private static Tally score(String method, boolean interval, List<Sample> samples, Map<String, Long> actual,
+                               java.util.function.Function<Sample, Forecast.Estimate> pick) {
         long scored = 0;
         long inside = 0;
         long given = 0;
@@ -122,10 +188,7 @@ final class EtaAccuracy {
                 }
             }
         }
-        double[] sorted = errors.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        double[] signed = biases.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        return new Scores(method, scored, interval && scored > 0 ? inside / (double) scored : Double.NaN,
-                sorted.length, median(sorted), scored == 0 ? Double.NaN : given / (double) scored, median(signed));
+        return new Tally(method, interval, scored, inside, given, errors, biases);
     }
 
     private static double median(double[] sorted) {
@@ -146,16 +209,16 @@ final class EtaAccuracy {
         /** When the pool's journal began: a throughput is over the last five minutes, or since then if later. */
         private long began = Long.MAX_VALUE;
 
-        Looker(String pool, long[] heard, int instants, Forecaster forecaster, Forecaster trusting, List<Sample> samples) {
+        Looker(String pool, long[] heard, Long lookFrom, Long lookTo, int instants, Forecaster forecaster,
+               Forecaster trusting, List<Sample> samples) {
             this.pool = pool;
             this.forecaster = forecaster;
             this.trusting = trusting;
             this.samples = samples;
             long first = heard.length == 0 ? 0 : heard[0];
             long last = heard.length == 0 ? 0 : heard[heard.length - 1];
-            // From a tenth in (run times to learn from) to a tenth before the end (starts to compare with).
-            long from = first + (last - first) / 10;
-            long to = last - (last - first) / 10;
+            long from = lookFrom != null ? lookFrom : first + (last - first) / 10;
+            long to = lookTo != null ? lookTo : last - (last - first) / 10;
             this.times = new long[heard.length == 0 ? 0 : instants];
             for (int i = 0; i < times.length; i++) {
                 times[i] = from + (instants == 1 ? 0 : (to - from) * i / (instants - 1));

@@ -34,11 +34,13 @@ public final class EtaAccuracyCommand implements Callable<Integer> {
 
     @Option(names = "--workload", paramLabel = "drain|steady|bursty-mixed",
             description = "Measure on this made-up workload, recorded in memory through the real placement policy, "
-                    + "instead of the recorded journal. Repeatable.")
+                    + "instead of the recorded journal. Repeatable. A workload with arrivals is looked at from its "
+                    + "minute 6 to its minute 60, while its tasks keep arriving for two hours.")
     List<String> workloads = new ArrayList<>();
 
     @Option(names = "--variants", paramLabel = "N", defaultValue = "1",
-            description = "With --workload: how many random variants of each to record and measure (default: 1).")
+            description = "With --workload: how many random variants of each to record and measure (default: 1); "
+                    + "with more than one, a last row per workload counts all their estimates together.")
     int variants;
 
     @Option(names = "--instants", paramLabel = "N", defaultValue = "30",
@@ -73,9 +75,14 @@ public final class EtaAccuracyCommand implements Callable<Integer> {
             reports.add(EtaAccuracy.measure("recorded journal", entries, rules, instants, Forecaster.Settings.DEFAULT));
         } else {
             for (Workloads.Kind kind : kinds) {
+                List<EtaAccuracy.Report> each = new ArrayList<>();
                 for (int v = 1; v <= variants; v++) {
-                    reports.add(EtaAccuracy.measure(kind.label() + (variants == 1 ? "" : " #" + v),
+                    each.add(EtaAccuracy.measure(kind.label() + (variants == 1 ? "" : " #" + v),
                             Workloads.record(kind, v), Simulation.simulated(rules), instants, Forecaster.Settings.DEFAULT));
+                }
+                reports.addAll(each);
+                if (variants > 1) {
+                    reports.add(EtaAccuracy.Report.pooled(kind.label() + " all", each));
                 }
             }
         }

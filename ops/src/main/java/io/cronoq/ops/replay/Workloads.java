@@ -26,6 +26,9 @@ import org.apache.avro.specific.SpecificRecord;
  * through the real placement policy, and each attempt runs for its task's true run time (drawn when
  * it is submitted, unknown to the policy), so the journal holds what a live pool would have journaled.
  * They give {@code cronoq eta-accuracy} something to measure on a machine without a recorded journal.
+ * A workload with arrivals keeps them coming for {@link #ARRIVING_MS}, an hour longer than the span
+ * it is looked at in ({@link Recorded#lookFrom} to {@link Recorded#lookTo}): every task waiting at a
+ * look starts while the workload still behaves as it did before it, as a pool in service does.
  */
 final class Workloads {
 
@@ -58,6 +61,18 @@ final class Workloads {
         }
     }
 
+    /** How long arrivals go on in a workload that has them. */
+    static final long ARRIVING_MS = 7_200_000;
+    /** Where looks are taken in a workload with arrivals: from minute 6 (run times to learn from) to minute 60. */
+    private static final long LOOK_FROM_MS = 360_000;
+    private static final long LOOK_TO_MS = 3_600_000;
+
+    /**
+     * A recorded workload: its journal, and the span to look at it in (epoch milliseconds), or {@code null}
+     * ends when any span of the journal will do.
+     */
+    record Recorded(List<JournalEntry> journal, Long lookFrom, Long lookTo) {}
+
     private record Pending(long time, long order, SpecificRecord input) {}
 
     private final PoolScheduler scheduler = new PoolScheduler(POOL, new InMemoryPoolStore(),
@@ -74,8 +89,8 @@ final class Workloads {
         this.random = new SplittableRandom(variant);
     }
 
-    /** The journal of one run of the workload; {@code variant} picks its random draws. */
-    static List<JournalEntry> record(Kind kind, long variant) {
+    /** One run of the workload; {@code variant} picks its random draws. */
+    static Recorded record(Kind kind, long variant) {
         Workloads w = new Workloads(variant);
         switch (kind) {
             case DRAIN -> {
@@ -88,7 +103,7 @@ final class Workloads {
                 w.workers(4, 4, Map.of());
                 // 16 slots, mean run time about 5.5 s: capacity about 2.9 tasks a second; arrivals 2.75 a second (95%).
                 long t = 0;
-                while (t < 3_600_000) {
+                while (t < ARRIVING_MS) {
                     t += Math.round(w.random.nextExponential() * 1_000 / 2.75);
                     w.submit(t, "default", Map.of(), w.logNormal(4_000, 0.8));
                 }
@@ -96,7 +111,7 @@ final class Workloads {
             case BURSTY_MIXED -> {
                 w.workers(3, 2, Map.of("gpu", "a100"));
                 w.workers(6, 4, Map.of());
-                for (long burst = 60_000; burst < 3_600_000; burst += 900_000) {
+                for (long burst = 60_000; burst < ARRIVING_MS; burst += 900_000) {
                     for (int i = 0; i < 150; i++) {
                         boolean gpu = i % 3 == 0;
                         w.submit(burst + i * 20, "research", gpu ? Map.of("gpu", "a100") : Map.of(),
@@ -104,7 +119,7 @@ final class Workloads {
                     }
                 }
                 long t = 0;
-                while (t < 3_600_000) {
+                while (t < ARRIVING_MS) {
                     t += Math.round(w.random.nextExponential() * 1_000);
                     boolean gpu = w.random.nextDouble() < 0.05;
                     w.submit(t, "prod", gpu ? Map.of("gpu", "a100") : Map.of(),
@@ -113,7 +128,8 @@ final class Workloads {
             }
         }
         w.loop();
-        return w.journal;
+        return kind == Kind.DRAIN ? new Recorded(w.journal, null, null) : new Recorded(w.journal,
+                T0.toEpochMilli() + LOOK_FROM_MS, T0.toEpochMilli() + LOOK_TO_MS);
     }
 
     private void workers(int count, int slots, Map<String, String> labels) {

@@ -48,6 +48,39 @@ class EtaAccuracyTest {
     }
 
     @Test
+    void variantsPooledCountEveryEstimateOnce() {
+        EtaAccuracy.Report one = EtaAccuracy.measure("drain #1", Workloads.record(Workloads.Kind.DRAIN, 1),
+                Simulation.simulated(TimeRules.DEFAULT), 2, UNHURRIED);
+        EtaAccuracy.Report two = EtaAccuracy.measure("drain #2", Workloads.record(Workloads.Kind.DRAIN, 2),
+                Simulation.simulated(TimeRules.DEFAULT), 2, UNHURRIED);
+
+        EtaAccuracy.Report all = EtaAccuracy.Report.pooled("drain all", java.util.List.of(one, two));
+
+        EtaAccuracy.Scores a = one.methods().get(0);
+        EtaAccuracy.Scores b = two.methods().get(0);
+        EtaAccuracy.Scores pooled = all.methods().get(0);
+        assertThat(all.instants()).isEqualTo(4);
+        assertThat(pooled.scored()).isEqualTo(a.scored() + b.scored());
+        assertThat(pooled.longWaits()).isEqualTo(a.longWaits() + b.longWaits());
+        assertThat(pooled.inside()).isCloseTo((a.inside() * a.scored() + b.inside() * b.scored())
+                / (a.scored() + b.scored()), org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(pooled.medianError()).isBetween(Math.min(a.medianError(), b.medianError()),
+                Math.max(a.medianError(), b.medianError()));
+    }
+
+    @Test
+    void aWorkloadWithArrivalsIsLookedAtOnlyWhileTasksKeepArrivingAnHourLonger() {
+        Workloads.Recorded steady = Workloads.record(Workloads.Kind.STEADY, 1);
+
+        long lastSubmitted = steady.journal().stream()
+                .filter(e -> e.getEvent() instanceof io.cronoq.events.TaskSubmitted)
+                .mapToLong(e -> io.cronoq.schemas.events.Journal.heardAt(e).toEpochMilli()).max().orElseThrow();
+        assertThat(steady.lookFrom()).isLessThan(steady.lookTo());
+        assertThat(lastSubmitted - steady.lookTo()).isGreaterThan(3_500_000);
+        assertThat(Workloads.record(Workloads.Kind.DRAIN, 1).lookTo()).as("a drain: any span will do").isNull();
+    }
+
+    @Test
     void aRecordedBusyDayOfSeveralPoolsIsMeasuredWhole() {
         EtaAccuracy.Report report = EtaAccuracy.measure("busy day", JournalRecorder.busyDay(1, true),
                 Simulation.simulated(TimeRules.DEFAULT), 20, UNHURRIED);

@@ -189,6 +189,36 @@ class ForecastTest {
         assertThat(crowded.position()).isGreaterThan(3);
     }
 
+    @Test
+    void burstsThatKeptACadenceComeWhenDueAndTakeTheirShare() {
+        scheduler.apply(In.worker("w1", 2), T0);
+        Instant now = T0.plusSeconds(4_195);
+        for (int i = 0; i < 4; i++) {
+            TaskSubmitted a = tenantTask("a" + i, "alpha");
+            a.setSubmittedAt(now);
+            scheduler.apply(a, now);
+        }
+        learn("", "alpha", 10_000, 10);
+        learn("", "beta", 10_000, 10);
+        Estimate alone = forecaster.forecast(POOL, store, runTimes.lookup(POOL, now.toEpochMilli()), now).estimate("a3");
+        // beta submitted ten tasks at once every quarter hour (seconds 600, 1500, 2400, 3300): the next ten are due at 4200.
+        runTimes.record(io.cronoq.schemas.events.Journal.entry(POOL, T0, tenantTask("b-first", "beta"), "test"));
+        for (long burst = 600; burst < 4_200; burst += 900) {
+            for (int i = 0; i < 10; i++) {
+                runTimes.record(io.cronoq.schemas.events.Journal.entry(POOL, T0.plusSeconds(burst),
+                        tenantTask("b" + burst + "-" + i, "beta"), "test"));
+            }
+        }
+        Estimate crowded = forecaster.forecast(POOL, store, runTimes.lookup(POOL, now.toEpochMilli()), now).estimate("a3");
+
+        // Alone: a0 and a1 run until 4205, then a2 and a3 start. With the burst due at 4200: at 4205 a0 ends
+        // first and beta, holding nothing against alpha's one, takes its slot; a1 ends and a2 takes it. At 4215
+        // beta's task ends first and beta takes its slot again (alpha holds a2); a2 ends and a3 takes its slot.
+        // So three are placed ahead of a3, in every future.
+        assertExact(alone, now.plusSeconds(10), 1);
+        assertExact(crowded, now.plusSeconds(20), 3);
+    }
+
     /**
      * Property: over random pools (workers of two kinds, tenants, delayed tasks, tasks no worker can run,
      * attempts already running), no estimate claims a start before the task could start — before now,

@@ -32,9 +32,9 @@ import java.util.StringJoiner;
  * it has already run), capped by its declared timeout. The spread of a task's start over the futures
  * gives its interval. Tasks keep arriving in the futures as they did lately (per class and tenant,
  * {@link Arrivals}): steadily at the rate of the last hour's minutes bursts aside, and in bursts as
- * often and as large as those of the last hour; they compete for slots as the policy says. What
- * the futures do not know: when the next burst comes, workers that come or go, retries of attempts
- * that will fail.
+ * large as those of the last hour, on their cadence when they kept one, else as often at random; they
+ * compete for slots as the policy says. What the futures do not know: when an irregular burst comes,
+ * workers that come or go, retries of attempts that will fail.
  *
  * <p>A future stops when every waiting task some ACTIVE worker can run has started, at the horizon,
  * after so many placements, when its time budget is spent, or where the copy ends (a long line is
@@ -111,10 +111,19 @@ public final class Forecaster {
     private record Report(long time, long order, AttemptSucceeded report, Stream arrival) {}
 
     /**
-     * A stream of arrivals as one future has it: the stream, at this future's rate, of single tasks or
-     * of bursts (each as large as one seen, drawn).
+     * A stream of arrivals as one future has it: the stream, at this future's rate {@code perMs}, of single
+     * tasks or of bursts (each as large as one seen, drawn); or, with no rate, bursts on the cadence seen,
+     * the next due at {@code due}.
      */
-    private record Stream(RunTimes.Stream seen, double perMs, boolean bursts) {}
+    private record Stream(RunTimes.Stream seen, double perMs, boolean bursts, long due) {
+        Stream(RunTimes.Stream seen, double perMs, boolean bursts) {
+            this(seen, perMs, bursts, 0);
+        }
+
+        boolean onCadence() {
+            return perMs == 0;
+        }
+    }
 
     /**
      * The ids of tasks that arrive in a future, numbered (valid ids, as the policy checks them; should a
@@ -180,6 +189,10 @@ public final class Forecaster {
                 if (perMs > 0) {
                     schedule(new Stream(stream, perMs, false), now);
                 }
+                if (stream.cadence() != null) {
+                    planBurst(stream, stream.cadence().nextAt());
+                    continue;
+                }
                 int bursts = stream.bursts().size();
                 double burstsPerMs = bursts == 0 ? 0
                         : Math.max(0, bursts + Math.sqrt(bursts) * random.nextGaussian()) / stream.burstSpanMs();
@@ -219,7 +232,11 @@ public final class Forecaster {
                     for (long i = 0; i < size; i++) {
                         apply(scheduler.apply(arrive(next.arrival(), at), Instant.ofEpochMilli(at)), at);
                     }
-                    schedule(next.arrival(), at);
+                    if (next.arrival().onCadence()) {
+                        planBurst(next.arrival().seen(), next.arrival().due() + next.arrival().seen().cadence().periodMs());
+                    } else {
+                        schedule(next.arrival(), at);
+                    }
                 } else if (next != null && next.time() <= tickAt) {
                     reports.poll();
                     AttemptSucceeded r = next.report();
@@ -246,6 +263,16 @@ public final class Forecaster {
         private void schedule(Stream stream, long after) {
             long gap = Math.max(1, Math.round(random.nextExponential() / stream.perMs()));
             reports.add(new Report(after + gap, order++, null, stream));
+        }
+
+        /**
+         * Plans a burst of a stream on its cadence, due at {@code due}: it comes within the spread its gaps
+         * showed of that (at once when already due).
+         */
+        private void planBurst(RunTimes.Stream seen, long due) {
+            long spread = seen.cadence().spreadMs();
+            long at = Math.max(now, due + Math.round((2 * random.nextDouble() - 1) * spread));
+            reports.add(new Report(at, order++, null, new Stream(seen, 0, true, due)));
         }
 
         /** A task like the stream's, submitted at {@code at}: it competes for slots as the stream's tasks do. */

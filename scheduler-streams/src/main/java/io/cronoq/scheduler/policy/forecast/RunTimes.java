@@ -151,9 +151,17 @@ public final class RunTimes {
     /**
      * How tasks of one class and tenant arrive ({@link Arrivals}): what one looks like; steadily,
      * {@code count} in {@code spanMs} (the minutes without a burst); and in bursts, the sizes of those
-     * seen, a rate of {@code bursts.size()} in {@code burstSpanMs} (the last hour).
+     * seen, on their {@code cadence} when they keep one, else at a rate of {@code bursts.size()} in
+     * {@code burstSpanMs} (the last hour).
      */
-    public record Stream(TaskSubmitted template, long count, long spanMs, List<Long> bursts, long burstSpanMs) {}
+    public record Stream(TaskSubmitted template, long count, long spanMs, List<Long> bursts, long burstSpanMs,
+                         Cadence cadence) {}
+
+    /**
+     * Bursts that came evenly spaced: the next is due at {@code nextAt}, then one every {@code periodMs};
+     * the gaps seen strayed from the period by {@code spreadMs} at most.
+     */
+    public record Cadence(long nextAt, long periodMs, long spreadMs) {}
 
     private final class PoolSketches {
         final Map<Kind, Arrivals> arrivals = new HashMap<>();

@@ -49,6 +49,53 @@ class ArrivalsTest {
         assertThat(arrivals.stream(T0 + 120 * MINUTE, T0)).isNull();
     }
 
+    @Test
+    void burstsEvenlySpacedKeepACadenceAndTheNextIsDueOnIt() {
+        for (int m = 0; m < 60; m++) {
+            submit(m, m % 15 == 2 ? 102 : 2); // minutes 2, 17, 32 and 47
+        }
+
+        RunTimes.Stream stream = arrivals.stream(T0 + 60 * MINUTE, T0);
+
+        assertThat(stream.bursts()).containsExactly(100L, 100L, 100L, 100L);
+        // Each burst comes at the mean time of its minute's submissions: 50.5 ms into it (offsets 0..101).
+        assertThat(stream.cadence()).isEqualTo(new RunTimes.Cadence(T0 + 62 * MINUTE + 51, 15 * MINUTE, 0));
+    }
+
+    @Test
+    void unevenBurstsKeepNoCadence() {
+        for (int m = 0; m < 60; m++) {
+            submit(m, m == 3 || m == 10 || m == 40 ? 102 : 2);
+        }
+
+        RunTimes.Stream stream = arrivals.stream(T0 + 60 * MINUTE, T0);
+
+        assertThat(stream.bursts()).hasSize(3);
+        assertThat(stream.cadence()).as("gaps of 7 and 30 minutes").isNull();
+    }
+
+    @Test
+    void aCadenceWhoseBurstDidNotComeIsBroken() {
+        for (int m = 0; m < 60; m++) {
+            submit(m, m == 5 || m == 15 || m == 25 ? 102 : 2); // the next was due at minute 35
+        }
+
+        assertThat(arrivals.stream(T0 + 36 * MINUTE, T0).cadence()).as("a minute late is within its tolerance")
+                .isNotNull();
+        assertThat(arrivals.stream(T0 + 60 * MINUTE, T0).cadence()).as("25 minutes late").isNull();
+        assertThat(Arrivals.cadence(java.util.List.of(0L, 600_000L), 600_000)).as("two bursts are no cadence yet")
+                .isNull();
+    }
+
+    @Test
+    void aBurstOverTwoMinutesIsOneBurst() {
+        for (int m = 0; m < 60; m++) {
+            submit(m, m == 20 || m == 21 ? 82 : 2);
+        }
+
+        assertThat(arrivals.stream(T0 + 60 * MINUTE, T0).bursts()).containsExactly(160L);
+    }
+
     private void submit(int minute, int count) {
         for (int i = 0; i < count; i++) {
             TaskSubmitted t = TaskSubmitted.newBuilder().setTaskId("t" + minute + "-" + i).setPool("p")
