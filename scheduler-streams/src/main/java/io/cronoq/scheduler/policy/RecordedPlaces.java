@@ -45,6 +45,11 @@ public final class RecordedPlaces {
         return Retention.expiry(task, task.getUpdatedAt(), rules.retentionMs());
     }
 
+    /** The rank a task would take joining its line at {@code at} under these rules (lower goes first). */
+    public static long rankJoining(TaskSubmitted s, TimeRules rules, java.time.Instant at) {
+        return Ordering.rank(s, rules, at);
+    }
+
     /** The key of the line a task waits in: its requirement's, in its tenant's lines, with the limits it names. */
     public static String lineKey(TaskSubmitted s) {
         return LineKeys.of(Requirement.keyOf(s), s.getTenant(), s.getConcurrency(), s.getRateLimits());

@@ -219,6 +219,34 @@ class ForecastTest {
         assertExact(crowded, now.plusSeconds(20), 3);
     }
 
+    @Test
+    void aHugeBurstBehindALineCopiedShortCostsTheFuturesNothing() {
+        scheduler.apply(In.worker("w1", 1), T0);
+        Instant now = T0.plusSeconds(61 * 60 - 5);
+        for (int i = 0; i < 300; i++) {
+            TaskSubmitted a = tenantTask("a" + i, "alpha");
+            a.setSubmittedAt(now);
+            scheduler.apply(a, now);
+        }
+        learn("", "alpha", 10_000, 10);
+        // alpha submitted 100,000 more at minutes 1, 16, 31 and 46: the next 100,000 are due in 5 s, into the same
+        // line, behind its 300 (of which the forecast copies 100).
+        for (int minute = 1; minute < 60; minute += 15) {
+            for (int i = 0; i < 100_000; i++) {
+                runTimes.record(io.cronoq.schemas.events.Journal.entry(POOL, T0.plusSeconds(minute * 60L),
+                        tenantTask("burst-" + minute + "-" + i, "alpha"), "test"));
+            }
+        }
+        Forecaster shortCopy = new Forecaster(TimeRules.DEFAULT, new Forecaster.Settings(19, 100, 200_000,
+                Forecaster.Settings.DEFAULT.horizonMs(), 2_000));
+
+        Forecast forecast = shortCopy.forecast(POOL, store, runTimes.lookup(POOL, now.toEpochMilli()), now);
+
+        // The burst waits behind the line's uncopied part, so no future adds it: each runs the line as before.
+        assertExact(forecast.estimate("a2"), now.plusSeconds(20), 1);
+        assertExact(forecast.estimate("a99"), now.plusSeconds(990), 98);
+    }
+
     /**
      * Property: over random pools (workers of two kinds, tenants, delayed tasks, tasks no worker can run,
      * attempts already running), no estimate claims a start before the task could start — before now,

@@ -20,7 +20,8 @@ import java.util.List;
  *       in the first quarter hour are not eight an hour.</li>
  * </ul>
  * Minutes before the pool was first heard of say nothing and are left out; so is the current one, not
- * over yet. Not thread-safe; {@link RunTimes} guards it.
+ * over yet, but for one thing: a burst under way in it has come, and the cadence's next is the one
+ * after it. Not thread-safe; {@link RunTimes} guards it.
  */
 final class Arrivals {
 
@@ -107,6 +108,11 @@ final class Arrivals {
         }
         if (count == 0 && sizes.isEmpty()) {
             return null;
+        }
+        long current = minute == now ? perMinute[slot(now)] : 0;
+        if (current > threshold && (counts.length == 0 || counts[counts.length - 1] <= threshold)) {
+            // A burst under way in the current minute has come: the cadence's next is the one after it.
+            times.add(Math.round(now * MINUTE_MS + offsets[slot(now)] / current));
         }
         return new RunTimes.Stream(template, count, minutes * MINUTE_MS, List.copyOf(sizes), MINUTES * MINUTE_MS,
                 cadence(times, atMillis));

@@ -8,6 +8,7 @@ import io.cronoq.events.TaskRecord;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.scheduler.policy.Decision;
 import io.cronoq.scheduler.policy.PoolScheduler;
+import io.cronoq.scheduler.policy.RecordedPlaces;
 import io.cronoq.scheduler.policy.TimeRules;
 import io.cronoq.scheduler.policy.forecast.Forecast.Estimate;
 import io.cronoq.scheduler.policy.match.LabelSet;
@@ -229,8 +230,14 @@ public final class Forecaster {
                     reports.poll();
                     long size = next.arrival().bursts() ? next.arrival().seen().bursts()
                             .get(random.nextInt(next.arrival().seen().bursts().size())) : 1;
-                    for (long i = 0; i < size; i++) {
-                        apply(scheduler.apply(arrive(next.arrival(), at), Instant.ofEpochMilli(at)), at);
+                    TaskSubmitted template = next.arrival().seen().template();
+                    // Tasks that would wait behind what was copied of their line cannot start in this
+                    // future: they are not added (a burst of a million behind a long line costs nothing).
+                    if (!copy.behindTheCopy(template, RecordedPlaces.rankJoining(arrive(next.arrival(), at), rules,
+                            Instant.ofEpochMilli(at)))) {
+                        for (long i = 0; i < size && (i % 1_024 != 0 || System.nanoTime() <= deadlineNanos); i++) {
+                            apply(scheduler.apply(arrive(next.arrival(), at), Instant.ofEpochMilli(at)), at);
+                        }
                     }
                     if (next.arrival().onCadence()) {
                         planBurst(next.arrival().seen(), next.arrival().due() + next.arrival().seen().cadence().periodMs());

@@ -16,6 +16,7 @@ import io.cronoq.scheduler.policy.store.PoolStore;
 import io.cronoq.scheduler.policy.store.TimerQueue;
 import io.cronoq.scheduler.policy.store.WaitingQueue;
 import io.cronoq.schemas.rules.GangRules;
+import io.cronoq.scheduler.policy.RecordedPlaces;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -57,6 +58,8 @@ final class PoolCopy {
     private final List<TimerQueue.Timer> timers;
     /** Lines that hold more than was copied. */
     final Set<String> truncated = new HashSet<>();
+    /** Of each line that holds more than was copied, the rank of the last task copied. */
+    private final Map<String, Long> lastCopiedRank = new HashMap<>();
     /** The ids of the waiting tasks copied: in lines, on timers, in waiting gangs. */
     final Set<String> waiting = new HashSet<>();
     /** The tasks the workers run (their current attempt holds a slot). */
@@ -87,6 +90,9 @@ final class PoolCopy {
             List<WaitingQueue.Entry> first = state.waiting().first(line.getKey(), perLine);
             if (line.getValue() > first.size()) {
                 truncated.add(line.getKey());
+                if (!first.isEmpty()) {
+                    lastCopiedRank.put(line.getKey(), first.get(first.size() - 1).place().rank());
+                }
             }
             List<WaitingQueue.Entry> kept = new ArrayList<>(first.size());
             for (WaitingQueue.Entry e : first) {
@@ -124,6 +130,15 @@ final class PoolCopy {
     /** Copies this pool's state, at most {@code perLine} waiting tasks of each line. */
     static PoolCopy of(String pool, PoolStore state, int perLine) {
         return new PoolCopy(pool, state, perLine);
+    }
+
+    /**
+     * Whether a task joining its line with {@code rank} would wait behind the part of the line that was not
+     * copied: a future stops before the copied part runs dry, so it would never place that task.
+     */
+    boolean behindTheCopy(TaskSubmitted task, long rank) {
+        Long last = lastCopiedRank.get(RecordedPlaces.lineKey(task));
+        return last != null && rank >= last;
     }
 
     /** What the workers offer the task's requirement class (looked at once per class). */

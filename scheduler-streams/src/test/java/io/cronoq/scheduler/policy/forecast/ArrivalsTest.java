@@ -63,6 +63,19 @@ class ArrivalsTest {
     }
 
     @Test
+    void aBurstUnderWayInTheCurrentMinuteHasComeAndTheNextIsThePeriodAfter() {
+        for (int m = 0; m <= 62; m++) {
+            submit(m, m % 15 == 2 ? 102 : 2); // minute 62, not over yet, already holds its burst
+        }
+
+        RunTimes.Stream stream = arrivals.stream(T0 + 62 * MINUTE + 30_000, T0);
+
+        // Only whole minutes give sizes; minute 2's count gave its place in the hour's ring to minute 62.
+        assertThat(stream.bursts()).containsExactly(100L, 100L, 100L);
+        assertThat(stream.cadence().nextAt()).isEqualTo(T0 + 77 * MINUTE + 51);
+    }
+
+    @Test
     void unevenBurstsKeepNoCadence() {
         for (int m = 0; m < 60; m++) {
             submit(m, m == 3 || m == 10 || m == 40 ? 102 : 2);
