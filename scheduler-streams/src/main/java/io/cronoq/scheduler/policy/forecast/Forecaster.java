@@ -12,9 +12,11 @@ import io.cronoq.scheduler.policy.RecordedPlaces;
 import io.cronoq.scheduler.policy.TimeRules;
 import io.cronoq.scheduler.policy.forecast.Forecast.Estimate;
 import io.cronoq.scheduler.policy.match.LabelSet;
+import io.cronoq.scheduler.policy.match.Requirement;
 import io.cronoq.scheduler.policy.store.PoolStore;
 import io.cronoq.schemas.events.Journal;
 import io.cronoq.schemas.rules.Durations;
+import io.cronoq.schemas.rules.SharingRules;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -317,17 +319,17 @@ public final class Forecaster {
             TaskRecord task = store.task(a.getTaskId());
             if (copy.waiting.contains(a.getTaskId()) && !starts.containsKey(a.getTaskId())) {
                 starts.put(a.getTaskId(), at);
-                positions.put(a.getTaskId(), ahead(task.getTask()));
+                positions.put(a.getTaskId(), ahead(copy.usable(task.getTask()).groups()));
             }
             placedOn.merge(group, 1, Integer::sum);
             live.put(Journal.attemptKey(a.getTaskId(), a.getAttempt()), a);
             plan(a, task.getTask(), at, 0);
         }
 
-        /** How many tasks this future placed so far on groups the task can use. */
-        private long ahead(TaskSubmitted task) {
+        /** How many tasks this future placed so far on these groups (those a task can use). */
+        private long ahead(java.util.Set<String> groups) {
             long ahead = 0;
-            for (String group : copy.usable(task).groups()) {
+            for (String group : groups) {
                 ahead += placedOn.getOrDefault(group, 0);
             }
             return ahead;
@@ -380,17 +382,22 @@ public final class Forecaster {
         }
         Instant reachedAt = reached == Long.MAX_VALUE ? null : Instant.ofEpochMilli(reached);
         Map<String, Estimate> estimates = new HashMap<>();
+        Map<RunTimes.Kind, Words> wordsByKind = new HashMap<>();
         int k = futures.size();
         long[] starts = new long[k];
         long[] positions = new long[k];
         for (String taskId : copy.waiting) {
             TaskSubmitted task = copy.tasks.get(taskId).getTask();
+            // What the reason says of the task's class and tenant, worked out once for all their tasks.
+            Words words = wordsByKind.computeIfAbsent(new RunTimes.Kind(Requirement.keyOf(task),
+                    SharingRules.tenantOf(task.getTenant())), kind -> new Words(copy.usable(task).groups(),
+                    groups(copy, task), basis(runTimes, task), runTimes.forTask(task) == null));
             for (int f = 0; f < k; f++) {
                 Future future = futures.get(f);
                 Long start = future.starts.get(taskId);
                 starts[f] = start == null ? Long.MAX_VALUE : start;
                 Long position = future.positions.get(taskId);
-                positions[f] = position != null ? position : future.ahead(task);
+                positions[f] = position != null ? position : future.ahead(words.groups());
             }
             Arrays.sort(starts);
             Arrays.sort(positions);
@@ -400,23 +407,29 @@ public final class Forecaster {
             Instant p90 = rank(starts, 0.9);
             String reason;
             if (p50 != null) {
-                reason = position + " ahead on " + groups(copy, task) + "; " + basis(runTimes, task)
+                reason = position + " ahead on " + words.groupsText() + "; " + words.basis()
                         + (p90 == null ? "; later in some futures than the forecast reached" : "");
             } else if (copy.unplaceable.contains(taskId) || (exhausted && !unfounded)) {
                 TaskRecord record = copy.tasks.get(taskId);
                 reason = "no worker of the fleet as it is will take it"
                         + (record.getWaitingReason() == null ? "" : ": " + record.getWaitingReason());
-            } else if (unfounded && runTimes.forTask(task) == null) {
+            } else if (unfounded && words.unknown()) {
                 reason = "no attempt in this pool has ended yet to learn run times from, and the tasks ahead declare "
                         + "no timeout";
             } else {
-                reason = "at least " + position + " ahead on " + groups(copy, task) + "; it starts after "
+                reason = "at least " + position + " ahead on " + words.groupsText() + "; it starts after "
                         + (reachedAt == null ? "the forecast's end" : reachedAt.toString()) + ", beyond what the forecast reached";
             }
             estimates.put(taskId, new Estimate(position, p10, p50, p90, reason));
         }
         return new Forecast(copy.pool, now, reachedAt, k, estimates);
     }
+
+    /**
+     * What a reason says of a class and tenant: the groups its tasks can use (and in words), what their run
+     * times rest on, and whether nothing does.
+     */
+    private record Words(java.util.Set<String> groups, String groupsText, String basis, boolean unknown) {}
 
     /**
      * The {@code q} quantile of sorted starts as a prediction of one more start drawn like them: the one of
