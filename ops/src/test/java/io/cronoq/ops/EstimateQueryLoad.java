@@ -44,6 +44,7 @@ public final class EstimateQueryLoad {
         int tasks = Integer.parseInt(args[3]);
         int seconds = Integer.parseInt(args[4]);
         String prefix = "load-" + Long.toString(System.currentTimeMillis(), 36) + "-";
+        System.out.println("task ids: " + prefix + "0 to " + prefix + (tasks - 1));
 
         long sendStart = System.nanoTime();
         try (CronoqClient client = CronoqClient.connect(bootstrap)) {

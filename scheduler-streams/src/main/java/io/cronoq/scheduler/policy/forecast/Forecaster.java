@@ -186,6 +186,14 @@ public final class Forecaster {
             long tickedAt = Long.MIN_VALUE;
             apply(scheduler.tick(Instant.ofEpochMilli(now)), now);
             for (RunTimes.Stream stream : runTimes.arrivals()) {
+                TaskSubmitted arriving = TaskSubmitted.newBuilder(stream.template()).setSubmittedAt(Instant.ofEpochMilli(now))
+                        .setNotBefore(null).setStartAt(null).setDeadline(null).build();
+                if (copy.behindTheCopy(arriving, RecordedPlaces.rankJoining(arriving, rules, Instant.ofEpochMilli(now)))) {
+                    // Its tasks would wait behind the part of their line that was not copied, and this future
+                    // stops before that part would run dry: none of them can start here, so none is added (a
+                    // stream of thousands a second behind a line of a million costs nothing).
+                    continue;
+                }
                 // A rate seen is known up to its noise: each future takes its own, about √count arrivals off.
                 double perMs = stream.count() == 0 ? 0
                         : Math.max(0, stream.count() + Math.sqrt(stream.count()) * random.nextGaussian()) / stream.spanMs();
@@ -232,14 +240,8 @@ public final class Forecaster {
                     reports.poll();
                     long size = next.arrival().bursts() ? next.arrival().seen().bursts()
                             .get(random.nextInt(next.arrival().seen().bursts().size())) : 1;
-                    TaskSubmitted template = next.arrival().seen().template();
-                    // Tasks that would wait behind what was copied of their line cannot start in this
-                    // future: they are not added (a burst of a million behind a long line costs nothing).
-                    if (!copy.behindTheCopy(template, RecordedPlaces.rankJoining(arrive(next.arrival(), at), rules,
-                            Instant.ofEpochMilli(at)))) {
-                        for (long i = 0; i < size && (i % 1_024 != 0 || System.nanoTime() <= deadlineNanos); i++) {
-                            apply(scheduler.apply(arrive(next.arrival(), at), Instant.ofEpochMilli(at)), at);
-                        }
+                    for (long i = 0; i < size && (i % 1_024 != 0 || System.nanoTime() <= deadlineNanos); i++) {
+                        apply(scheduler.apply(arrive(next.arrival(), at), Instant.ofEpochMilli(at)), at);
                     }
                     if (next.arrival().onCadence()) {
                         planBurst(next.arrival().seen(), next.arrival().due() + next.arrival().seen().cadence().periodMs());
