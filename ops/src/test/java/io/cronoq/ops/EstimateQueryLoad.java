@@ -19,7 +19,7 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Measures what a user's question "when will my task start?" costs with a large backlog, end to end on
  * a running platform ({@code ./cronoq dev}): submits N tasks that wait (labels of a worker that is
- * busy for an hour), waits until the gateway knows the last of them, then asks {@code GET
+ * busy for an hour, or RUN_MS), waits until the gateway knows the last of them, then asks {@code GET
  * /v1/tasks/{id}} for random ones of them, one question after the other, for S seconds, and prints the
  * latency's percentiles and how many answers carried an estimated start. A measuring tool, not a test:
  * <pre>
@@ -34,8 +34,8 @@ public final class EstimateQueryLoad {
     private EstimateQueryLoad() {}
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 5) {
-            System.err.println("usage: EstimateQueryLoad BOOTSTRAP GATEWAY_URL POOL TASKS SECONDS");
+        if (args.length != 5 && args.length != 6) {
+            System.err.println("usage: EstimateQueryLoad BOOTSTRAP GATEWAY_URL POOL TASKS SECONDS [RUN_MS]");
             System.exit(2);
         }
         String bootstrap = args[0];
@@ -43,6 +43,7 @@ public final class EstimateQueryLoad {
         String pool = args[2];
         int tasks = Integer.parseInt(args[3]);
         int seconds = Integer.parseInt(args[4]);
+        String runMs = args.length == 6 ? args[5] : "3600000";
         String prefix = "load-" + Long.toString(System.currentTimeMillis(), 36) + "-";
         System.out.println("task ids: " + prefix + "0 to " + prefix + (tasks - 1));
 
@@ -50,8 +51,9 @@ public final class EstimateQueryLoad {
         try (CronoqClient client = CronoqClient.connect(bootstrap)) {
             List<CompletableFuture<String>> sent = new ArrayList<>();
             for (int i = 0; i < tasks; i++) {
-                // The demo a100 worker runs a payload as that many milliseconds: the first two hold its slots for an hour.
-                sent.add(client.submit(Task.of("3600000").pool(pool).id(prefix + i).label("gpu", "a100")
+                // The demo a100 worker runs a payload as that many milliseconds (by default an hour: the first two
+                // hold its slots; a short run lets the gateway learn run times, and forecasts then place every copied task).
+                sent.add(client.submit(Task.of(runMs).pool(pool).id(prefix + i).label("gpu", "a100")
                         .timeout(Duration.ofHours(2)).build()));
                 if (sent.size() == 10_000) {
                     CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).join();
