@@ -107,24 +107,17 @@ final class EtaAccuracy {
      */
     static Report measure(String workload, List<JournalEntry> recorded, TimeRules rules, int instants,
                           Forecaster.Settings settings) {
-        return measure(workload, recorded, null, null, rules, instants, settings);
-    }
-
-    /** Measures on a made-up workload, in the span it says to look at. */
-    static Report measure(String workload, Workloads.Recorded recorded, TimeRules rules, int instants,
-                          Forecaster.Settings settings) {
-        return measure(workload, recorded.journal(), recorded.lookFrom(), recorded.lookTo(), rules, instants, settings);
+        return measure(workload, new Workloads.Recorded(recorded, null, null), rules, instants, settings);
     }
 
     /**
-     * Measures on one journal, looking {@code instants} times at each pool evenly from {@code lookFrom} to
-     * {@code lookTo} (epoch milliseconds; {@code null} for a tenth into the pool's journal and a tenth before
-     * its end).
+     * Measures on a journal in the span it says to look at ({@link Workloads.Recorded}): {@code instants} looks
+     * at each pool, evenly from its start to its end.
      */
-    private static Report measure(String workload, List<JournalEntry> recorded, Long lookFrom, Long lookTo,
-                                  TimeRules rules, int instants, Forecaster.Settings settings) {
+    static Report measure(String workload, Workloads.Recorded recorded, TimeRules rules, int instants,
+                          Forecaster.Settings settings) {
         Map<String, List<JournalEntry>> byPool = new LinkedHashMap<>();
-        for (JournalEntry record : recorded) {
+        for (JournalEntry record : recorded.journal()) {
             for (JournalEntry entry : Journal.entries(record)) {
                 byPool.computeIfAbsent(entry.getPool(), p -> new ArrayList<>()).add(entry);
             }
@@ -135,8 +128,8 @@ final class EtaAccuracy {
         List<Sample> samples = new ArrayList<>();
         Map<String, Long> actual = new HashMap<>();
         for (Map.Entry<String, List<JournalEntry>> pool : byPool.entrySet()) {
-            Looker looker = new Looker(pool.getKey(), JournalClock.heard(pool.getValue()), lookFrom, lookTo, instants,
-                    forecaster, trusting, samples);
+            Looker looker = new Looker(pool.getKey(), JournalClock.heard(pool.getValue()), recorded.lookFrom(),
+                    recorded.lookTo(), instants, forecaster, trusting, samples);
             Simulation.Result result = Simulation.observe(pool.getKey(), pool.getValue(), rules, looker);
             for (JournalEntry e : result.journal()) {
                 if (e.getEvent() instanceof AttemptAssigned a) {

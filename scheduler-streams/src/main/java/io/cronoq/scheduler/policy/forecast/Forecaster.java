@@ -94,15 +94,38 @@ public final class Forecaster {
     /** Forecasts the starts of {@code pool}'s waiting tasks from its state in {@code state} at {@code now}. */
     public Forecast forecast(String pool, PoolStore state, RunTimes.Lookup runTimes, Instant now) {
         PoolCopy copy = PoolCopy.of(pool, state, settings.perLine());
+        List<RunTimes.Stream> arrivals = arrivalsThatCanStart(copy, runTimes.arrivals(), now);
         long started = System.nanoTime();
         long budgetNanos = settings.budgetMs() * 1_000_000L;
         List<Future> futures = new ArrayList<>(settings.futures());
         for (int f = 0; f < settings.futures(); f++) {
             long left = budgetNanos - (System.nanoTime() - started);
             long share = left / (settings.futures() - f);
-            futures.add(new Future(copy, runTimes, now.toEpochMilli(), f, System.nanoTime() + share).run());
+            futures.add(new Future(copy, runTimes, arrivals, now.toEpochMilli(), f, System.nanoTime() + share).run());
         }
         return summarize(copy, runTimes, now, futures);
+    }
+
+    /**
+     * The streams whose tasks could start in a future: not those that would join their line behind the part
+     * of it that was not copied, since a future stops before that part would run dry (and a task joining
+     * later only ranks later). So a stream of thousands a second behind a line of a million costs nothing.
+     */
+    private List<RunTimes.Stream> arrivalsThatCanStart(PoolCopy copy, List<RunTimes.Stream> streams, Instant now) {
+        List<RunTimes.Stream> kept = new ArrayList<>(streams.size());
+        for (RunTimes.Stream stream : streams) {
+            TaskSubmitted arriving = like(stream.template(), now.toEpochMilli()).build();
+            if (!copy.behindTheCopy(arriving, RecordedPlaces.rankJoining(arriving, rules, now))) {
+                kept.add(stream);
+            }
+        }
+        return kept;
+    }
+
+    /** A task like {@code template} submitted at {@code at}, with none of its own times: one that arrives then. */
+    private static TaskSubmitted.Builder like(TaskSubmitted template, long at) {
+        return TaskSubmitted.newBuilder(template).setSubmittedAt(Instant.ofEpochMilli(at)).setNotBefore(null)
+                .setStartAt(null).setDeadline(null);
     }
 
     // ==== one future ==============================================================================
@@ -138,6 +161,8 @@ public final class Forecaster {
     private final class Future {
         private final PoolCopy copy;
         private final RunTimes.Lookup runTimes;
+        /** The streams of arrivals whose tasks could start in it. */
+        private final List<RunTimes.Stream> arrivalStreams;
         private final long now;
         private final long deadlineNanos;
         private final SplittableRandom random;
@@ -161,9 +186,11 @@ public final class Forecaster {
         boolean exhausted;
         long reached;
 
-        Future(PoolCopy copy, RunTimes.Lookup runTimes, long now, int variant, long deadlineNanos) {
+        Future(PoolCopy copy, RunTimes.Lookup runTimes, List<RunTimes.Stream> arrivalStreams, long now, int variant,
+               long deadlineNanos) {
             this.copy = copy;
             this.runTimes = runTimes;
+            this.arrivalStreams = arrivalStreams;
             this.now = now;
             this.deadlineNanos = deadlineNanos;
             this.random = new SplittableRandom(0x5DEECE66DL * (variant + 1));
@@ -185,15 +212,7 @@ public final class Forecaster {
             }
             long tickedAt = Long.MIN_VALUE;
             apply(scheduler.tick(Instant.ofEpochMilli(now)), now);
-            for (RunTimes.Stream stream : runTimes.arrivals()) {
-                TaskSubmitted arriving = TaskSubmitted.newBuilder(stream.template()).setSubmittedAt(Instant.ofEpochMilli(now))
-                        .setNotBefore(null).setStartAt(null).setDeadline(null).build();
-                if (copy.behindTheCopy(arriving, RecordedPlaces.rankJoining(arriving, rules, Instant.ofEpochMilli(now)))) {
-                    // Its tasks would wait behind the part of their line that was not copied, and this future
-                    // stops before that part would run dry: none of them can start here, so none is added (a
-                    // stream of thousands a second behind a line of a million costs nothing).
-                    continue;
-                }
+            for (RunTimes.Stream stream : arrivalStreams) {
                 // A rate seen is known up to its noise: each future takes its own, about √count arrivals off.
                 double perMs = stream.count() == 0 ? 0
                         : Math.max(0, stream.count() + Math.sqrt(stream.count()) * random.nextGaussian()) / stream.spanMs();
@@ -240,6 +259,8 @@ public final class Forecaster {
                     reports.poll();
                     long size = next.arrival().bursts() ? next.arrival().seen().bursts()
                             .get(random.nextInt(next.arrival().seen().bursts().size())) : 1;
+                    // A large burst looks at the budget every 1,024 tasks; spent, the rest is not added and the
+                    // loop below stops this future.
                     for (long i = 0; i < size && (i % 1_024 != 0 || System.nanoTime() <= deadlineNanos); i++) {
                         apply(scheduler.apply(arrive(next.arrival(), at), Instant.ofEpochMilli(at)), at);
                     }
@@ -288,9 +309,7 @@ public final class Forecaster {
 
         /** A task like the stream's, submitted at {@code at}: it competes for slots as the stream's tasks do. */
         private TaskSubmitted arrive(Stream stream, long at) {
-            return TaskSubmitted.newBuilder(stream.seen().template()).setTaskId(ARRIVING + (arrivals++))
-                    .setSubmittedAt(Instant.ofEpochMilli(at)).setNotBefore(null).setStartAt(null).setDeadline(null)
-                    .build();
+            return like(stream.seen().template(), at).setTaskId(ARRIVING + (arrivals++)).build();
         }
 
         /** Whether a line copied short has run dry: past here this future would place as if it were empty. */
