@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.cronoq.events.AssignmentEvent;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.TaskRecord;
+import io.cronoq.events.WorkerRecord;
 import io.cronoq.schemas.codec.ListDatumReader;
 import io.cronoq.schemas.codec.RandomDatum;
 import io.cronoq.schemas.codec.RecordCodec;
@@ -40,7 +41,7 @@ class AvroSerdeCodecTest {
     private final InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
 
     @ParameterizedTest
-    @ValueSource(classes = {TaskRecord.class, JournalEntry.class, AssignmentEvent.class})
+    @ValueSource(classes = {TaskRecord.class, JournalEntry.class, AssignmentEvent.class, WorkerRecord.class})
     void todaysRecordsAreReadByTheCodec(Class<? extends SpecificRecord> type) {
         roundTripByHand(type);
     }
@@ -57,7 +58,7 @@ class AvroSerdeCodecTest {
     }
 
     @ParameterizedTest
-    @ValueSource(classes = {TaskRecord.class, JournalEntry.class, AssignmentEvent.class})
+    @ValueSource(classes = {TaskRecord.class, JournalEntry.class, AssignmentEvent.class, WorkerRecord.class})
     void everyReleasedVersionReadsAsAvroReadsIt(Class<? extends SpecificRecord> type) throws Exception {
         readReleased(type);
     }

@@ -20,8 +20,8 @@ import org.apache.avro.specific.SpecificDatumWriter;
 /**
  * Checks a record the scheduler wrote against Avro itself, when a hand-written codec writes its class: Avro's
  * writer and the codec write the same bytes, and Avro's reader and the codec read the same record back. The
- * driver applies it to every journal record and assignment it reads and to every task record left in the store,
- * so every scenario of the topology tests is a recorded journal the codecs are held to.
+ * driver applies it to every journal record and assignment it reads and to every task and worker record left
+ * in the stores, so every scenario of the topology tests is a recorded journal the codecs are held to.
  */
 final class CodecAgreement {
 

@@ -3,6 +3,7 @@ package io.cronoq.scheduler.topology;
 import io.cronoq.events.AssignmentEvent;
 import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.AttemptRecord;
+import io.cronoq.events.AttemptRef;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.JournalItem;
 import io.cronoq.events.Priority;
@@ -10,6 +11,8 @@ import io.cronoq.events.TaskRecord;
 import io.cronoq.events.TaskState;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.events.TaskWaiting;
+import io.cronoq.events.WorkerRecord;
+import io.cronoq.events.WorkerState;
 import io.cronoq.schemas.codec.Codecs;
 import io.cronoq.schemas.codec.ListDatumReader;
 import io.cronoq.schemas.codec.RecordCodec;
@@ -51,7 +54,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 /**
  * The hot records written and read by their hand-written codec against Avro's own writer and reader, in
  * nanoseconds per record: a running task's record (one attempt), a journal record of a placement (the
- * submission, a wait, an assignment), and an assignment. The bodies only, as the serde writes them after its
+ * submission, a wait, an assignment), an assignment, and the record of a busy worker (32 attempts held). The bodies only, as the serde writes them after its
  * header.
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -64,7 +67,7 @@ public class CodecBenchmark {
 
     private static final Instant T0 = Instant.parse("2026-12-03T00:00:00Z");
 
-    @Param({"task", "journal", "assignment"})
+    @Param({"task", "journal", "assignment", "worker"})
     public String record;
 
     private Object value;
@@ -92,6 +95,7 @@ public class CodecBenchmark {
                     new JournalItem(new TaskWaiting("task-4711", "0/3 workers free"), null),
                     new JournalItem(assigned, null))), T0.plusMillis(3));
             case "assignment" -> new AssignmentEvent(assigned);
+            case "worker" -> busyWorker();
             default -> throw new IllegalArgumentException(record);
         };
         Class<Object> type = (Class<Object>) value.getClass();
@@ -100,6 +104,15 @@ public class CodecBenchmark {
         avroWriter = new SpecificDatumWriter<>(schema, SpecificData.getForClass(type));
         avroReader = new ListDatumReader<>(schema, schema, ListDatumReader.readingModel(type));
         bytes = codecWrite();
+    }
+
+    private static WorkerRecord busyWorker() {
+        List<AttemptRef> running = new ArrayList<>();
+        for (int i = 0; i < 32; i++) {
+            running.add(new AttemptRef("task-" + (4711 + i), 1, null, 0, new ArrayList<>()));
+        }
+        return new WorkerRecord("worker-17", "gpu-pool", Map.of("gpu", "a100", "region", "eu-west-1"), 32, null, 3L,
+                WorkerState.ACTIVE, running, T0, 4711L, T0, null, null, null);
     }
 
     @Benchmark

@@ -274,11 +274,16 @@ final class SchedulerDriver implements AutoCloseable {
         return String.valueOf(event.get(event.getSchema().getField("pool").pos()));
     }
 
-    /** Closes the driver, once every task record left in the store was checked against Avro's writer and reader. */
+    /**
+     * Closes the driver, once every task and worker record left in the stores was checked against Avro's writer
+     * and reader.
+     */
     @Override
     public void close() {
-        try (var it = indexMatchesRecords().driver.<String, TaskRecord>getKeyValueStore(StoreNames.TASKS).all()) {
-            it.forEachRemaining(kv -> CodecAgreement.checked(kv.value));
+        try (var tasks = indexMatchesRecords().driver.<String, TaskRecord>getKeyValueStore(StoreNames.TASKS).all();
+             var workers = driver.<String, WorkerRecord>getKeyValueStore(StoreNames.WORKERS).all()) {
+            tasks.forEachRemaining(kv -> CodecAgreement.checked(kv.value));
+            workers.forEachRemaining(kv -> CodecAgreement.checked(kv.value));
         } finally {
             driver.close();
         }

@@ -11,7 +11,8 @@ import org.apache.avro.Schema;
 public final class Codecs {
 
     private static final List<RecordCodec<?>> ALL =
-            List.of(new TaskRecordCodec(), new JournalEntryCodec(), new AssignmentEventCodec());
+            List.of(new TaskRecordCodec(), new JournalEntryCodec(), new AssignmentEventCodec(),
+                    new WorkerRecordCodec());
 
     private Codecs() {
     }

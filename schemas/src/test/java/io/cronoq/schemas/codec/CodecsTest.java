@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.cronoq.events.AssignmentEvent;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.TaskRecord;
+import io.cronoq.events.WorkerRecord;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -108,7 +109,7 @@ class CodecsTest {
         if (record instanceof AssignmentEvent a) {
             return List.of(a.getEvent().getClass().getName());
         }
-        assertThat(record).isInstanceOf(TaskRecord.class);
+        assertThat(record).isInstanceOfAny(TaskRecord.class, WorkerRecord.class);
         return List.of();
     }
 
