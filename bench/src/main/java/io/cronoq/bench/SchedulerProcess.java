@@ -39,6 +39,12 @@ public final class SchedulerProcess implements AutoCloseable {
     private volatile Set<String> activeTasks = Set.of();
     private volatile Set<String> standbyTasks = Set.of();
 
+    /**
+     * The pause target the {@code cronoq} launcher gives every JVM it starts, for a scheduler started here to run
+     * as the launcher runs it: G1's young collections more often and shorter than its default 200 ms target.
+     */
+    public static final String GC_PAUSE_TARGET = "-XX:MaxGCPauseMillis=20";
+
     private SchedulerProcess(Process process, Path logFile) {
         this.process = process;
         this.logFile = logFile;

@@ -19,7 +19,8 @@ public interface SchedulerUnderTest extends AutoCloseable {
         if (!fork) {
             return new InJvm(SchedulerApp.start(config));
         }
-        return new Forked(SchedulerProcess.start(Map.copyOf(config.asMap()), List.of("-Xmx1g"), logFile));
+        return new Forked(SchedulerProcess.start(Map.copyOf(config.asMap()),
+                List.of("-Xmx1g", SchedulerProcess.GC_PAUSE_TARGET), logFile));
     }
 
     void awaitRunning(Duration timeout);
@@ -87,7 +88,7 @@ public interface SchedulerUnderTest extends AutoCloseable {
 
         @Override
         public String where() {
-            return "the scheduler's own child JVM (-Xmx1g)";
+            return "the scheduler's own child JVM (-Xmx1g " + SchedulerProcess.GC_PAUSE_TARGET + ")";
         }
 
         @Override
