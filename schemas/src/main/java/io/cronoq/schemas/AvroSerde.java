@@ -1,12 +1,14 @@
 package io.cronoq.schemas;
 
+import io.cronoq.schemas.codec.Codecs;
+import io.cronoq.schemas.codec.ListDatumReader;
+import io.cronoq.schemas.codec.RecordCodec;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
 import org.apache.avro.SchemaCompatibility.SchemaCompatibilityType;
@@ -15,13 +17,11 @@ import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DatumReader;
 import org.apache.avro.io.DatumWriter;
+import org.apache.avro.io.Decoder;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
-import io.cronoq.schemas.codec.Codecs;
-import io.cronoq.schemas.codec.ListDatumReader;
-import io.cronoq.schemas.codec.RecordCodec;
-import org.apache.avro.io.Decoder;
 import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -68,7 +68,7 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
         this.subjectSuffix = subjectSuffix;
         SpecificData model = SpecificData.getForClass(type);
         this.schema = model.getSchema(type);
-        this.avroWriter = new RecordWriter<>(schema, new UnionBranches(model, type.getClassLoader()));
+        this.avroWriter = new SpecificDatumWriter<>(schema, new UnionBranches(model, type.getClassLoader()));
         this.readModel = ListDatumReader.readingModel(type);
         this.codec = Codecs.forType(type, schema).orElse(null);
     }
