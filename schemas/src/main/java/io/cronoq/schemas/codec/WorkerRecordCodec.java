@@ -2,13 +2,11 @@ package io.cronoq.schemas.codec;
 
 import static io.cronoq.schemas.codec.Binary.instant;
 import static io.cronoq.schemas.codec.Binary.optionalInstant;
-import static io.cronoq.schemas.codec.Binary.optionalInt;
 import static io.cronoq.schemas.codec.Binary.optionalString;
 import static io.cronoq.schemas.codec.Binary.present;
 import static io.cronoq.schemas.codec.Binary.strings;
 
 import io.cronoq.events.AttemptRef;
-import io.cronoq.events.ConcurrencyKey;
 import io.cronoq.events.Gpu;
 import io.cronoq.events.WorkerRecord;
 import io.cronoq.events.WorkerResources;
@@ -66,19 +64,6 @@ public final class WorkerRecordCodec implements RecordCodec<WorkerRecord> {
                 optionalString(in), optionalString(in));
     }
 
-    private static final Part<ConcurrencyKey> KEY = new Part<>() {
-        @Override
-        public void write(ConcurrencyKey k, Encoder out) throws IOException {
-            out.writeString(k.getKey());
-            optionalInt(out, k.getMax());
-        }
-
-        @Override
-        public ConcurrencyKey read(Decoder in) throws IOException {
-            return new ConcurrencyKey(in.readString(), optionalInt(in));
-        }
-    };
-
     /** One attempt the worker holds: the element written most, up to a slot count of them per record. */
     private static final Part<AttemptRef> ATTEMPT = new Part<>() {
         @Override
@@ -87,13 +72,13 @@ public final class WorkerRecordCodec implements RecordCodec<WorkerRecord> {
             out.writeInt(a.getAttempt());
             optionalString(out, a.getTenant());
             out.writeInt(a.getGpus());
-            Binary.array(out, a.getConcurrency(), KEY);
+            Binary.array(out, a.getConcurrency(), TaskSubmittedPart.CONCURRENCY_KEY);
         }
 
         @Override
         public AttemptRef read(Decoder in) throws IOException {
             return new AttemptRef(in.readString(), in.readInt(), optionalString(in), in.readInt(),
-                    Binary.array(in, KEY));
+                    Binary.array(in, TaskSubmittedPart.CONCURRENCY_KEY));
         }
     };
 
