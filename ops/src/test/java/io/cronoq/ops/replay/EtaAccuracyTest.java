@@ -2,8 +2,12 @@ package io.cronoq.ops.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cronoq.events.TaskSubmitted;
 import io.cronoq.scheduler.policy.TimeRules;
 import io.cronoq.scheduler.policy.forecast.Forecaster;
+import io.cronoq.schemas.events.Journal;
+import java.util.List;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,7 +58,7 @@ class EtaAccuracyTest {
         EtaAccuracy.Report two = EtaAccuracy.measure("drain #2", Workloads.record(Workloads.Kind.DRAIN, 2),
                 Simulation.simulated(TimeRules.DEFAULT), 2, UNHURRIED);
 
-        EtaAccuracy.Report all = EtaAccuracy.Report.pooled("drain all", java.util.List.of(one, two));
+        EtaAccuracy.Report all = EtaAccuracy.Report.pooled("drain all", List.of(one, two));
 
         EtaAccuracy.Scores a = one.methods().get(0);
         EtaAccuracy.Scores b = two.methods().get(0);
@@ -63,7 +67,7 @@ class EtaAccuracyTest {
         assertThat(pooled.scored()).isEqualTo(a.scored() + b.scored());
         assertThat(pooled.longWaits()).isEqualTo(a.longWaits() + b.longWaits());
         assertThat(pooled.inside()).isCloseTo((a.inside() * a.scored() + b.inside() * b.scored())
-                / (a.scored() + b.scored()), org.assertj.core.data.Offset.offset(1e-9));
+                / (a.scored() + b.scored()), Offset.offset(1e-9));
         assertThat(pooled.medianError()).isBetween(Math.min(a.medianError(), b.medianError()),
                 Math.max(a.medianError(), b.medianError()));
     }
@@ -73,8 +77,8 @@ class EtaAccuracyTest {
         Workloads.Recorded steady = Workloads.record(Workloads.Kind.STEADY, 1);
 
         long lastSubmitted = steady.journal().stream()
-                .filter(e -> e.getEvent() instanceof io.cronoq.events.TaskSubmitted)
-                .mapToLong(e -> io.cronoq.schemas.events.Journal.heardAt(e).toEpochMilli()).max().orElseThrow();
+                .filter(e -> e.getEvent() instanceof TaskSubmitted)
+                .mapToLong(e -> Journal.heardAt(e).toEpochMilli()).max().orElseThrow();
         assertThat(steady.lookFrom()).isLessThan(steady.lookTo());
         assertThat(lastSubmitted - steady.lookTo()).isGreaterThan(3_500_000);
         assertThat(Workloads.record(Workloads.Kind.DRAIN, 1).lookTo()).as("a drain: any span will do").isNull();

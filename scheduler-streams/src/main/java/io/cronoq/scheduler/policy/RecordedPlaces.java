@@ -8,6 +8,7 @@ import io.cronoq.scheduler.policy.store.LineKeys;
 import io.cronoq.scheduler.policy.store.TimerQueue;
 import io.cronoq.scheduler.policy.store.WaitingQueue;
 import io.cronoq.scheduler.policy.time.Retention;
+import java.time.Instant;
 
 /**
  * Where a task's record says the task is in its pool's indexes: its line and place, its timer, the
@@ -46,7 +47,7 @@ public final class RecordedPlaces {
     }
 
     /** The rank a task would take joining its line at {@code at} under these rules (lower goes first). */
-    public static long rankJoining(TaskSubmitted s, TimeRules rules, java.time.Instant at) {
+    public static long rankJoining(TaskSubmitted s, TimeRules rules, Instant at) {
         return Ordering.rank(s, rules, at);
     }
 

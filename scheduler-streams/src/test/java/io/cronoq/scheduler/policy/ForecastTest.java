@@ -11,6 +11,7 @@ import io.cronoq.scheduler.policy.forecast.Forecaster;
 import io.cronoq.scheduler.policy.forecast.RunTimes;
 import io.cronoq.scheduler.policy.match.Requirement;
 import io.cronoq.scheduler.policy.store.InMemoryPoolStore;
+import io.cronoq.schemas.events.Journal;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
@@ -128,6 +129,19 @@ class ForecastTest {
     }
 
     @Test
+    void whatRunTimesRestOnIsSaidOfEachTasksOwnTimeoutWhenNothingWasLearned() {
+        scheduler.apply(In.worker("w1", 1), T0);
+        scheduler.apply(timed("a", 120_000), T0);
+        scheduler.apply(timed("b", 120_000), T0);
+        scheduler.apply(untimed("c"), T0); // the same class and tenant as b, no timeout of its own
+
+        Forecast forecast = forecast(T0);
+
+        assertThat(forecast.estimate("b").reason()).endsWith("run times taken at the declared timeouts");
+        assertThat(forecast.estimate("c").reason()).endsWith("run times unknown");
+    }
+
+    @Test
     void withNothingToGoOnItSaysSoInsteadOfGuessing() {
         scheduler.apply(In.worker("w1", 1), T0);
         scheduler.apply(untimed("a"), T0);
@@ -178,7 +192,7 @@ class ForecastTest {
         for (int m = 0; m < 60; m++) {
             for (int i = 0; i < 6; i++) {
                 TaskSubmitted b = tenantTask("b" + m + "-" + i, "beta");
-                runTimes.record(io.cronoq.schemas.events.Journal.entry(POOL, T0.plusSeconds(m * 60L + i * 10L), b, "test"));
+                runTimes.record(Journal.entry(POOL, T0.plusSeconds(m * 60L + i * 10L), b, "test"));
             }
         }
         Estimate crowded = forecaster.forecast(POOL, store, runTimes.lookup(POOL, now.toEpochMilli()), now).estimate("a5");
@@ -202,10 +216,10 @@ class ForecastTest {
         learn("", "beta", 10_000, 10);
         Estimate alone = forecaster.forecast(POOL, store, runTimes.lookup(POOL, now.toEpochMilli()), now).estimate("a3");
         // beta submitted ten tasks at once every quarter hour (seconds 600, 1500, 2400, 3300): the next ten are due at 4200.
-        runTimes.record(io.cronoq.schemas.events.Journal.entry(POOL, T0, tenantTask("b-first", "beta"), "test"));
+        runTimes.record(Journal.entry(POOL, T0, tenantTask("b-first", "beta"), "test"));
         for (long burst = 600; burst < 4_200; burst += 900) {
             for (int i = 0; i < 10; i++) {
-                runTimes.record(io.cronoq.schemas.events.Journal.entry(POOL, T0.plusSeconds(burst),
+                runTimes.record(Journal.entry(POOL, T0.plusSeconds(burst),
                         tenantTask("b" + burst + "-" + i, "beta"), "test"));
             }
         }
@@ -233,7 +247,7 @@ class ForecastTest {
         // line, behind its 300 (of which the forecast copies 100).
         for (int minute = 1; minute < 60; minute += 15) {
             for (int i = 0; i < 100_000; i++) {
-                runTimes.record(io.cronoq.schemas.events.Journal.entry(POOL, T0.plusSeconds(minute * 60L),
+                runTimes.record(Journal.entry(POOL, T0.plusSeconds(minute * 60L),
                         tenantTask("burst-" + minute + "-" + i, "alpha"), "test"));
             }
         }

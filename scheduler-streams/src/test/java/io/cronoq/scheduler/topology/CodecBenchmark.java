@@ -54,8 +54,8 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 /**
  * The hot records written and read by their hand-written codec against Avro's own writer and reader, in
  * nanoseconds per record: a running task's record (one attempt), a journal record of a placement (the
- * submission, a wait, an assignment), an assignment, and the record of a busy worker (32 attempts held). The bodies only, as the serde writes them after its
- * header.
+ * submission, a wait, an assignment), an assignment, and the record of a busy worker (32 attempts held). The
+ * bodies only, as the serde writes them after its header.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)

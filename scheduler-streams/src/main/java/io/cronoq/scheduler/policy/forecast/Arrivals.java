@@ -110,7 +110,7 @@ final class Arrivals {
             return null;
         }
         long current = minute == now ? perMinute[slot(now)] : 0;
-        if (current > threshold && (counts.length == 0 || counts[counts.length - 1] <= threshold)) {
+        if (current > threshold && counts[counts.length - 1] <= threshold) {
             // A burst under way in the current minute has come: the cadence's next is the one after it.
             times.add(Math.round(now * MINUTE_MS + offsets[slot(now)] / current));
         }

@@ -24,6 +24,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.StringJoiner;
 
@@ -348,7 +349,7 @@ public final class Forecaster {
         }
 
         /** How many tasks this future placed so far on these groups (those a task can use). */
-        private long ahead(java.util.Set<String> groups) {
+        private long ahead(Set<String> groups) {
             long ahead = 0;
             for (String group : groups) {
                 ahead += placedOn.getOrDefault(group, 0);
@@ -412,7 +413,7 @@ public final class Forecaster {
             // What the reason says of the task's class and tenant, worked out once for all their tasks.
             Words words = wordsByKind.computeIfAbsent(new RunTimes.Kind(Requirement.keyOf(task),
                     SharingRules.tenantOf(task.getTenant())), kind -> new Words(copy.usable(task).groups(),
-                    groups(copy, task), basis(runTimes, task), runTimes.forTask(task) == null));
+                    groups(copy, task), learned(runTimes.forTask(task))));
             for (int f = 0; f < k; f++) {
                 Future future = futures.get(f);
                 Long start = future.starts.get(taskId);
@@ -428,7 +429,7 @@ public final class Forecaster {
             Instant p90 = rank(starts, 0.9);
             String reason;
             if (p50 != null) {
-                reason = position + " ahead on " + words.groupsText() + "; " + words.basis()
+                reason = position + " ahead on " + words.groupsText() + "; " + words.basis(task)
                         + (p90 == null ? "; later in some futures than the forecast reached" : "");
             } else if (copy.unplaceable.contains(taskId) || (exhausted && !unfounded)) {
                 TaskRecord record = copy.tasks.get(taskId);
@@ -447,10 +448,24 @@ public final class Forecaster {
     }
 
     /**
-     * What a reason says of a class and tenant: the groups its tasks can use (and in words), what their run
-     * times rest on, and whether nothing does.
+     * What a reason says of a class and tenant: the groups its tasks can use (and in words), and the run
+     * times learned for them, in words ({@code null} when none were).
      */
-    private record Words(java.util.Set<String> groups, String groupsText, String basis, boolean unknown) {}
+    private record Words(Set<String> groups, String groupsText, String learned) {
+
+        /** Whether no run time was learned for the class and tenant. */
+        boolean unknown() {
+            return learned == null;
+        }
+
+        /** What the task's run times rest on: those learned, else its own declared timeout, if it has one. */
+        String basis(TaskSubmitted task) {
+            if (learned != null) {
+                return learned;
+            }
+            return task.getTimeoutMs() == null ? "run times unknown" : "run times taken at the declared timeouts";
+        }
+    }
 
     /**
      * The {@code q} quantile of sorted starts as a prediction of one more start drawn like them: the one of
@@ -473,11 +488,10 @@ public final class Forecaster {
         return j + (groups.size() > 2 ? " (+" + (groups.size() - 2) + " more)" : "");
     }
 
-    /** What its run times rest on, in words: "tasks of its class ran 3s–11m lately (240 runs)". */
-    private static String basis(RunTimes.Lookup runTimes, TaskSubmitted task) {
-        RunTimes.Source source = runTimes.forTask(task);
+    /** Run times learned, in words ("tasks of its class ran 3s–11m lately (240 runs)"); {@code null} for none. */
+    private static String learned(RunTimes.Source source) {
         if (source == null) {
-            return task.getTimeoutMs() == null ? "run times unknown" : "run times taken at the declared timeouts";
+            return null;
         }
         return "tasks of " + source.grain() + " ran " + Durations.words(source.durations().quantile(0.1)) + "–"
                 + Durations.words(source.durations().quantile(0.9)) + " lately (" + source.durations().count() + " runs)";

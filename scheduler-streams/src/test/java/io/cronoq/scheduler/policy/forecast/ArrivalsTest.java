@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cronoq.events.TaskSubmitted;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -96,7 +97,7 @@ class ArrivalsTest {
         assertThat(arrivals.stream(T0 + 36 * MINUTE, T0).cadence()).as("a minute late is within its tolerance")
                 .isNotNull();
         assertThat(arrivals.stream(T0 + 60 * MINUTE, T0).cadence()).as("25 minutes late").isNull();
-        assertThat(Arrivals.cadence(java.util.List.of(0L, 600_000L), 600_000)).as("two bursts are no cadence yet")
+        assertThat(Arrivals.cadence(List.of(0L, 600_000L), 600_000)).as("two bursts are no cadence yet")
                 .isNull();
     }
 
