@@ -1,5 +1,6 @@
 package io.cronoq.bench;
 
+import io.cronoq.scheduler.app.StreamClients;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +20,7 @@ import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * Runs the {@link BaselineTopology} on the bench's broker with the scheduler's own Kafka Streams
- * settings (processing guarantee, commit interval, producer linger), records as large as a task
+ * settings (processing guarantee, commit interval, producer linger) and Kafka clients ({@link StreamClients}), records as large as a task
  * submission and keyed like one (by pool), measured the way the scheduler is: drain throughput from
  * the moment it runs to the last output a {@code read_committed} reader sees, and latency at a steady rate
  * from the record's stamp to its output reaching that reader. Its drain has a size of its own, long enough to
@@ -152,7 +153,7 @@ public final class Baseline {
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-        KafkaStreams streams = new KafkaStreams(BaselineTopology.build(input, output), props);
+        KafkaStreams streams = new KafkaStreams(BaselineTopology.build(input, output), props, new StreamClients());
         streams.start();
         Running running = new Running(streams);
         try {

@@ -74,7 +74,7 @@ public final class SchedulerApp implements AutoCloseable {
         KafkaStreams streams = new KafkaStreams(SchedulerTopology.build(topics,
                 new RegistrationGuard(credentials, config.getInt(SchedulerConfig.AUTH_SIGNATURE_MAX_AGE_MS)),
                 config.timeRules(), config.tickInterval(), config.journalPerEntry()),
-                streamsProperties(config));
+                streamsProperties(config), new StreamClients());
         streams.setUncaughtExceptionHandler(new StreamThreadFailures(config.get(SchedulerConfig.STATE_DIR)));
         streams.start();
         StaleTransactions stale = null;

@@ -1,0 +1,79 @@
+package io.cronoq.scheduler.app;
+
+import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.KafkaClientSupplier;
+
+/**
+ * The Kafka clients of a scheduler instance: Kafka's own, except that a transactional producer
+ * leaves the waiting for acknowledgements to the commit of its transaction.
+ *
+ * <p>At a commit, Kafka Streams prepares its stream tasks one after the other. Each writes its
+ * cached store records to their changelogs and then flushes the producer, which waits until every
+ * record sent so far is acknowledged. Under exactly-once one producer serves all the tasks of a
+ * stream thread, so a commit waited one round trip to the broker for each task with cached writes,
+ * in turn, and then two more for the consumed offsets and the transaction's end. The thread
+ * processes nothing while it commits, and an assignment is seen only when its transaction commits.
+ *
+ * <p>Committing the transaction waits for its records anyway: {@code KafkaProducer.commitTransaction}
+ * sends what is unsent, ends the transaction only once every record is acknowledged (after their
+ * callbacks ran, so the changelog offsets Kafka Streams records for its stores are complete), and
+ * fails when any record failed, so a commit never covers a record that was not written. So a
+ * transactional producer's {@code flush()} does nothing here, and the tasks' changelog records
+ * travel together, beside the offsets' commit. Without a transaction (at-least-once) nothing else
+ * waits for the records, and {@code flush()} waits as Kafka's does.
+ */
+public final class StreamClients implements KafkaClientSupplier {
+
+    @Override
+    public Admin getAdmin(Map<String, Object> config) {
+        return Admin.create(config);
+    }
+
+    @Override
+    public Producer<byte[], byte[]> getProducer(Map<String, Object> config) {
+        if (config.get(ProducerConfig.TRANSACTIONAL_ID_CONFIG) != null) {
+            return new FlushAtCommit(config);
+        }
+        return new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    @Override
+    public Consumer<byte[], byte[]> getConsumer(Map<String, Object> config) {
+        return consumer(config);
+    }
+
+    @Override
+    public Consumer<byte[], byte[]> getRestoreConsumer(Map<String, Object> config) {
+        return consumer(config);
+    }
+
+    @Override
+    public Consumer<byte[], byte[]> getGlobalConsumer(Map<String, Object> config) {
+        return consumer(config);
+    }
+
+    private static Consumer<byte[], byte[]> consumer(Map<String, Object> config) {
+        return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    /** A transactional producer whose records are waited for by its commit alone. */
+    static final class FlushAtCommit extends KafkaProducer<byte[], byte[]> {
+
+        FlushAtCommit(Map<String, Object> config) {
+            super(config, new ByteArraySerializer(), new ByteArraySerializer());
+        }
+
+        /** Nothing: {@link #commitTransaction()} sends, and waits for, every record of the transaction. */
+        @Override
+        public void flush() {
+        }
+    }
+}
