@@ -29,6 +29,12 @@ import org.apache.kafka.streams.KafkaClientSupplier;
  * transactional producer's {@code flush()} does nothing here, and the tasks' changelog records
  * travel together, beside the offsets' commit. Without a transaction (at-least-once) nothing else
  * waits for the records, and {@code flush()} waits as Kafka's does.
+ *
+ * <p>What changes besides the time: a send error that arrives while committing is reported by the
+ * commit rather than by the flush (Kafka Streams then replaces the thread where it would have
+ * closed the tasks as migrated, for an out-of-order sequence; a fenced producer is still a
+ * migration), and the wait for the acknowledgements is bounded by the producer's
+ * {@code max.block.ms}, where the flush waited without a bound.
  */
 public final class StreamClients implements KafkaClientSupplier {
 

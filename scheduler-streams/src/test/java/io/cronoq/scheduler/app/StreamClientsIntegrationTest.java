@@ -10,13 +10,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Tag;
@@ -66,16 +67,24 @@ class StreamClientsIntegrationTest {
         String strict = broker.uniqueName("flush-at-commit-strict");
         broker.createTopics(1, accepted);
         broker.createTopic(strict, 1, Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, "1024"));
+        AtomicInteger called = new AtomicInteger();
+        AtomicReference<Exception> refusal = new AtomicReference<>();
         try (Producer<byte[], byte[]> producer = clients.getProducer(transactional("commit-refused"))) {
             producer.initTransactions();
             producer.beginTransaction();
             for (int i = 0; i < 10; i++) {
-                producer.send(record(accepted, "small-" + i));
+                producer.send(record(accepted, "small-" + i), (metadata, error) -> called.incrementAndGet());
             }
             // Within the producer's own limit, so only the broker refuses it, after send() returned.
-            producer.send(new ProducerRecord<>(strict, new byte[8 * 1024]));
+            producer.send(new ProducerRecord<>(strict, new byte[8 * 1024]), (metadata, error) -> {
+                refusal.set(error);
+                called.incrementAndGet();
+            });
             producer.flush();
-            assertThatThrownBy(producer::commitTransaction).isInstanceOf(KafkaException.class);
+            // The broker's refusal itself, the class Kafka Streams tells a send error by.
+            assertThatThrownBy(producer::commitTransaction).isInstanceOf(RecordTooLargeException.class);
+            assertThat(called).as("every record's callback ran before the commit failed").hasValue(11);
+            assertThat(refusal.get()).isInstanceOf(RecordTooLargeException.class);
             producer.abortTransaction();
             producer.beginTransaction();
             producer.send(record(accepted, "after"));
