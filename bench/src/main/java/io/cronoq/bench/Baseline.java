@@ -20,8 +20,9 @@ import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * Runs the {@link BaselineTopology} on the bench's broker with the scheduler's own Kafka Streams
- * settings (processing guarantee, commit interval, producer linger) and Kafka clients ({@link StreamClients}), records as large as a task
- * submission and keyed like one (by pool), measured the way the scheduler is: drain throughput from
+ * settings (processing guarantee, commit interval, producer linger) and Kafka clients
+ * ({@link StreamClients}), records as large as a task submission and keyed like one (by pool),
+ * measured the way the scheduler is: drain throughput from
  * the moment it runs to the last output a {@code read_committed} reader sees, and latency at a steady rate
  * from the record's stamp to its output reaching that reader. Its drain has a size of its own, long enough to
  * reach its plateau whatever the scheduler's drain is.

@@ -1,19 +1,16 @@
 package io.cronoq.scheduler.app;
 
 import java.util.Map;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.streams.KafkaClientSupplier;
+import org.apache.kafka.streams.processor.internals.DefaultKafkaClientSupplier;
 
 /**
- * The Kafka clients of a scheduler instance: Kafka's own, except that a transactional producer
- * leaves the waiting for acknowledgements to the commit of its transaction.
+ * The Kafka clients of a scheduler instance: Kafka Streams' own ({@link DefaultKafkaClientSupplier}),
+ * except that a transactional producer leaves the waiting for acknowledgements to the commit of its
+ * transaction.
  *
  * <p>At a commit, Kafka Streams prepares its stream tasks one after the other. Each writes its
  * cached store records to their changelogs and then flushes the producer, which waits until every
@@ -36,38 +33,14 @@ import org.apache.kafka.streams.KafkaClientSupplier;
  * migration), and the wait for the acknowledgements is bounded by the producer's
  * {@code max.block.ms}, where the flush waited without a bound.
  */
-public final class StreamClients implements KafkaClientSupplier {
-
-    @Override
-    public Admin getAdmin(Map<String, Object> config) {
-        return Admin.create(config);
-    }
+public final class StreamClients extends DefaultKafkaClientSupplier {
 
     @Override
     public Producer<byte[], byte[]> getProducer(Map<String, Object> config) {
         if (config.get(ProducerConfig.TRANSACTIONAL_ID_CONFIG) != null) {
             return new FlushAtCommit(config);
         }
-        return new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
-    }
-
-    @Override
-    public Consumer<byte[], byte[]> getConsumer(Map<String, Object> config) {
-        return consumer(config);
-    }
-
-    @Override
-    public Consumer<byte[], byte[]> getRestoreConsumer(Map<String, Object> config) {
-        return consumer(config);
-    }
-
-    @Override
-    public Consumer<byte[], byte[]> getGlobalConsumer(Map<String, Object> config) {
-        return consumer(config);
-    }
-
-    private static Consumer<byte[], byte[]> consumer(Map<String, Object> config) {
-        return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        return super.getProducer(config);
     }
 
     /** A transactional producer whose records are waited for by its commit alone. */

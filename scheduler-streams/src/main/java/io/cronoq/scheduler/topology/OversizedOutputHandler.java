@@ -10,16 +10,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The scheduler's production exception handler, a backstop: an output too large for Kafka is logged
- * with the input that caused it and skipped, so one oversized record cannot stop its partition for
- * good (the thread would fail, be replaced, reread the input and fail again). The input rules keep
- * outputs small (a payload is at most 512 KiB), so this fires only past them. Any other send error
- * fails the thread, as by default.
+ * with the input that caused it and skipped; any other send error fails the thread, as by default.
+ * The input rules keep outputs small (a payload is at most 512 KiB), so this fires only past them.
  *
- * <p>Under exactly-once (the default) skipping does not save the partition: Kafka's producer fails
- * the whole transaction once a record of it was refused, whatever this handler answers, so the
- * commit fails and the input is read again (seen on a real broker with an output topic whose
- * {@code max.message.bytes} was below an output). There only the input rules keep outputs small
- * enough; this handler's skip holds under at-least-once.
+ * <p>The skip keeps an oversized record from stopping its partition for good (the thread would fail,
+ * be replaced, reread the input and fail again) only under at-least-once. Under exactly-once (the
+ * default) Kafka's producer fails the whole transaction once a record of it was refused, whatever
+ * this handler answers, so the commit fails and the input is read again (seen on a real broker with
+ * an output topic whose {@code max.message.bytes} was below an output): there only the input rules
+ * keep outputs small enough.
  */
 public final class OversizedOutputHandler implements ProductionExceptionHandler {
 
