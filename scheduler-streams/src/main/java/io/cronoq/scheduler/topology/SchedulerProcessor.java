@@ -22,6 +22,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -47,6 +48,12 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
     private record Loaded(PoolScheduler scheduler, StorePoolStore store) {}
 
     private final Map<String, Loaded> schedulers = new HashMap<>();
+    /**
+     * The rate tick while it runs, else {@code null}. It runs only while a loaded pool holds back a
+     * task for its rate limit's units: Kafka Streams commits a stream task after every punctuation,
+     * so a tick every 20 ms on every task would make idle pools commit 50 times a second.
+     */
+    private Cancellable rateTicks;
     private final RegistrationGuard guard;
     private final TimeRules rules;
     private final Duration tick;
@@ -78,7 +85,7 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
                 context.getStateStore(StoreNames.DEPENDENCIES),
                 IndexedTaskStore.indexOf(context.getStateStore(StoreNames.TASKS)));
         context.schedule(tick, PunctuationType.WALL_CLOCK_TIME, this::tick);
-        context.schedule(RATE_TICK, PunctuationType.WALL_CLOCK_TIME, this::rateTick);
+        rateTicks = null; // a revived task schedules its punctuations afresh
     }
 
     /**
@@ -99,14 +106,30 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
     /**
      * Between ticks, the loaded pools whose rate limits hold back a task whose units are due are
      * told the time, so a bucket's refill starts its tasks within {@link #RATE_TICK} rather than at
-     * the next tick: a rate of 10/s with a burst of 1 runs ten tasks a second, not one.
+     * the next tick: a rate of 10/s with a burst of 1 runs ten tasks a second, not one. Once no
+     * loaded pool holds a task back for its units, the rate tick stops until one does again.
      */
     private void rateTick(long now) {
+        boolean holding = false;
         for (Map.Entry<String, Loaded> e : new ArrayList<>(schedulers.entrySet())) {
             Instant due = e.getValue().scheduler().rateDue();
             if (due != null && due.toEpochMilli() <= now) {
                 tick(e.getKey(), e.getValue(), now);
+                Loaded after = schedulers.get(e.getKey()); // gone if the tick failed
+                due = after == null ? null : after.scheduler().rateDue();
             }
+            holding |= due != null;
+        }
+        if (!holding && rateTicks != null) {
+            rateTicks.cancel();
+            rateTicks = null;
+        }
+    }
+
+    /** Starts the rate tick if the pool just handled holds back a task for its rate limit's units. */
+    private void watchRate(Loaded loaded) {
+        if (rateTicks == null && loaded.scheduler().rateDue() != null) {
+            rateTicks = context.schedule(RATE_TICK, PunctuationType.WALL_CLOCK_TIME, this::rateTick);
         }
     }
 
@@ -115,6 +138,7 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
             List<Decision> decisions = loaded.scheduler().tick(Instant.ofEpochMilli(now));
             loaded.store().flush();
             route(pool, now, null, decisions); // a tick's time is the scheduler's clock: no heardAt to add
+            watchRate(loaded);
         } catch (RuntimeException e) {
             if (RuntimeFaults.belongToRuntime(e)) {
                 handBack(pool, e);
@@ -195,6 +219,7 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
                 decisions = answeringRefusals(registration, decisions, record.timestamp());
             }
             route(pool, record.timestamp(), heardAt, decisions);
+            watchRate(loaded);
         } catch (RuntimeException e) {
             if (RuntimeFaults.belongToRuntime(e)) {
                 // Not the input's fault (the task migrated, the producer was fenced, a store failed):
