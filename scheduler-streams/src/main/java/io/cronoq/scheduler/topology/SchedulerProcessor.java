@@ -54,6 +54,8 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
      * so a tick every 20 ms on every task would make idle pools commit 50 times a second.
      */
     private Cancellable rateTicks;
+    /** The tick, from {@link #init} to {@link #close}. */
+    private Cancellable ticks;
     private final RegistrationGuard guard;
     private final TimeRules rules;
     private final Duration tick;
@@ -84,8 +86,9 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
                 context.getStateStore(StoreNames.LIMITS),
                 context.getStateStore(StoreNames.DEPENDENCIES),
                 IndexedTaskStore.indexOf(context.getStateStore(StoreNames.TASKS)));
-        context.schedule(tick, PunctuationType.WALL_CLOCK_TIME, this::tick);
-        rateTicks = null; // a revived task schedules its punctuations afresh
+        // A stream task keeps its punctuations when it is revived: cancel the ones an earlier init scheduled.
+        cancelPunctuations();
+        ticks = context.schedule(tick, PunctuationType.WALL_CLOCK_TIME, this::tick);
     }
 
     /**
@@ -121,6 +124,22 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
             holding |= due != null;
         }
         if (!holding && rateTicks != null) {
+            rateTicks.cancel();
+            rateTicks = null;
+        }
+    }
+
+    @Override
+    public void close() {
+        cancelPunctuations();
+    }
+
+    private void cancelPunctuations() {
+        if (ticks != null) {
+            ticks.cancel();
+            ticks = null;
+        }
+        if (rateTicks != null) {
             rateTicks.cancel();
             rateTicks = null;
         }

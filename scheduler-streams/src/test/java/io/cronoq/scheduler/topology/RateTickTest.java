@@ -38,6 +38,7 @@ import org.junit.jupiter.api.Test;
  * The rate tick (every {@link SchedulerProcessor#RATE_TICK}) runs only while a loaded pool holds
  * back a task for its rate limit's units. Kafka Streams commits a stream task after each of its
  * punctuations, so a rate tick always scheduled would make every idle pool commit 50 times a second.
+ * A processor initialized again (a revived stream task) keeps one tick and at most one rate tick.
  */
 class RateTickTest {
 
@@ -83,6 +84,26 @@ class RateTickTest {
         send(processor, submit("c3", List.of(new RateLimitUse("openai", 1))));
         assertThat(context.scheduledPunctuators()).as("held back again: a new rate tick")
                 .filteredOn(p -> !p.cancelled()).hasSize(2);
+    }
+
+    @Test
+    void aProcessorInitializedAgainKeepsOneTickAndOneRateTick() {
+        SchedulerProcessor processor = processor();
+        send(processor, rateLimit("openai", 10.0, 1));
+        send(processor, register("w1", 4));
+        send(processor, submit("c1", List.of(new RateLimitUse("openai", 1))));
+        send(processor, submit("c2", List.of(new RateLimitUse("openai", 1))));
+        assertThat(context.scheduledPunctuators()).filteredOn(p -> !p.cancelled()).hasSize(2);
+
+        // A revived stream task initializes its processors again; its punctuations stay scheduled.
+        processor.close();
+        processor.init(context);
+        assertThat(context.scheduledPunctuators()).filteredOn(p -> !p.cancelled()).singleElement()
+                .satisfies(p -> assertThat(p.getInterval()).isEqualTo(Duration.ofSeconds(1)));
+        send(processor, submit("c3", List.of(new RateLimitUse("openai", 1))));
+        assertThat(context.scheduledPunctuators()).filteredOn(p -> !p.cancelled())
+                .extracting(CapturedPunctuator::getInterval)
+                .containsExactlyInAnyOrder(Duration.ofSeconds(1), SchedulerProcessor.RATE_TICK);
     }
 
     private CapturedPunctuator rateTick() {
