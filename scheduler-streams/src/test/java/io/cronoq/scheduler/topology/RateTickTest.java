@@ -6,13 +6,8 @@ import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.AssignmentEvent;
 import io.cronoq.events.LimitKind;
 import io.cronoq.events.LimitSet;
-import io.cronoq.events.LimitsRecord;
-import io.cronoq.events.PoolRecord;
 import io.cronoq.events.RateLimitUse;
-import io.cronoq.events.SharingRecord;
-import io.cronoq.events.TaskRecord;
 import io.cronoq.events.TaskSubmitted;
-import io.cronoq.events.WorkerRecord;
 import io.cronoq.events.WorkerRegistered;
 import io.cronoq.scheduler.auth.RegistrationGuard;
 import io.cronoq.scheduler.policy.TimeRules;
@@ -24,14 +19,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.MockProcessorContext.CapturedPunctuator;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
-import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -120,26 +110,11 @@ class RateTickTest {
 
     private SchedulerProcessor processor() {
         context.setCurrentSystemTimeMs(T0);
-        addStore(StoreNames.TASKS, topics.serde(TaskRecord.class), true);
-        addStore(StoreNames.WORKERS, topics.serde(WorkerRecord.class), false);
-        addStore(StoreNames.POOLS, topics.serde(PoolRecord.class), false);
-        addStore(StoreNames.SHARING, topics.serde(SharingRecord.class), false);
-        addStore(StoreNames.LIMITS, topics.serde(LimitsRecord.class), false);
+        MockStores.add(context, topics, tasks -> tasks);
         SchedulerProcessor processor = new SchedulerProcessor(RegistrationGuard.open(), TimeRules.DEFAULT,
                 Duration.ofSeconds(1), false);
         processor.init(context);
         return processor;
-    }
-
-    private <V> void addStore(String name, Serde<V> serde, boolean tasks) {
-        KeyValueBytesStoreSupplier supplier = Stores.inMemoryKeyValueStore(name);
-        if (tasks) {
-            supplier = IndexedTaskStore.supplier(supplier, topics.serde(TaskRecord.class), TimeRules.DEFAULT);
-        }
-        KeyValueStore<String, V> store = Stores.keyValueStoreBuilder(supplier, Serdes.String(), serde)
-                .withLoggingDisabled().withCachingDisabled().build();
-        store.init(context.getStateStoreContext(), store);
-        context.addStateStore(store);
     }
 
     private void send(SchedulerProcessor processor, SpecificRecord event) {

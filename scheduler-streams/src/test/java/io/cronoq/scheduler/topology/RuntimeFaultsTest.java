@@ -5,11 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cronoq.schemas.events.Journal;
 import io.cronoq.events.JournalEntry;
-import io.cronoq.events.PoolRecord;
 import io.cronoq.events.Priority;
-import io.cronoq.events.TaskRecord;
 import io.cronoq.events.TaskSubmitted;
-import io.cronoq.events.WorkerRecord;
 import io.cronoq.scheduler.auth.RegistrationGuard;
 import io.cronoq.scheduler.policy.TimeRules;
 import io.cronoq.schemas.InMemorySchemaRegistry;
@@ -24,8 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.kafka.common.errors.ProducerFencedException;
-import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.errors.ProcessorStateException;
 import org.apache.kafka.streams.errors.TaskMigratedException;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
@@ -33,7 +28,6 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -50,31 +44,11 @@ class RuntimeFaultsTest {
 
     private SchedulerProcessor processor() {
         context.setCurrentSystemTimeMs(1_000L); // the clock the scheduler hears inputs on
-        addStore(StoreNames.TASKS, topics.serde(TaskRecord.class), true);
-        addStore(StoreNames.WORKERS, topics.serde(WorkerRecord.class), false);
-        addStore(StoreNames.POOLS, topics.serde(PoolRecord.class), false);
-        addStore(StoreNames.SHARING, topics.serde(io.cronoq.events.SharingRecord.class), false);
-        addStore(StoreNames.LIMITS, topics.serde(io.cronoq.events.LimitsRecord.class), false);
+        MockStores.add(context, topics, this::faulty); // the tasks store fails every write once failure is set
         SchedulerProcessor processor = new SchedulerProcessor(RegistrationGuard.open(), TimeRules.DEFAULT,
                 Duration.ofSeconds(1), false);
         processor.init(context);
         return processor;
-    }
-
-    /**
-     * A real in-memory store; the tasks store (with its index, as the topology builds it) fails every
-     * write with {@link #failure} once it is set.
-     */
-    private <V> void addStore(String name, Serde<V> serde, boolean failing) {
-        KeyValueBytesStoreSupplier memory = Stores.inMemoryKeyValueStore(name);
-        KeyValueBytesStoreSupplier supplier = memory;
-        if (failing) {
-            supplier = IndexedTaskStore.supplier(faulty(memory), topics.serde(TaskRecord.class), TimeRules.DEFAULT);
-        }
-        KeyValueStore<String, V> store = Stores.keyValueStoreBuilder(supplier, Serdes.String(), serde)
-                .withLoggingDisabled().withCachingDisabled().build();
-        store.init(context.getStateStoreContext(), store);
-        context.addStateStore(store);
     }
 
     /** The stores of {@code memory}, failing every write with {@link #failure} once it is set. */
