@@ -86,8 +86,6 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
                 context.getStateStore(StoreNames.LIMITS),
                 context.getStateStore(StoreNames.DEPENDENCIES),
                 IndexedTaskStore.indexOf(context.getStateStore(StoreNames.TASKS)));
-        // A stream task keeps its punctuations when it is revived: cancel the ones an earlier init scheduled.
-        cancelPunctuations();
         ticks = context.schedule(tick, PunctuationType.WALL_CLOCK_TIME, this::tick);
     }
 
@@ -113,28 +111,26 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
      * loaded pool holds a task back for its units, the rate tick stops until one does again.
      */
     private void rateTick(long now) {
-        boolean holding = false;
         for (Map.Entry<String, Loaded> e : new ArrayList<>(schedulers.entrySet())) {
             Instant due = e.getValue().scheduler().rateDue();
             if (due != null && due.toEpochMilli() <= now) {
                 tick(e.getKey(), e.getValue(), now);
-                Loaded after = schedulers.get(e.getKey()); // gone if the tick failed
-                due = after == null ? null : after.scheduler().rateDue();
             }
-            holding |= due != null;
         }
+        boolean holding = schedulers.values().stream().anyMatch(loaded -> loaded.scheduler().rateDue() != null);
         if (!holding && rateTicks != null) {
             rateTicks.cancel();
             rateTicks = null;
         }
     }
 
+    /**
+     * Cancels the punctuations. A stream task keeps them when it is revived: Kafka Streams closes its
+     * processors when it suspends the task and initializes them again after, so without this each
+     * revival would add a tick.
+     */
     @Override
     public void close() {
-        cancelPunctuations();
-    }
-
-    private void cancelPunctuations() {
         if (ticks != null) {
             ticks.cancel();
             ticks = null;

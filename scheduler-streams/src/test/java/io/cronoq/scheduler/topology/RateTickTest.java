@@ -52,9 +52,7 @@ class RateTickTest {
 
     @Test
     void theRateTickStartsWithATaskHeldBackAndStopsOnceTheBucketStartedIt() {
-        SchedulerProcessor processor = processor();
-        send(processor, rateLimit("openai", 10.0, 1));
-        send(processor, register("w1", 4));
+        SchedulerProcessor processor = rateLimitedPool();
         send(processor, submit("c1", List.of(new RateLimitUse("openai", 1))));
         assertThat(context.scheduledPunctuators()).as("the first task takes the burst: nothing held back").hasSize(1);
 
@@ -78,14 +76,12 @@ class RateTickTest {
 
     @Test
     void aProcessorInitializedAgainKeepsOneTickAndOneRateTick() {
-        SchedulerProcessor processor = processor();
-        send(processor, rateLimit("openai", 10.0, 1));
-        send(processor, register("w1", 4));
+        SchedulerProcessor processor = rateLimitedPool();
         send(processor, submit("c1", List.of(new RateLimitUse("openai", 1))));
         send(processor, submit("c2", List.of(new RateLimitUse("openai", 1))));
         assertThat(context.scheduledPunctuators()).filteredOn(p -> !p.cancelled()).hasSize(2);
 
-        // A revived stream task initializes its processors again; its punctuations stay scheduled.
+        // Reviving a stream task closes its processors and initializes them again; the task keeps its punctuations.
         processor.close();
         processor.init(context);
         assertThat(context.scheduledPunctuators()).filteredOn(p -> !p.cancelled()).singleElement()
@@ -106,6 +102,14 @@ class RateTickTest {
                 .map(f -> ((AssignmentEvent) f.record().value()).getEvent())
                 .filter(AttemptAssigned.class::isInstance)
                 .map(e -> ((AttemptAssigned) e).getTaskId()).toList();
+    }
+
+    /** A pool with a worker of 4 slots and a rate limit "openai" of 10/s with a burst of 1. */
+    private SchedulerProcessor rateLimitedPool() {
+        SchedulerProcessor processor = processor();
+        send(processor, rateLimit("openai", 10.0, 1));
+        send(processor, register("w1", 4));
+        return processor;
     }
 
     private SchedulerProcessor processor() {
