@@ -31,6 +31,9 @@ public final class JournalPeek {
             .takeWhile(f -> !f.name().equals("state")).map(Schema.Field::schema).toList();
     private static final Schema AFTER_STATE = TaskFinished.getClassSchema().getField("error").schema();
     private static final Schema CAUSE = JournalItem.getClassSchema().getField("cause").schema();
+    /** A further entry's own times, after its cause. */
+    private static final Schema ITEM_AT = JournalItem.getClassSchema().getField("at").schema();
+    private static final Schema ITEM_HEARD_AT = JournalItem.getClassSchema().getField("heardAt").schema();
     /** The record's last field, after its entries: when the scheduler heard its input. */
     private static final Schema HEARD_AT = JournalEntry.getClassSchema().getField("heardAt").schema();
 
@@ -68,6 +71,8 @@ public final class JournalPeek {
             for (long n = decoder.readArrayStart(); n != 0; n = decoder.arrayNext()) {
                 for (long i = 0; i < n; i++) {
                     count += entry();
+                    GenericDatumReader.skip(ITEM_AT, decoder);
+                    GenericDatumReader.skip(ITEM_HEARD_AT, decoder);
                 }
             }
             GenericDatumReader.skip(HEARD_AT, decoder);

@@ -10,6 +10,7 @@ import io.cronoq.events.WorkerEvent;
 import io.cronoq.events.WorkerRegistered;
 import io.cronoq.schemas.KafkaClients;
 import io.cronoq.schemas.Topics;
+import io.cronoq.schemas.events.Assignments;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -227,13 +228,14 @@ public final class SimulatedWorkers extends Fleet {
         @Override
         public void onRecord(ConsumerRecord<byte[], byte[]> record, long receivedNanos) {
             AssignmentEvent envelope = topics.assignments().valueSerde().deserializer().deserialize(assignments, record.value());
-            Object event = envelope.getEvent();
-            if (event instanceof RegistrationAccepted r) {
-                generations.put(r.getWorkerId(), r.getGeneration());
-            } else if (event instanceof AttemptAssigned a) {
-                onAssigned(a, receivedNanos);
+            for (Object event : Assignments.events(envelope)) {
+                if (event instanceof RegistrationAccepted r) {
+                    generations.put(r.getWorkerId(), r.getGeneration());
+                } else if (event instanceof AttemptAssigned a) {
+                    onAssigned(a, receivedNanos);
+                }
+                // WorkerFenced and AttemptRevoked need no answer from a simulated worker.
             }
-            // WorkerFenced and AttemptRevoked need no answer from a simulated worker.
         }
 
         private void onAssigned(AttemptAssigned a, long receivedNanos) {

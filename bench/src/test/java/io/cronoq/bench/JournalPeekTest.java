@@ -75,7 +75,11 @@ class JournalPeekTest {
     private static JournalEntry record(Object first, Object... more) {
         List<JournalItem> items = new ArrayList<>();
         for (Object event : more) {
-            items.add(new JournalItem(event, null));
+            // every other entry comes from another input, with its own times, as when records span a commit
+            int i = items.size();
+            Instant at = i % 2 == 0 ? null : Instant.ofEpochMilli(i);
+            Instant heardAt = at == null || i % 3 != 1 ? null : at.plusMillis(5);
+            items.add(new JournalItem(event, null, at, heardAt));
         }
         return new JournalEntry("pool-a", Instant.EPOCH, first, null, items, null);
     }

@@ -3,7 +3,6 @@ package io.cronoq.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.cronoq.events.AssignmentEvent;
 import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.AttemptStarted;
 import io.cronoq.events.AttemptSucceeded;
@@ -11,6 +10,7 @@ import io.cronoq.events.RegistrationAccepted;
 import io.cronoq.events.WorkerRegistered;
 import io.cronoq.schemas.InMemorySchemaRegistry;
 import io.cronoq.schemas.Topics;
+import io.cronoq.schemas.events.Assignments;
 import io.cronoq.testkit.KafkaBroker;
 import java.time.Duration;
 import java.time.Instant;
@@ -104,7 +104,7 @@ class SimulatedWorkersTest {
 
     private static void answer(KafkaProducer<String, byte[]> producer, Topics topics, Object event) {
         String topic = topics.assignments().name();
-        byte[] value = topics.assignments().valueSerde().serializer().serialize(topic, new AssignmentEvent(event));
+        byte[] value = topics.assignments().valueSerde().serializer().serialize(topic, Assignments.of(event));
         producer.send(new ProducerRecord<>(topic, WORKER, value));
         producer.flush();
     }

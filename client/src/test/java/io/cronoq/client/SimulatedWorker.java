@@ -11,6 +11,7 @@ import io.cronoq.events.WorkerRegistered;
 import io.cronoq.scheduler.testing.Inputs;
 import io.cronoq.scheduler.testing.RunningScheduler;
 import io.cronoq.schemas.Topics;
+import io.cronoq.schemas.events.Assignments;
 import io.cronoq.testkit.KafkaBroker;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -95,8 +96,9 @@ final class SimulatedWorker implements AutoCloseable {
 
     private void poll() {
         assignments.poll(Duration.ofMillis(100)).forEach(r -> {
-            if (workerId.equals(r.key()) && r.value().getEvent() instanceof AttemptAssigned a) {
-                received.add(a);
+            if (workerId.equals(r.key())) {
+                Assignments.events(r.value()).stream().filter(AttemptAssigned.class::isInstance)
+                        .map(AttemptAssigned.class::cast).forEach(received::add);
             }
         });
     }

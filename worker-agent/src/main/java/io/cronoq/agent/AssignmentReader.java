@@ -2,6 +2,7 @@ package io.cronoq.agent;
 
 import io.cronoq.events.AssignmentEvent;
 import io.cronoq.schemas.KeyPartitions;
+import io.cronoq.schemas.events.Assignments;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -82,7 +83,8 @@ final class AssignmentReader implements Runnable {
     }
 
     /**
-     * Starts reading for a worker: its records go to {@code handler}, in partition order.
+     * Starts reading for a worker: the events of its records go to {@code handler} one by one (each as a record of
+     * one), in partition order.
      *
      * @param onReady called once the worker's reading position is fixed, before its first record: registering only
      *                then guarantees that the answer to the registration is read
@@ -353,12 +355,15 @@ final class AssignmentReader implements Runnable {
             this.onReady = onReady;
         }
 
-        void handle(AssignmentEvent event, ConsumerRecord<?, ?> record) {
-            try {
-                handler.accept(event);
-            } catch (RuntimeException e) {
-                log.error("Handling {} at {}-{} offset {} failed; it is skipped", event.getEvent()
-                        .getClass().getSimpleName(), record.topic(), record.partition(), record.offset(), e);
+        /** Hands the record's events to the worker one by one, in order; one that fails is logged and skipped. */
+        void handle(AssignmentEvent events, ConsumerRecord<?, ?> record) {
+            for (Object event : Assignments.events(events)) {
+                try {
+                    handler.accept(Assignments.of(event));
+                } catch (RuntimeException e) {
+                    log.error("Handling {} at {}-{} offset {} failed; it is skipped", event.getClass().getSimpleName(),
+                            record.topic(), record.partition(), record.offset(), e);
+                }
             }
         }
 

@@ -11,6 +11,7 @@ import io.cronoq.events.AssignmentEvent;
 import io.cronoq.events.AttemptRevoked;
 import io.cronoq.schemas.InMemorySchemaRegistry;
 import io.cronoq.schemas.Topics;
+import io.cronoq.schemas.events.Assignments;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -109,6 +110,35 @@ class AssignmentReaderTest {
         assertThat(offsets.committed).as("its progress covers every record of its partition").containsEntry(LOCAL, 5L);
     }
 
+    @Test
+    void aRecordOfSeveralEventsIsHandledEventByEventAndOneThatFailsDoesNotStopTheRest() throws Exception {
+        logs.start();
+        readerLog.addAppender(logs);
+        consumer.updatePartitions(TOPIC, List.of(new PartitionInfo(TOPIC, 0, null, null, null)));
+        offsets.committed.put(LOCAL, 0L);
+        CountDownLatch ready = new CountDownLatch(1);
+        Threads.named("test-assignments").newThread(reader).start();
+        reader.join(LOCAL, event -> {
+            if (((AttemptRevoked) event.getEvent()).getTaskId().equals("t2")) {
+                throw new IllegalStateException("boom");
+            }
+            handled.add(event);
+        }, ready::countDown);
+        assertThat(ready.await(10, TimeUnit.SECONDS)).isTrue();
+
+        add(0, LOCAL, topics.assignments().valueSerde().serializer().serialize(TOPIC,
+                new AssignmentEvent(revoked("t1"), List.of(revoked("t2"), revoked("t3")))));
+        add(1, LOCAL, encoded(revoked("t4")));
+
+        await().until(() -> handled.size() == 3);
+        assertThat(handled).as("each handed on alone, in order")
+                .allSatisfy(e -> assertThat(e.getMore()).isEmpty())
+                .extracting(e -> ((AttemptRevoked) e.getEvent()).getTaskId()).containsExactly("t1", "t3", "t4");
+        assertThat(logs.list).filteredOn(e -> e.getLevel().isGreaterOrEqual(Level.WARN)).singleElement()
+                .satisfies(e -> assertThat(e.getFormattedMessage())
+                        .isEqualTo("Handling AttemptRevoked at t.assignments-0 offset 0 failed; it is skipped"));
+    }
+
     // ---- helpers ----------------------------------------------------------------------------------
 
     private void add(long offset, String key, byte[] value) {
@@ -116,7 +146,7 @@ class AssignmentReaderTest {
     }
 
     private byte[] encoded(Object event) {
-        return topics.assignments().valueSerde().serializer().serialize(TOPIC, new AssignmentEvent(event));
+        return topics.assignments().valueSerde().serializer().serialize(TOPIC, Assignments.of(event));
     }
 
     private static AttemptRevoked revoked(String taskId) {

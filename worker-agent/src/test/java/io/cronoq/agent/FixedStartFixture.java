@@ -10,6 +10,7 @@ import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.RegistrationAccepted;
 import io.cronoq.events.WorkerRegistered;
 import io.cronoq.events.WorkerResources;
+import io.cronoq.schemas.events.Assignments;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -82,7 +83,7 @@ abstract class FixedStartFixture {
 
     void activate() {
         core.register();
-        core.onEvent(new AssignmentEvent(new RegistrationAccepted(ID, POOL, 1L, Map.of("gpu", "a100"), 2,
+        core.onEvent(Assignments.of(new RegistrationAccepted(ID, POOL, 1L, Map.of("gpu", "a100"), 2,
                 sink.first(WorkerRegistered.class).getRegisteredAt())));
         assertThat(core.state()).isEqualTo(State.ACTIVE);
     }
@@ -94,7 +95,7 @@ abstract class FixedStartFixture {
     }
 
     static AssignmentEvent assigned(String taskId, Instant startAt) {
-        return new AssignmentEvent(new AttemptAssigned(taskId, POOL, 1, ID, 1L, Map.of("gpu", "a100"),
+        return Assignments.of(new AttemptAssigned(taskId, POOL, 1, ID, 1L, Map.of("gpu", "a100"),
                 ByteBuffer.wrap(("payload of " + taskId).getBytes(StandardCharsets.UTF_8)), null, null, T0, startAt, null, new java.util.HashMap<>()));
     }
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.cronoq.agent.CronoqWorker.State;
-import io.cronoq.events.AssignmentEvent;
 import io.cronoq.events.AttemptFailed;
 import io.cronoq.events.AttemptRevoked;
 import io.cronoq.events.AttemptStarted;
@@ -12,6 +11,7 @@ import io.cronoq.events.AttemptSucceeded;
 import io.cronoq.events.WorkerFenced;
 import io.cronoq.events.WorkerHeartbeat;
 import io.cronoq.events.WorkerRegistered;
+import io.cronoq.schemas.events.Assignments;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.parallel.Isolated;
@@ -66,7 +66,7 @@ class FixedStartTest extends FixedStartFixture {
         core.onEvent(assigned("t1", START));
         awaitWaiting();
 
-        core.onEvent(new AssignmentEvent(new AttemptRevoked("t1", POOL, 1, ID, 1L, "cancelled", T0)));
+        core.onEvent(Assignments.of(new AttemptRevoked("t1", POOL, 1, ID, 1L, "cancelled", T0)));
         await().until(() -> core.running().isEmpty());
         clock.set(START.plusSeconds(1));
 
@@ -86,7 +86,7 @@ class FixedStartTest extends FixedStartFixture {
         core.onEvent(assigned("t1", START));
         awaitWaiting();
 
-        core.onEvent(new AssignmentEvent(new WorkerFenced(ID, POOL, 1L, null, null, null, "evicted: no heartbeat", T0)));
+        core.onEvent(Assignments.of(new WorkerFenced(ID, POOL, 1L, null, null, null, "evicted: no heartbeat", T0)));
         await().until(() -> core.running().isEmpty());
         clock.set(START.plusSeconds(1));
 

@@ -16,6 +16,7 @@ import io.cronoq.events.AttemptSucceeded;
 import io.cronoq.events.RegistrationAccepted;
 import io.cronoq.events.WorkerRegistered;
 import io.cronoq.events.WorkerResources;
+import io.cronoq.schemas.events.Assignments;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -158,7 +159,7 @@ class StartReportDelayTest {
         core.onEvent(assigned("t1", "block"));
         await().until(() -> handlerStartedAt.get() != 0);
 
-        core.onEvent(new AssignmentEvent(new AttemptRevoked("t1", POOL, 1, ID, 1L, "cancelled", START)));
+        core.onEvent(Assignments.of(new AttemptRevoked("t1", POOL, 1, ID, 1L, "cancelled", START)));
 
         await().until(() -> core.running().isEmpty());
         assertThat(timers.getQueue()).as("the held start report was dropped").isEmpty();
@@ -212,14 +213,14 @@ class StartReportDelayTest {
                 Duration.ofSeconds(5), startReportDelay, null), handler, executor, stampingSink, timers, clock,
                 new WorkerResources());
         core.register();
-        core.onEvent(new AssignmentEvent(new RegistrationAccepted(ID, POOL, 1L, Map.of(), 2,
+        core.onEvent(Assignments.of(new RegistrationAccepted(ID, POOL, 1L, Map.of(), 2,
                 sink.first(WorkerRegistered.class).getRegisteredAt())));
         assertThat(core.state()).isEqualTo(State.ACTIVE);
         return core;
     }
 
     private static AssignmentEvent assigned(String taskId, String payload) {
-        return new AssignmentEvent(new AttemptAssigned(taskId, POOL, 1, ID, 1L, Map.of(),
+        return Assignments.of(new AttemptAssigned(taskId, POOL, 1, ID, 1L, Map.of(),
                 ByteBuffer.wrap(payload.getBytes(StandardCharsets.UTF_8)), null, null, START, null, null, new java.util.HashMap<>()));
     }
 }

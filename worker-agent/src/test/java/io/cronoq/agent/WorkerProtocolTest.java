@@ -19,6 +19,7 @@ import io.cronoq.events.WorkerLeft;
 import io.cronoq.events.WorkerRegistered;
 import io.cronoq.schemas.auth.RegistrationSignature;
 import io.cronoq.events.WorkerResources;
+import io.cronoq.schemas.events.Assignments;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -334,7 +335,7 @@ class WorkerProtocolTest {
     }
 
     private static AssignmentEvent envelope(Object event) {
-        return new AssignmentEvent(event);
+        return Assignments.of(event);
     }
 
     /** Records what the worker publishes. */

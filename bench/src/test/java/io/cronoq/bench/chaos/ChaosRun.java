@@ -16,6 +16,7 @@ import io.cronoq.scheduler.config.SchedulerConfig;
 import io.cronoq.scheduler.replay.JournalFold;
 import io.cronoq.schemas.SchemaRegistry;
 import io.cronoq.schemas.Topics;
+import io.cronoq.schemas.events.Assignments;
 import io.cronoq.schemas.events.Journal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -233,7 +234,7 @@ final class ChaosRun {
 
     /**
      * What is committed, read from the start: the journal's entries (one element per entry, each
-     * under its record's coordinates) and the assignments.
+     * under its record's coordinates) and the assignments' events (likewise, one per event).
      */
     record Committed(List<ConsumerRecord<String, JournalEntry>> journal,
                      List<ConsumerRecord<String, AssignmentEvent>> assignments) {
@@ -246,9 +247,14 @@ final class ChaosRun {
                     entries.add(new ConsumerRecord<>(r.topic(), r.partition(), r.offset(), r.key(), entry));
                 }
             }
-            return new Committed(entries,
-                    TopicDump.readAll(bootstrap, topics.assignments().name(),
-                            topics.assignments().valueSerde().deserializer()));
+            List<ConsumerRecord<String, AssignmentEvent>> events = new ArrayList<>();
+            for (ConsumerRecord<String, AssignmentEvent> r : TopicDump.readAll(bootstrap, topics.assignments().name(),
+                    topics.assignments().valueSerde().deserializer())) {
+                for (Object event : Assignments.events(r.value())) {
+                    events.add(new ConsumerRecord<>(r.topic(), r.partition(), r.offset(), r.key(), Assignments.of(event)));
+                }
+            }
+            return new Committed(entries, events);
         }
 
         JournalVerdict verdict() {

@@ -126,7 +126,7 @@ class RecordedJournalTest {
         JournalEntry open = null;
         for (JournalEntry e : entries) {
             if (open != null && open.getPool().equals(e.getPool()) && open.getAt().equals(e.getAt())) {
-                open.getMore().add(new JournalItem(e.getEvent(), e.getCause()));
+                open.getMore().add(new JournalItem(e.getEvent(), e.getCause(), null, null));
             } else {
                 open = new JournalEntry(e.getPool(), e.getAt(), e.getEvent(), e.getCause(), new ArrayList<>(),
                         e.getHeardAt());

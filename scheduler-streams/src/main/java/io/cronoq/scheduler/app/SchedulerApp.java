@@ -73,7 +73,7 @@ public final class SchedulerApp implements AutoCloseable {
         TopicSetup.registerSchemas(registry, topics);
         KafkaStreams streams = new KafkaStreams(SchedulerTopology.build(topics,
                 new RegistrationGuard(credentials, config.getInt(SchedulerConfig.AUTH_SIGNATURE_MAX_AGE_MS)),
-                config.timeRules(), config.tickInterval(), config.journalPerEntry()),
+                config.timeRules(), config.tickInterval(), config.journalRecords(), config.assignmentRecords()),
                 streamsProperties(config), new StreamClients());
         streams.setUncaughtExceptionHandler(new StreamThreadFailures(config.get(SchedulerConfig.STATE_DIR)));
         streams.start();

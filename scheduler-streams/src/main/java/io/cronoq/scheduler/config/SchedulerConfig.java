@@ -1,6 +1,8 @@
 package io.cronoq.scheduler.config;
 
 import io.cronoq.scheduler.policy.TimeRules;
+import io.cronoq.scheduler.topology.AssignmentRecords;
+import io.cronoq.scheduler.topology.JournalRecords;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
@@ -105,8 +107,10 @@ public final class SchedulerConfig {
             String.valueOf(TimeRules.DEFAULT_RETENTION_MS),
             "How long (ms) a finished task stays in the scheduler's stores, and so in GET /v1/tasks, after it finished; then it is forgotten (TaskForgotten in the journal, which keeps its history) and its id may be submitted again. 0 keeps finished tasks forever. Default 7 days.");
 
-    public static final Key JOURNAL_RECORDS = new Key("cronoq.journal.records", "per-input",
-            "How the journal is written: per-input (one record holds every entry an input or a tick caused, in order) or per-entry (one record per entry, as releases before records carried several entries wrote it: for journal readers of such a release while they are upgraded; they read only the first entry of a per-input record). Readers of this release read both.");
+    public static final Key JOURNAL_RECORDS = new Key("cronoq.journal.records", "per-commit",
+            "How the journal is written: per-commit (one record holds every entry a pool's inputs and ticks caused between two commits, in order, each entry with the times of its input), per-input (one record per input or tick: for journal readers of releases whose records held one input's entries, which take the record's times for all of them) or per-entry (one record per entry: for journal readers of releases whose records held one entry, which read only the first). Readers of this release read all three.");
+    public static final Key ASSIGNMENTS_RECORDS = new Key("cronoq.assignments.records", "per-commit",
+            "How the assignments topic is written: per-commit (one record holds every event told a worker between two commits, in order; a worker reads its assignments only once the transaction that wrote them commits, so this delays nothing) or per-event (one record per event: for worker agents of releases whose records held one event, which read only the first). Agents of this release read both.");
 
     public static final List<Key> KEYS = List.of(BOOTSTRAP_SERVERS, TOPIC_PREFIX, APPLICATION_ID,
             PROCESSING_GUARANTEE, COMMIT_INTERVAL_MS, STATE_DIR, STANDBY_REPLICAS, INSTANCE_ID, SESSION_TIMEOUT_MS,
@@ -116,7 +120,7 @@ public final class SchedulerConfig {
             HTTP_TLS_TRUSTSTORE, HTTP_TLS_TRUSTSTORE_PASSWORD_ENV, PARTITIONS, AUTH_SIGNATURE_MAX_AGE_MS, TICK_INTERVAL_MS,
             HEARTBEAT_TIMEOUT_MS, LEAVE_GRACE_MS, RESERVATION_LEAD_MS, DEADLINE_LEAD_MS, PRIORITY_STEP_MS,
             START_TOLERANCE_MS, TASK_RETENTION_MS, GANG_RESERVE_AFTER_MS, GANG_RESERVATION_MS, GANG_START_TIMEOUT_MS,
-            JOURNAL_RECORDS);
+            JOURNAL_RECORDS, ASSIGNMENTS_RECORDS);
 
     /** The Kafka settings cronoq sets from a key of its own, each with that key: the Kafka form is refused. */
     private static final Map<String, Key> KAFKA_FORMS = Map.of(
@@ -198,7 +202,8 @@ public final class SchedulerConfig {
             throw new IllegalArgumentException(HTTP_BIND.name() + " is empty; use 0.0.0.0 for every interface or "
                     + "127.0.0.1 for this machine only");
         }
-        journalPerEntry(); // refuses a value it does not know, naming the setting
+        journalRecords(); // refuses a value it does not know, naming the setting
+        assignmentRecords();
         String guarantee = get(PROCESSING_GUARANTEE);
         if (!guarantee.equals("exactly_once_v2") && !guarantee.equals("at_least_once")) {
             throw new IllegalArgumentException(PROCESSING_GUARANTEE.name() + " is '" + guarantee
@@ -251,15 +256,34 @@ public final class SchedulerConfig {
     }
 
     /** How often the scheduler decides what time brought. */
-    /** Whether the journal is written one record per entry (for readers of an earlier release), not per input. */
-    public boolean journalPerEntry() {
-        String records = get(JOURNAL_RECORDS);
-        return switch (records) {
-            case "per-input" -> false;
-            case "per-entry" -> true;
-            default -> throw new IllegalArgumentException(JOURNAL_RECORDS.name() + " is '" + records
-                    + "'; use per-input (the default) or per-entry (for journal readers of an earlier release)");
-        };
+    /** How many entries a journal record holds. */
+    public JournalRecords journalRecords() {
+        return choice(JOURNAL_RECORDS, JournalRecords.values());
+    }
+
+    /** How many events a record of the assignments topic holds. */
+    public AssignmentRecords assignmentRecords() {
+        return choice(ASSIGNMENTS_RECORDS, AssignmentRecords.values());
+    }
+
+    /**
+     * The value of an enum {@code key} names, spelled in lower case with dashes (PER_COMMIT is
+     * per-commit).
+     *
+     * @throws IllegalArgumentException naming the setting and the values it takes, for any other
+     */
+    private <E extends Enum<E>> E choice(Key key, E[] values) {
+        String value = get(key);
+        List<String> spelled = new java.util.ArrayList<>();
+        for (E e : values) {
+            String name = e.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+            if (name.equals(value)) {
+                return e;
+            }
+            spelled.add(name);
+        }
+        throw new IllegalArgumentException(key.name() + " is '" + value + "'; use one of " + String.join(", ", spelled)
+                + " (default " + key.defaultValue() + "): " + key.doc());
     }
 
     public Duration tickInterval() {

@@ -4,7 +4,6 @@ import io.cronoq.events.AssignmentEvent;
 import io.cronoq.events.DependencyEvent;
 import io.cronoq.events.InputRejected;
 import io.cronoq.events.JournalEntry;
-import io.cronoq.events.JournalItem;
 import io.cronoq.events.PoolRecord;
 import io.cronoq.events.RegistrationRejected;
 import io.cronoq.events.RejectionCode;
@@ -59,17 +58,23 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
     private final RegistrationGuard guard;
     private final TimeRules rules;
     private final Duration tick;
-    private final boolean journalPerEntry;
+    private final JournalRecords journalRecords;
+    private final AssignmentRecords assignmentRecords;
     private ProcessorContext<Object, Object> context;
+    /** The journal and assignments records being filled; per commit, sent when the stream task commits. */
+    private Outbox outbox;
+    private CommitHook commitHook;
     private WritableStores stores;
     private StorePoolStore.DecodedTasks decoded;
 
-    /** With {@code journalPerEntry}, every journal entry is a record of its own (for readers of an earlier release). */
-    SchedulerProcessor(RegistrationGuard guard, TimeRules rules, Duration tick, boolean journalPerEntry) {
+    /** The records say how many entries a journal record and how many events an assignments record holds. */
+    SchedulerProcessor(RegistrationGuard guard, TimeRules rules, Duration tick, JournalRecords journalRecords,
+                       AssignmentRecords assignmentRecords) {
         this.guard = guard;
         this.rules = rules;
         this.tick = tick;
-        this.journalPerEntry = journalPerEntry;
+        this.journalRecords = journalRecords;
+        this.assignmentRecords = assignmentRecords;
     }
 
     @Override
@@ -87,6 +92,29 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
                 context.getStateStore(StoreNames.DEPENDENCIES),
                 IndexedTaskStore.indexOf(context.getStateStore(StoreNames.TASKS)));
         ticks = context.schedule(tick, PunctuationType.WALL_CLOCK_TIME, this::tick);
+        // Per commit, the records are sent when the stream task commits, in the transaction that
+        // commits the inputs that caused them; without that hook (a mock context), per input.
+        commitHook = context.getStateStore(StoreNames.COMMIT_HOOK);
+        boolean hooked = commitHook.watch(context, this::commitOutbox);
+        outbox = new Outbox(
+                hooked || journalRecords != JournalRecords.PER_COMMIT ? journalRecords : JournalRecords.PER_INPUT,
+                hooked ? assignmentRecords : AssignmentRecords.PER_EVENT,
+                new Outbox.Sinks() {
+                    @Override
+                    public void journal(Record<String, JournalEntry> record) {
+                        context.forward(record, SchedulerTopology.JOURNAL_SINK);
+                    }
+
+                    @Override
+                    public void assignments(Record<String, AssignmentEvent> record) {
+                        context.forward(record, SchedulerTopology.ASSIGNMENTS_SINK);
+                    }
+                });
+    }
+
+    /** The stream task commits: the records gathered since the last commit are sent. */
+    private void commitOutbox() {
+        outbox.commit();
     }
 
     /**
@@ -131,6 +159,8 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
      */
     @Override
     public void close() {
+        commitHook.unwatch();
+        sendOutboxOnClose();
         if (ticks != null) {
             ticks.cancel();
             ticks = null;
@@ -138,6 +168,21 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
         if (rateTicks != null) {
             rateTicks.cancel();
             rateTicks = null;
+        }
+    }
+
+    /**
+     * Kafka Streams may close the processor before it commits the task for the last time (when it
+     * suspends the task, or shuts down): the records gathered so far are sent now, with the
+     * processor still current. If that fails, the task's transaction cannot commit either and is
+     * aborted, so the records are dropped with it.
+     */
+    private void sendOutboxOnClose() {
+        try {
+            outbox.commit();
+        } catch (RuntimeException e) {
+            log.info("Records gathered before close were not sent ({}); their transaction is aborted", e.toString());
+            outbox.discard();
         }
     }
 
@@ -190,6 +235,7 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
                 pool, e.toString());
         schedulers.remove(pool);
         decoded.clear();
+        outbox.discard(); // every pool's: the whole transaction is aborted
     }
 
     private Loaded load(String pool) {
@@ -277,47 +323,28 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
     }
 
     /**
-     * Sends what one input (or one tick) decided: each notice to its worker's key, in order, and
-     * every journaled entry in one journal record (the first in its fields, the rest in order in
-     * {@code more}), so an input costs the journal one record however much it caused, unless that
-     * record would outgrow {@link JournalBudget#RECORD_BYTES}: then it goes on in the next record (a
-     * gang placed whole writes every member's assignment, each with the gang's workers); or, set to
-     * write per entry, each entry in a record of its own. Each record is stamped with the input's
+     * Sends what one input (or one tick) decided: each dependency event to its pool's key, and every
+     * notice to a worker and every journaled entry to the {@link Outbox}, which gathers them into the
+     * worker's and the pool's records. Each entry is stamped with the input's
      * {@code timestamp}, and says when the scheduler heard the input ({@code heardAt}, what it passed
      * to the policy) where that differs, so a replay decides on the clock this scheduler decided on.
      */
     private void route(String pool, long timestamp, Instant heardAt, List<Decision> decisions) {
+        Instant at = Instant.ofEpochMilli(timestamp);
         Instant heard = heardAt == null || heardAt.toEpochMilli() == timestamp ? null : heardAt;
-        JournalEntry record = null;
-        long bytes = 0;
         for (Decision decision : decisions) {
             if (decision.journal()) {
-                long entry = JournalBudget.bytesOf(decision.event(), decision.cause());
-                if (record != null && (journalPerEntry || bytes + entry > JournalBudget.RECORD_BYTES)) {
-                    context.forward(new Record<>(pool, record, timestamp), SchedulerTopology.JOURNAL_SINK);
-                    record = null;
-                    bytes = 0;
-                }
-                bytes += entry;
-                if (record == null) {
-                    record = new JournalEntry(pool, Instant.ofEpochMilli(timestamp), decision.event(), decision.cause(),
-                            journalPerEntry ? List.of() : new ArrayList<>(decisions.size() - 1), heard);
-                } else {
-                    record.getMore().add(new JournalItem(decision.event(), decision.cause()));
-                }
+                outbox.journal(pool, at, heard, decision.event(), decision.cause());
             }
             if (decision.worker() != null) {
-                context.forward(new Record<>(decision.worker(), new AssignmentEvent(decision.event()), timestamp),
-                        SchedulerTopology.ASSIGNMENTS_SINK);
+                outbox.tell(decision.worker(), decision.event(), timestamp);
             }
             if (decision.pool() != null) {
                 context.forward(new Record<>(decision.pool(), new DependencyEvent(decision.event()), timestamp),
                         SchedulerTopology.DEPENDENCIES_SINK);
             }
         }
-        if (record != null) {
-            context.forward(new Record<>(pool, record, timestamp), SchedulerTopology.JOURNAL_SINK);
-        }
+        outbox.endInput();
     }
 
     private static RegistrationRejected invalidRegistration(WorkerRegistered registration, InputRejected rejected,

@@ -45,7 +45,7 @@ public final class SchedulerTopology {
 
     /** Builds the scheduler topology; {@code guard} decides which worker registrations reach the policy. */
     public static Topology build(Topics topics, RegistrationGuard guard) {
-        return build(topics, guard, TimeRules.DEFAULT, DEFAULT_TICK, false);
+        return build(topics, guard, TimeRules.DEFAULT, DEFAULT_TICK, JournalRecords.PER_COMMIT, AssignmentRecords.PER_COMMIT);
     }
 
     /** How often time's decisions are taken when the settings do not say. */
@@ -55,19 +55,20 @@ public final class SchedulerTopology {
      * Builds the scheduler topology. {@code guard} decides which worker registrations reach the
      * policy; {@code rules} are the policy's durations; every {@code tick} of wall-clock time each
      * pool's scheduler decides what time brought (evictions, leases, timers), and journals it. The
-     * journal gets one record per input, or with {@code journalPerEntry} one record per entry, as
-     * releases before records carried several entries wrote it, for their readers while they are
-     * upgraded.
+     * journal's records hold what {@code journalRecords} says (a pool's entries between two commits,
+     * one input's, or one entry) and the assignments topic's what {@code assignmentRecords} says (a
+     * worker's events between two commits, or one): the smaller ones as earlier releases wrote them,
+     * for their readers while they are upgraded.
      */
     public static Topology build(Topics topics, RegistrationGuard guard, TimeRules rules, Duration tick,
-                                 boolean journalPerEntry) {
+                                 JournalRecords journalRecords, AssignmentRecords assignmentRecords) {
         Topology topology = new Topology();
         addInput(topology, "submissions", topics.submissions(), SubmissionEvent::getEvent);
         addInput(topology, "workers", topics.workers(), WorkerEvent::getEvent);
         addInput(topology, "completions", topics.completions(), CompletionEvent::getEvent);
         addInput(topology, "dependencies", topics.dependencies(), DependencyEvent::getEvent);
 
-        topology.addProcessor(SCHEDULER, () -> new SchedulerProcessor(guard, rules, tick, journalPerEntry),
+        topology.addProcessor(SCHEDULER, () -> new SchedulerProcessor(guard, rules, tick, journalRecords, assignmentRecords),
                 "submissions-decode", "workers-decode", "completions-decode", "dependencies-decode");
         topology.addStateStore(tasks(topics.serde(TaskRecord.class), rules), SCHEDULER);
         topology.addStateStore(cached(StoreNames.WORKERS, topics.serde(WorkerRecord.class)), SCHEDULER);
@@ -76,6 +77,7 @@ public final class SchedulerTopology {
         topology.addStateStore(cached(StoreNames.LIMITS, topics.serde(LimitsRecord.class)), SCHEDULER);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.DEPENDENCIES),
                 Serdes.String(), Serdes.ByteArray()).withCachingEnabled(), SCHEDULER);
+        topology.addStateStore(CommitHook.builder(StoreNames.COMMIT_HOOK), SCHEDULER);
 
         addSink(topology, ASSIGNMENTS_SINK, topics.assignments(), SCHEDULER);
         addSink(topology, JOURNAL_SINK, topics.journal(), SCHEDULER);

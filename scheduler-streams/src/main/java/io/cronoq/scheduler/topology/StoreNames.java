@@ -30,6 +30,12 @@ public final class StoreNames {
      * {@code KeyedDependencyStore} for the keys).
      */
     public static final String DEPENDENCIES = "cronoq-dependencies";
+    /**
+     * Not a store of state: it holds nothing and logs nothing. Kafka Streams tells it when the
+     * stream task commits, so the scheduler sends the journal records it gathered just before
+     * ({@link CommitHook}).
+     */
+    public static final String COMMIT_HOOK = "cronoq-commit-hook";
     /*
      * The waiting lines, timers and expiries are not stores: they are derived from the task records
      * and kept beside the tasks store (IndexedTaskStore). Releases that kept them as the stores

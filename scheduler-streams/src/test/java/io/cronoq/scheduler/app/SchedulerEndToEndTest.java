@@ -17,6 +17,7 @@ import io.cronoq.scheduler.testing.Inputs;
 import io.cronoq.scheduler.testing.RunningScheduler;
 import io.cronoq.schemas.Topic;
 import io.cronoq.schemas.Topics;
+import io.cronoq.schemas.events.Assignments;
 import io.cronoq.testkit.KafkaBroker;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -147,7 +148,9 @@ class SchedulerEndToEndTest {
     }
 
     private void pollAssignments() {
-        assignments.poll(Duration.ofMillis(200)).forEach(received::add);
+        // one element per event, under its record's key
+        assignments.poll(Duration.ofMillis(200)).forEach(r -> Assignments.events(r.value()).forEach(event ->
+                received.add(new ConsumerRecord<>(r.topic(), r.partition(), r.offset(), r.key(), Assignments.of(event)))));
     }
 
     private void pollJournal() {

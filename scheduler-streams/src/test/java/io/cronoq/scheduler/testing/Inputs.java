@@ -96,23 +96,35 @@ public final class Inputs implements AutoCloseable {
      * {@code Worker*} events the workers' topic, attempt reports completions.
      */
     public void send(String pool, SpecificRecord event) {
+        send(pool, event, null);
+    }
+
+    /** {@link #send(String, SpecificRecord)} with the record stamped {@code timestamp} (null: the producer's clock). */
+    public void send(String pool, SpecificRecord event, Long timestamp) {
         String name = event.getSchema().getName();
         if (name.startsWith("Task") || name.startsWith("Gang")) {
             String topic = topics.submissions().name();
-            put(topic, pool, topics.submissions().valueSerde().serializer().serialize(topic, new SubmissionEvent(event)));
+            put(topic, pool, topics.submissions().valueSerde().serializer().serialize(topic, new SubmissionEvent(event)),
+                    timestamp);
         } else if (name.startsWith("Worker")) {
             String topic = topics.workers().name();
-            put(topic, pool, topics.workers().valueSerde().serializer().serialize(topic, new WorkerEvent(event)));
+            put(topic, pool, topics.workers().valueSerde().serializer().serialize(topic, new WorkerEvent(event)),
+                    timestamp);
         } else {
             String topic = topics.completions().name();
-            put(topic, pool, topics.completions().valueSerde().serializer().serialize(topic, new CompletionEvent(event)));
+            put(topic, pool, topics.completions().valueSerde().serializer().serialize(topic, new CompletionEvent(event)),
+                    timestamp);
         }
     }
 
     /** Sends raw bytes to a topic and waits for the acknowledgement. */
     public void put(String topic, String key, byte[] value) {
+        put(topic, key, value, null);
+    }
+
+    private void put(String topic, String key, byte[] value, Long timestamp) {
         try {
-            producer.send(new ProducerRecord<>(topic, key, value)).get(30, TimeUnit.SECONDS);
+            producer.send(new ProducerRecord<>(topic, null, timestamp, key, value)).get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new AssertionError("could not produce to " + topic, e);
         }

@@ -1,6 +1,5 @@
 package io.cronoq.scheduler.topology;
 
-import io.cronoq.events.AssignmentEvent;
 import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.AttemptRecord;
 import io.cronoq.events.AttemptRef;
@@ -16,6 +15,7 @@ import io.cronoq.events.WorkerState;
 import io.cronoq.schemas.codec.Codecs;
 import io.cronoq.schemas.codec.ListDatumReader;
 import io.cronoq.schemas.codec.RecordCodec;
+import io.cronoq.schemas.events.Assignments;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -92,9 +92,9 @@ public class CodecBenchmark {
                     "worker-17", 3L, Map.of("gpu", "a100", "region", "eu-west-1"), T0, T0, null, null, null))),
                     null, T0, T0, 0L, null, null, 0, 0);
             case "journal" -> new JournalEntry("gpu-pool", T0, task, null, new ArrayList<>(List.of(
-                    new JournalItem(new TaskWaiting("task-4711", "0/3 workers free"), null),
-                    new JournalItem(assigned, null))), T0.plusMillis(3));
-            case "assignment" -> new AssignmentEvent(assigned);
+                    new JournalItem(new TaskWaiting("task-4711", "0/3 workers free"), null, null, null),
+                    new JournalItem(assigned, null, null, null))), T0.plusMillis(3));
+            case "assignment" -> Assignments.of(assigned);
             case "worker" -> busyWorker();
             default -> throw new IllegalArgumentException(record);
         };

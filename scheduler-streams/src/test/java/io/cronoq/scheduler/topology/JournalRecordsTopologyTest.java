@@ -18,7 +18,11 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The journal holds one record per input: every entry the input caused, in order, under its pool and time. */
+/**
+ * What a journal record holds. The test driver commits after every input, so per commit (the default)
+ * a record holds every entry one input caused, in order, under its pool and time; a record spanning
+ * several inputs is checked on a real broker ({@code JournalPerCommitTest}).
+ */
 class JournalRecordsTopologyTest {
 
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
@@ -81,7 +85,8 @@ class JournalRecordsTopologyTest {
     void anUnknownWayOfWritingTheJournalIsRefusedNamingTheSetting() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new SchedulerDriver(
                         Map.of("cronoq.journal.records", "batched"), T0).close())
-                .hasMessageContaining("cronoq.journal.records is 'batched'").hasMessageContaining("per-input");
+                .hasMessageContaining("cronoq.journal.records is 'batched'").hasMessageContaining("per-commit")
+                .hasMessageContaining("per-input").hasMessageContaining("per-entry");
     }
 
     private static TaskSubmitted task(String id) {

@@ -17,7 +17,8 @@ import org.apache.kafka.streams.state.Stores;
 
 /**
  * The stores a {@link SchedulerProcessor} reads, in memory, added to a {@link MockProcessorContext}
- * as the topology builds them: the tasks store carries its index. Logging and caching are off.
+ * as the topology builds them: the tasks store carries its index. Logging and caching are off; the commit hook
+ * runs nothing on a mock context, so the journal is sent per input.
  */
 final class MockStores {
 
@@ -34,6 +35,9 @@ final class MockStores {
         add(context, topics.serde(PoolRecord.class), Stores.inMemoryKeyValueStore(StoreNames.POOLS));
         add(context, topics.serde(SharingRecord.class), Stores.inMemoryKeyValueStore(StoreNames.SHARING));
         add(context, topics.serde(LimitsRecord.class), Stores.inMemoryKeyValueStore(StoreNames.LIMITS));
+        CommitHook hook = CommitHook.builder(StoreNames.COMMIT_HOOK).build();
+        hook.init(context.getStateStoreContext(), hook);
+        context.addStateStore(hook);
     }
 
     private static <V> void add(MockProcessorContext<Object, Object> context, Serde<V> serde,

@@ -116,7 +116,8 @@ class RateTickTest {
         context.setCurrentSystemTimeMs(T0);
         MockStores.add(context, topics, tasks -> tasks);
         SchedulerProcessor processor = new SchedulerProcessor(RegistrationGuard.open(), TimeRules.DEFAULT,
-                Duration.ofSeconds(1), false);
+                Duration.ofSeconds(1), JournalRecords.PER_COMMIT,
+                AssignmentRecords.PER_COMMIT);
         processor.init(context);
         return processor;
     }

@@ -46,7 +46,8 @@ class RuntimeFaultsTest {
         context.setCurrentSystemTimeMs(1_000L); // the clock the scheduler hears inputs on
         MockStores.add(context, topics, this::faulty); // the tasks store fails every write once failure is set
         SchedulerProcessor processor = new SchedulerProcessor(RegistrationGuard.open(), TimeRules.DEFAULT,
-                Duration.ofSeconds(1), false);
+                Duration.ofSeconds(1), JournalRecords.PER_COMMIT,
+                AssignmentRecords.PER_COMMIT);
         processor.init(context);
         return processor;
     }

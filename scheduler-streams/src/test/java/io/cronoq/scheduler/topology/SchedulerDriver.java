@@ -23,6 +23,7 @@ import io.cronoq.scheduler.auth.RegistrationGuard;
 import io.cronoq.scheduler.config.SchedulerConfig;
 import io.cronoq.schemas.InMemorySchemaRegistry;
 import io.cronoq.schemas.Topics;
+import io.cronoq.schemas.events.Assignments;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -89,7 +90,7 @@ final class SchedulerDriver implements AutoCloseable {
         SchedulerConfig config = SchedulerConfig.of(all);
         this.rules = config.timeRules();
         var topology = SchedulerTopology.build(topics, guard, config.timeRules(), config.tickInterval(),
-                config.journalPerEntry());
+                config.journalRecords(), config.assignmentRecords());
         this.driver = wallClock == null
                 ? new TopologyTestDriver(topology, SchedulerApp.streamsProperties(config))
                 : new TopologyTestDriver(topology, SchedulerApp.streamsProperties(config), wallClock);
@@ -168,15 +169,15 @@ final class SchedulerDriver implements AutoCloseable {
         driver.createInputTopic(topicName, serializer, serializer).pipeInput(key, value);
     }
 
-    /** Every assignment-topic record produced since the last call, as (worker id, event). */
+    /** Every event of the assignment-topic records produced since the last call, in order, as (worker id, event). */
     List<KeyValue<String, SpecificRecord>> assignments() {
         List<KeyValue<String, SpecificRecord>> out = new ArrayList<>();
-        assignments.readKeyValuesToList().forEach(kv -> out.add(
-                KeyValue.pair(kv.key, (SpecificRecord) CodecAgreement.checked(kv.value).getEvent())));
+        assignments.readKeyValuesToList().forEach(kv -> Assignments.events(CodecAgreement.checked(kv.value))
+                .forEach(event -> out.add(KeyValue.pair(kv.key, (SpecificRecord) event))));
         return out;
     }
 
-    /** Journal records produced since the last call, as written: each holds what one input or tick caused. */
+    /** Journal records produced since the last call, as written: the driver commits after every input, so each holds what one input or tick caused. */
     List<JournalEntry> journalRecords() {
         return journal.readValuesToList().stream().map(CodecAgreement::checked).toList();
     }

@@ -6,13 +6,13 @@ import org.apache.avro.io.Decoder;
 import org.apache.avro.io.Encoder;
 
 /**
- * A record of the assignments topic, one union: an assignment is written by hand; a revocation, a fencing and a
- * registration's answer by Avro.
+ * A record of the assignments topic: its first event and the further ones, each of one union; an assignment is
+ * written by hand, a revocation, a fencing and a registration's answer by Avro.
  */
 public final class AssignmentEventCodec implements RecordCodec<AssignmentEvent> {
 
     /** The fingerprint of the AssignmentEvent schema this codec writes; a changed schema fails a test until it follows. */
-    static final long PINNED = 0x7afd0e2099acd78dL;
+    static final long PINNED = 0x398e648ddf28c417L;
 
     private final RecordUnion event =
             new RecordUnion(AssignmentEvent.getClassSchema().getField("event").schema(), AssignmentEvent.class);
@@ -30,10 +30,11 @@ public final class AssignmentEventCodec implements RecordCodec<AssignmentEvent> 
     @Override
     public void write(AssignmentEvent a, Encoder out) throws IOException {
         event.write(a.getEvent(), out);
+        Binary.array(out, a.getMore(), event);
     }
 
     @Override
     public AssignmentEvent read(Decoder in) throws IOException {
-        return new AssignmentEvent(event.read(in));
+        return new AssignmentEvent(event.read(in), Binary.array(in, event));
     }
 }

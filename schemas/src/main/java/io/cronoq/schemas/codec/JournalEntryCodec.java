@@ -11,13 +11,13 @@ import org.apache.avro.io.Decoder;
 import org.apache.avro.io.Encoder;
 
 /**
- * A journal record: its pool, time, first event and cause, the further entries the same input caused, and when
- * the scheduler heard that input. The events every task passes through are written by hand, the rarer ones by Avro.
+ * A journal record: its pool, time, first event and cause, the further entries (each with its own times where they
+ * differ from the entry's before it), and when the scheduler heard the first entry's input. The events every task passes through are written by hand, the rarer ones by Avro.
  */
 public final class JournalEntryCodec implements RecordCodec<JournalEntry> {
 
     /** The fingerprint of the JournalEntry schema this codec writes; a changed schema fails a test until it follows. */
-    static final long PINNED = 0x8327d22e5261f077L;
+    static final long PINNED = 0xb8407bd92c1158ebL;
 
     private final RecordUnion events =
             new RecordUnion(JournalEntry.getClassSchema().getField("event").schema(), JournalEntry.class);
@@ -26,11 +26,13 @@ public final class JournalEntryCodec implements RecordCodec<JournalEntry> {
         public void write(JournalItem i, Encoder out) throws IOException {
             events.write(i.getEvent(), out);
             optionalString(out, i.getCause());
+            optionalInstant(out, i.getAt());
+            optionalInstant(out, i.getHeardAt());
         }
 
         @Override
         public JournalItem read(Decoder in) throws IOException {
-            return new JournalItem(events.read(in), optionalString(in));
+            return new JournalItem(events.read(in), optionalString(in), optionalInstant(in), optionalInstant(in));
         }
     };
 

@@ -19,8 +19,10 @@ import java.util.List;
  * the entries a record holds, the task, worker and attempt an event names, the name of an attempt,
  * and a journal record decoded with the journal topic's serde.
  *
- * <p>A journal record holds every entry one input (or one tick) caused, in order: the first in the
- * record's own fields, the rest in {@code more}, all of the record's pool and times. Readers read
+ * <p>A journal record holds, in order, the entries its pool's inputs and ticks caused between two
+ * commits of the scheduler (or, set so, what one input caused): the first in the record's own
+ * fields, the rest in {@code more}, all of the record's pool, each further one with the times of
+ * the entry before it unless it carries its own (it was caused by another input). Readers read
  * entries, never records: {@link #entries} turns a record into its entries, each a
  * {@code JournalEntry} whose {@code more} is empty, so a record written before records carried
  * several entries is simply a record of one.
@@ -60,8 +62,10 @@ public final class Journal {
     }
 
     /**
-     * The entries of one record, in order, each with the record's pool, {@code at} and
-     * {@code heardAt} and an empty {@code more}. A record of one entry is returned as it is.
+     * The entries of one record, in order, each with the record's pool, its own {@code at} and
+     * {@code heardAt} and an empty {@code more}. A further entry without an {@code at} of its own
+     * has the times of the entry before it; one with it has them from its own fields. A record of
+     * one entry is returned as it is.
      */
     public static List<JournalEntry> entries(JournalEntry record) {
         List<JournalItem> more = record.getMore();
@@ -69,9 +73,15 @@ public final class Journal {
             return List.of(record);
         }
         List<JournalEntry> entries = new ArrayList<>(more.size() + 1);
-        entries.add(entry(record.getPool(), record.getAt(), record.getHeardAt(), record.getEvent(), record.getCause()));
+        Instant at = record.getAt();
+        Instant heardAt = record.getHeardAt();
+        entries.add(entry(record.getPool(), at, heardAt, record.getEvent(), record.getCause()));
         for (JournalItem item : more) {
-            entries.add(entry(record.getPool(), record.getAt(), record.getHeardAt(), item.getEvent(), item.getCause()));
+            if (item.getAt() != null) { // caused by another input than the entry before it
+                at = item.getAt();
+                heardAt = item.getHeardAt();
+            }
+            entries.add(entry(record.getPool(), at, heardAt, item.getEvent(), item.getCause()));
         }
         return entries;
     }

@@ -72,8 +72,8 @@ class JournalTest {
     void aRecordOfSeveralEntriesReadsAsEachInOrderUnderItsPoolAndTime() {
         TaskFinished finished = new TaskFinished("t-1", 1, "w-1", AttemptOutcome.SUCCEEDED, TaskState.SUCCEEDED, null);
         JournalEntry record = new JournalEntry("pool", AT, new TaskWaiting("t-2", "no slot"), "why",
-                java.util.List.of(new io.cronoq.events.JournalItem(finished, null),
-                        new io.cronoq.events.JournalItem(new TaskWaiting("t-3", "busy"), "because")), null);
+                java.util.List.of(new io.cronoq.events.JournalItem(finished, null, null, null),
+                        new io.cronoq.events.JournalItem(new TaskWaiting("t-3", "busy"), "because", null, null)), null);
         JournalEntry single = Journal.entry("pool", AT, finished, null);
 
         assertThat(Journal.entries(record)).containsExactly(
@@ -88,11 +88,36 @@ class JournalTest {
         Instant heard = AT.plusSeconds(3_600);
         TaskFinished finished = new TaskFinished("t-1", 1, "w-1", AttemptOutcome.SUCCEEDED, TaskState.SUCCEEDED, null);
         JournalEntry record = new JournalEntry("pool", AT, new TaskWaiting("t-2", "no slot"), null,
-                java.util.List.of(new io.cronoq.events.JournalItem(finished, null)), heard);
+                java.util.List.of(new io.cronoq.events.JournalItem(finished, null, null, null)), heard);
 
         assertThat(Journal.entries(record)).extracting(JournalEntry::getAt, JournalEntry::getHeardAt)
                 .containsOnly(org.assertj.core.groups.Tuple.tuple(AT, heard));
         assertThat(Journal.entries(record)).extracting(Journal::heardAt).containsOnly(heard);
         assertThat(Journal.heardAt(Journal.entry("pool", AT, finished, null))).as("none recorded: its at").isEqualTo(AT);
+    }
+
+    @Test
+    void anEntryOfAnotherInputCarriesItsOwnTimesAndTheEntriesAfterItShareThem() {
+        Instant heard = AT.plusMillis(40);
+        Instant second = AT.plusMillis(7);
+        Instant secondHeard = AT.plusMillis(52);
+        Instant third = AT.plusMillis(9);
+        TaskFinished finished = new TaskFinished("t-1", 1, "w-1", AttemptOutcome.SUCCEEDED, TaskState.SUCCEEDED, null);
+        JournalEntry record = new JournalEntry("pool", AT, new TaskWaiting("t-2", "no slot"), null, java.util.List.of(
+                new io.cronoq.events.JournalItem(new TaskWaiting("t-3", "busy"), null, null, null),
+                new io.cronoq.events.JournalItem(finished, null, second, secondHeard),
+                new io.cronoq.events.JournalItem(new TaskWaiting("t-4", "busy"), null, null, null),
+                new io.cronoq.events.JournalItem(new TaskWaiting("t-5", "busy"), "why", third, null)), heard);
+
+        assertThat(Journal.entries(record)).extracting(JournalEntry::getAt, JournalEntry::getHeardAt).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(AT, heard),
+                org.assertj.core.groups.Tuple.tuple(AT, heard),
+                org.assertj.core.groups.Tuple.tuple(second, secondHeard),
+                org.assertj.core.groups.Tuple.tuple(second, secondHeard),
+                org.assertj.core.groups.Tuple.tuple(third, null));
+        assertThat(Journal.entries(record)).extracting(Journal::heardAt)
+                .containsExactly(heard, heard, secondHeard, secondHeard, third);
+        assertThat(Journal.entries(record).get(4)).isEqualTo(
+                Journal.entry("pool", third, new TaskWaiting("t-5", "busy"), "why"));
     }
 }

@@ -6,13 +6,13 @@ import io.cronoq.events.TaskSubmitted;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
- * How large a journal record may grow before what an input caused goes on in the next record: well
- * under Kafka's default 1 MB limit on a record, with room for an estimate that counts payloads and
- * gang peers exactly and everything else generously.
+ * How large a journal or assignments record may grow before its entries go on in the next record:
+ * well under Kafka's default 1 MB limit on a record, with room for an estimate that counts payloads
+ * and gang peers exactly and everything else generously.
  */
-final class JournalBudget {
+final class RecordBudget {
 
-    /** The most bytes (estimated) one journal record carries unless a single entry is larger. */
+    /** The most bytes (estimated) one record carries unless a single entry is larger. */
     static final long RECORD_BYTES = 512 * 1024;
 
     /** What every entry is counted at besides its payload and peers: ids, labels, times, a reason. */
@@ -20,7 +20,7 @@ final class JournalBudget {
     /** One gang peer: a worker id and an address. */
     private static final long PEER_BYTES = 300;
 
-    private JournalBudget() {}
+    private RecordBudget() {}
 
     /** An upper estimate of an entry's encoded size. */
     static long bytesOf(SpecificRecord event, String cause) {
