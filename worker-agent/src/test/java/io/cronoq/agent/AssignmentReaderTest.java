@@ -37,7 +37,8 @@ import org.junit.jupiter.api.parallel.Isolated;
 /**
  * The assignments reader on Kafka's in-memory consumer: it compares each record's key bytes with the ids of its
  * workers and decodes only their records, so another worker's record — even one that would not decode — is skipped
- * silently, while a record of its own worker that does not decode is logged and skipped as before.
+ * silently, while a record of its own worker that does not decode is logged and skipped as before; a record's events
+ * are handed on one by one.
  */
 // Alone: it reads what the agent logs, which other classes running beside it would add to.
 @Isolated
@@ -75,14 +76,7 @@ class AssignmentReaderTest {
 
     @Test
     void anotherWorkersRecordIsSkippedUndecodedAndOnlyItsOwnGarbageIsReported() throws Exception {
-        logs.start();
-        readerLog.addAppender(logs);
-        consumer.updatePartitions(TOPIC, List.of(new PartitionInfo(TOPIC, 0, null, null, null)));
-        offsets.committed.put(LOCAL, 0L);
-        CountDownLatch ready = new CountDownLatch(1);
-        Threads.named("test-assignments").newThread(reader).start();
-        reader.join(LOCAL, handled::add, ready::countDown);
-        assertThat(ready.await(10, TimeUnit.SECONDS)).isTrue();
+        startReading(handled::add);
 
         byte[] first = encoded(revoked("t1"));
         byte[] second = encoded(revoked("t2"));
@@ -112,19 +106,12 @@ class AssignmentReaderTest {
 
     @Test
     void aRecordOfSeveralEventsIsHandledEventByEventAndOneThatFailsDoesNotStopTheRest() throws Exception {
-        logs.start();
-        readerLog.addAppender(logs);
-        consumer.updatePartitions(TOPIC, List.of(new PartitionInfo(TOPIC, 0, null, null, null)));
-        offsets.committed.put(LOCAL, 0L);
-        CountDownLatch ready = new CountDownLatch(1);
-        Threads.named("test-assignments").newThread(reader).start();
-        reader.join(LOCAL, event -> {
+        startReading(event -> {
             if (((AttemptRevoked) event.getEvent()).getTaskId().equals("t2")) {
                 throw new IllegalStateException("boom");
             }
             handled.add(event);
-        }, ready::countDown);
-        assertThat(ready.await(10, TimeUnit.SECONDS)).isTrue();
+        });
 
         add(0, LOCAL, topics.assignments().valueSerde().serializer().serialize(TOPIC,
                 new AssignmentEvent(revoked("t1"), List.of(revoked("t2"), revoked("t3")))));
@@ -140,6 +127,18 @@ class AssignmentReaderTest {
     }
 
     // ---- helpers ----------------------------------------------------------------------------------
+
+    /** Starts the reader on one partition, with the local worker joined from offset 0 and the logs captured. */
+    private void startReading(java.util.function.Consumer<AssignmentEvent> handler) throws InterruptedException {
+        logs.start();
+        readerLog.addAppender(logs);
+        consumer.updatePartitions(TOPIC, List.of(new PartitionInfo(TOPIC, 0, null, null, null)));
+        offsets.committed.put(LOCAL, 0L);
+        CountDownLatch ready = new CountDownLatch(1);
+        Threads.named("test-assignments").newThread(reader).start();
+        reader.join(LOCAL, handler, ready::countDown);
+        assertThat(ready.await(10, TimeUnit.SECONDS)).isTrue();
+    }
 
     private void add(long offset, String key, byte[] value) {
         consumer.addRecord(new ConsumerRecord<>(TOPIC, 0, offset, key.getBytes(StandardCharsets.UTF_8), value));
