@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * once the stores answer (tried every second), takes from them the state at (now − the history's
  * length) ({@link HistoryBaseline}), then every entry from that time on: each journal partition from
  * the first record at or after it ({@code offsetsForTimes}; from the partition's end when there is
- * none), moved back to there when that is before where the feed is. The meter counts each offset
+ * none), moved back to there when that is before where the feed is, and in each pool from its first
+ * entry at or after it. The meter counts each offset
  * once, so what is read again is the history's alone. So a gateway that restarts rebuilds the same
  * minutes, and every instance answers for every pool without forwarding.
  *
@@ -60,6 +61,16 @@ final class JournalFeed implements AutoCloseable {
     private final Map<TopicPartition, Long> unmetered = new HashMap<>();
     /** Per journal partition, the first offset the history takes; empty until it has its baseline. */
     private final Map<TopicPartition, Long> historyFrom = new HashMap<>();
+    /** The history's start in epoch milliseconds, once it has its baseline. */
+    private long historyStart;
+    /**
+     * Per pool, the latest entry time the history has seen. A record holds what its pool's inputs
+     * caused between two of the scheduler's commits, so the first record at or after the start may
+     * begin with entries from before it, which the baseline already holds: the history takes a
+     * pool's entries from its first at or after the start on (a running maximum, so an input stamped
+     * by a slower clock after it is taken too).
+     */
+    private final Map<String, Long> historyTime = new HashMap<>();
     private boolean metering = true;
     private boolean historyFailed;
     private long nextBaselineNanos;
@@ -149,6 +160,7 @@ final class JournalFeed implements AutoCloseable {
                 }
                 historyFrom.put(p, from);
             }
+            historyStart = start.toEpochMilli();
             log.info("Journal history: reading {} journal partitions from {}", journal.size(), start);
         } catch (WakeupException e) {
             throw e;
@@ -184,7 +196,8 @@ final class JournalFeed implements AutoCloseable {
                 if (counted && metering) {
                     count(entry);
                 }
-                if (historic && !historyFailed) {
+                if (historic && !historyFailed
+                        && historyTime.merge(entry.getPool(), entry.getAt().toEpochMilli(), Math::max) >= historyStart) {
                     try {
                         history.apply(entry);
                     } catch (RuntimeException e) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cronoq.schemas.events.Journal;
 import io.cronoq.events.JournalEntry;
+import io.cronoq.events.JournalItem;
 import io.cronoq.events.TaskSubmitted;
 import io.cronoq.scheduler.query.TaskFilter;
 import io.cronoq.schemas.InMemorySchemaRegistry;
@@ -57,9 +58,13 @@ class JournalFeedIntegrationTest {
         broker.createTopics(1, topics.journal().name(), topics.deadLetters().name());
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(broker.producerProps(),
                 new StringSerializer(), new ByteArraySerializer())) {
-            // Before the gateway starts: one entry older than the history's hour, one inside it, one dead letter.
-            write(producer, submitted("before-the-history", NOW.minus(61, ChronoUnit.MINUTES)));
-            write(producer, submitted("before-the-gateway", NOW.minus(30, ChronoUnit.MINUTES)));
+            // Before the gateway starts: one entry older than the history's hour and one inside it, in one
+            // record (as the scheduler gathers what its inputs caused between two commits, stamped with the
+            // latest), and one dead letter.
+            JournalEntry inside = submitted("before-the-gateway", NOW.minus(30, ChronoUnit.MINUTES));
+            JournalEntry spanning = submitted("before-the-history", NOW.minus(61, ChronoUnit.MINUTES));
+            spanning.setMore(List.of(new JournalItem(inside.getEvent(), null, inside.getAt(), null)));
+            write(producer, spanning, inside.getAt());
             producer.send(new ProducerRecord<>(topics.deadLetters().name(), "key", new byte[] {1})).get();
 
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -92,8 +97,12 @@ class JournalFeedIntegrationTest {
     }
 
     private void write(KafkaProducer<String, byte[]> producer, JournalEntry entry) throws Exception {
+        write(producer, entry, entry.getAt());
+    }
+
+    private void write(KafkaProducer<String, byte[]> producer, JournalEntry entry, Instant stamp) throws Exception {
         byte[] value = topics.journal().valueSerde().serializer().serialize(topics.journal().name(), entry);
-        producer.send(new ProducerRecord<>(topics.journal().name(), 0, entry.getAt().toEpochMilli(), entry.getPool(),
+        producer.send(new ProducerRecord<>(topics.journal().name(), 0, stamp.toEpochMilli(), entry.getPool(),
                 value)).get();
     }
 

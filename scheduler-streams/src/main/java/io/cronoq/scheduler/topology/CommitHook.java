@@ -27,6 +27,8 @@ import org.apache.kafka.streams.state.internals.CachedStateStore;
  */
 final class CommitHook implements StateStore, CachedStateStore<Object, Object> {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(CommitHook.class);
+
     private final String name;
     private volatile boolean open;
     private Runnable action;
@@ -87,7 +89,13 @@ final class CommitHook implements StateStore, CachedStateStore<Object, Object> {
      * @return false when {@code context} is not Kafka Streams' own: nothing will run
      */
     boolean watch(ProcessorContext<?, ?> context, Runnable action) {
-        if (!(context instanceof InternalProcessorContext<?, ?> internal) || internal.currentNode() == null) {
+        if (!(context instanceof InternalProcessorContext<?, ?> internal)) {
+            this.action = null;
+            return false;
+        }
+        if (internal.currentNode() == null) {
+            log.warn("{}: Kafka Streams made no processor current while initializing one; records are sent per "
+                    + "input, not per commit", name);
             this.action = null;
             return false;
         }

@@ -31,6 +31,12 @@ import org.apache.kafka.streams.processor.api.Record;
  */
 final class Outbox {
 
+    /**
+     * How many bytes (estimated) the open records may hold before the scheduler asks Kafka Streams to
+     * commit early: the producer's own buffer no longer bounds what waits for a commit.
+     */
+    static final long COMMIT_AT_BYTES = 8L * 1024 * 1024;
+
     /** Where the finished records go, keyed by pool and by worker id. */
     interface Sinks {
         void journal(Record<String, JournalEntry> record);
@@ -58,6 +64,8 @@ final class Outbox {
     private static final class Filling<R> {
         private final Map<String, Open<R>> open = new LinkedHashMap<>();
         private final Consumer<Record<String, R>> sink;
+        /** The estimated bytes of the open records. */
+        long held;
 
         Filling(Consumer<Record<String, R>> sink) {
             this.sink = sink;
@@ -77,12 +85,14 @@ final class Outbox {
         }
 
         Open<R> start(String key, R record, long bytes, long at) {
+            held += bytes;
             Open<R> started = new Open<>(record, bytes, at);
             open.put(key, started);
             return started;
         }
 
         void add(Open<R> record, long bytes, long at) {
+            held += bytes;
             record.bytes += bytes;
             record.latest = Math.max(record.latest, at);
         }
@@ -97,9 +107,11 @@ final class Outbox {
 
         void clear() {
             open.clear();
+            held = 0;
         }
 
         private void send(String key, Open<R> record) {
+            held -= record.bytes;
             sink.accept(new Record<>(key, record.record, record.latest));
         }
     }
@@ -163,6 +175,11 @@ final class Outbox {
     void commit() {
         assignments.sendAll();
         journal.sendAll();
+    }
+
+    /** The estimated bytes of the records not sent yet. */
+    long heldBytes() {
+        return journal.held + assignments.held;
     }
 
     /** Forgets the open records without sending them: the transaction that held their inputs is aborted. */

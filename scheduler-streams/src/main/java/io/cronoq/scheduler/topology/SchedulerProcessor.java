@@ -235,7 +235,9 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
                 pool, e.toString());
         schedulers.remove(pool);
         decoded.clear();
-        outbox.discard(); // every pool's: the whole transaction is aborted
+        // What the outbox gathered stays: Kafka Streams sends it when it closes the task (dirty), and
+        // aborts it with the transaction under exactly-once; under at-least-once the stores keep the
+        // earlier inputs' writes, and so must their records be sent.
     }
 
     private Loaded load(String pool) {
@@ -345,6 +347,9 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
             }
         }
         outbox.endInput();
+        if (outbox.heldBytes() > Outbox.COMMIT_AT_BYTES) {
+            context.commit(); // bounds what waits on the heap for the commit
+        }
     }
 
     private static RegistrationRejected invalidRegistration(WorkerRegistered registration, InputRejected rejected,

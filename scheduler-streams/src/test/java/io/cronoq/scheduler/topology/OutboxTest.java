@@ -53,7 +53,11 @@ class OutboxTest {
 
         assertThat(journal).as("nothing before the commit").isEmpty();
         assertThat(assignments).isEmpty();
+        assertThat(outbox.heldBytes()).as("what waits for the commit, estimated")
+                .isEqualTo(4 * RecordBudget.bytesOf(waiting("t1"), null) + 3 * RecordBudget.bytesOf(fenced("w1", 1), null)
+                        + "why".length() * 4L);
         outbox.commit();
+        assertThat(outbox.heldBytes()).isZero();
 
         assertThat(journal).extracting(Record::key).containsExactly("a", "b");
         Record<String, JournalEntry> a = journal.get(0);
@@ -87,7 +91,9 @@ class OutboxTest {
         for (int i = 0; i < 7; i++) {
             outbox.journal("a", T0, null, submitted("t" + i, payload), null);
         }
-        assertThat(journal).as("two full records sent as soon as they filled").hasSize(3);
+        assertThat(journal).as("three full records sent as soon as they filled").hasSize(3);
+        assertThat(outbox.heldBytes()).as("only the open record's").isEqualTo(RecordBudget.bytesOf(
+                submitted("t6", payload), null));
         outbox.commit();
 
         assertThat(journal).hasSize(4).extracting(Record::key).containsOnly("a");
