@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * On a real broker, exactly-once, the journal's records hold what a pool's inputs caused between two
+ * On a real broker, exactly-once and at-least-once, the journal's records hold what a pool's inputs caused between two
  * commits: far fewer records than inputs, each entry still with the times of the input that caused
  * it, each record stamped with the latest of them.
  */
@@ -42,8 +42,19 @@ class JournalPerCommitTest {
 
     @Test
     void aRecordHoldsTheEntriesOfEveryInputOfACommitEachWithItsInputsTimes() {
+        journalOfACommit("exactly_once_v2");
+    }
+
+    @Test
+    void soItDoesAtLeastOnce() {
+        // Kafka Streams flushes before it commits offsets under at-least-once too: the records go out then.
+        journalOfACommit("at_least_once");
+    }
+
+    private void journalOfACommit(String guarantee) {
         // A long commit interval, so the inputs below fall into one or two commits.
         try (RunningScheduler scheduler = RunningScheduler.on(broker).name("per-commit").neverEvict()
+                .set(SchedulerConfig.PROCESSING_GUARANTEE, guarantee)
                 .set(SchedulerConfig.COMMIT_INTERVAL_MS, "2000").start();
              KafkaConsumer<String, JournalEntry> journal = new KafkaConsumer<>(
                      broker.consumerProps(broker.uniqueName("journal")),
