@@ -5,10 +5,12 @@ import io.cronoq.scheduler.topology.AssignmentRecords;
 import io.cronoq.scheduler.topology.JournalRecords;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.CommonClientConfigs;
@@ -255,7 +257,6 @@ public final class SchedulerConfig {
                 getInt(GANG_START_TIMEOUT_MS));
     }
 
-    /** How often the scheduler decides what time brought. */
     /** How many entries a journal record holds. */
     public JournalRecords journalRecords() {
         return choice(JOURNAL_RECORDS, JournalRecords.values());
@@ -274,9 +275,9 @@ public final class SchedulerConfig {
      */
     private <E extends Enum<E>> E choice(Key key, E[] values) {
         String value = get(key);
-        List<String> spelled = new java.util.ArrayList<>();
+        List<String> spelled = new ArrayList<>();
         for (E e : values) {
-            String name = e.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+            String name = e.name().toLowerCase(Locale.ROOT).replace('_', '-');
             if (name.equals(value)) {
                 return e;
             }
@@ -286,6 +287,7 @@ public final class SchedulerConfig {
                 + " (default " + key.defaultValue() + "): " + key.doc());
     }
 
+    /** How often the scheduler decides what time brought. */
     public Duration tickInterval() {
         return Duration.ofMillis(getInt(TICK_INTERVAL_MS));
     }

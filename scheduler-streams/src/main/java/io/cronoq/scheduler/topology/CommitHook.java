@@ -1,16 +1,19 @@
 package io.cronoq.scheduler.topology;
 
-import java.util.Map;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.internals.InternalProcessorContext;
 import org.apache.kafka.streams.processor.internals.ProcessorNode;
 import org.apache.kafka.streams.processor.internals.ProcessorRecordContext;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.internals.AbstractStoreBuilder;
 import org.apache.kafka.streams.state.internals.CacheFlushListener;
 import org.apache.kafka.streams.state.internals.CachedStateStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs a processor's action just before its stream task commits, inside the transaction being
@@ -27,7 +30,7 @@ import org.apache.kafka.streams.state.internals.CachedStateStore;
  */
 final class CommitHook implements StateStore, CachedStateStore<Object, Object> {
 
-    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(CommitHook.class);
+    private static final Logger log = LoggerFactory.getLogger(CommitHook.class);
 
     private final String name;
     private volatile boolean open;
@@ -37,49 +40,14 @@ final class CommitHook implements StateStore, CachedStateStore<Object, Object> {
         this.name = name;
     }
 
-    /** How the topology builds the hook: never logged, never cached but by itself, in memory. */
+    /** How the topology builds the hook: never logged, in memory; Kafka Streams' builder keeps the settings. */
     static StoreBuilder<CommitHook> builder(String name) {
-        return new StoreBuilder<>() {
-            @Override
-            public StoreBuilder<CommitHook> withCachingEnabled() {
-                return this;
-            }
-
-            @Override
-            public StoreBuilder<CommitHook> withCachingDisabled() {
-                return this;
-            }
-
-            @Override
-            public StoreBuilder<CommitHook> withLoggingEnabled(Map<String, String> config) {
-                throw new UnsupportedOperationException(name + " holds nothing to log");
-            }
-
-            @Override
-            public StoreBuilder<CommitHook> withLoggingDisabled() {
-                return this;
-            }
-
+        return new AbstractStoreBuilder<Void, Void, CommitHook>(name, null, null, Time.SYSTEM) {
             @Override
             public CommitHook build() {
                 return new CommitHook(name);
             }
-
-            @Override
-            public Map<String, String> logConfig() {
-                return Map.of();
-            }
-
-            @Override
-            public boolean loggingEnabled() {
-                return false;
-            }
-
-            @Override
-            public String name() {
-                return name;
-            }
-        };
+        }.withLoggingDisabled();
     }
 
     /**

@@ -64,6 +64,8 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
     /** The journal and assignments records being filled; per commit, sent when the stream task commits. */
     private Outbox outbox;
     private CommitHook commitHook;
+    /** Whether Kafka Streams tells {@link #commitHook} of each commit; without it (a mock context) every input is one. */
+    private boolean hooked;
     private WritableStores stores;
     private StorePoolStore.DecodedTasks decoded;
 
@@ -92,29 +94,21 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
                 context.getStateStore(StoreNames.DEPENDENCIES),
                 IndexedTaskStore.indexOf(context.getStateStore(StoreNames.TASKS)));
         ticks = context.schedule(tick, PunctuationType.WALL_CLOCK_TIME, this::tick);
-        // Per commit, the records are sent when the stream task commits, in the transaction that
-        // commits the inputs that caused them; without that hook (a mock context), per input.
+        // The records are sent when the stream task commits, in the transaction that commits the
+        // inputs that caused them.
+        outbox = new Outbox(journalRecords, assignmentRecords, new Outbox.Sinks() {
+            @Override
+            public void journal(Record<String, JournalEntry> record) {
+                context.forward(record, SchedulerTopology.JOURNAL_SINK);
+            }
+
+            @Override
+            public void assignments(Record<String, AssignmentEvent> record) {
+                context.forward(record, SchedulerTopology.ASSIGNMENTS_SINK);
+            }
+        });
         commitHook = context.getStateStore(StoreNames.COMMIT_HOOK);
-        boolean hooked = commitHook.watch(context, this::commitOutbox);
-        outbox = new Outbox(
-                hooked || journalRecords != JournalRecords.PER_COMMIT ? journalRecords : JournalRecords.PER_INPUT,
-                hooked ? assignmentRecords : AssignmentRecords.PER_EVENT,
-                new Outbox.Sinks() {
-                    @Override
-                    public void journal(Record<String, JournalEntry> record) {
-                        context.forward(record, SchedulerTopology.JOURNAL_SINK);
-                    }
-
-                    @Override
-                    public void assignments(Record<String, AssignmentEvent> record) {
-                        context.forward(record, SchedulerTopology.ASSIGNMENTS_SINK);
-                    }
-                });
-    }
-
-    /** The stream task commits: the records gathered since the last commit are sent. */
-    private void commitOutbox() {
-        outbox.commit();
+        hooked = commitHook.watch(context, outbox::commit);
     }
 
     /**
@@ -153,9 +147,9 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
     }
 
     /**
-     * Cancels the punctuations. A stream task keeps them when it is revived: Kafka Streams closes its
-     * processors when it suspends the task and initializes them again after, so without this each
-     * revival would add a tick.
+     * Sends what the outbox gathered and cancels the punctuations. A stream task keeps them when it
+     * is revived: Kafka Streams closes its processors when it suspends the task and initializes them
+     * again after, so without this each revival would add a tick.
      */
     @Override
     public void close() {
@@ -347,7 +341,9 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
             }
         }
         outbox.endInput();
-        if (outbox.heldBytes() > Outbox.COMMIT_AT_BYTES) {
+        if (!hooked) {
+            outbox.commit();
+        } else if (outbox.heldBytes() > Outbox.COMMIT_AT_BYTES) {
             context.commit(); // bounds what waits on the heap for the commit
         }
     }

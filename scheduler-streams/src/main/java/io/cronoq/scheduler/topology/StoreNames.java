@@ -32,8 +32,8 @@ public final class StoreNames {
     public static final String DEPENDENCIES = "cronoq-dependencies";
     /**
      * Not a store of state: it holds nothing and logs nothing. Kafka Streams tells it when the
-     * stream task commits, so the scheduler sends the journal records it gathered just before
-     * ({@link CommitHook}).
+     * stream task commits, so the scheduler sends the journal and assignments records it gathered
+     * just before ({@link CommitHook}).
      */
     public static final String COMMIT_HOOK = "cronoq-commit-hook";
     /*

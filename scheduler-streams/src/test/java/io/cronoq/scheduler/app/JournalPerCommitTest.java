@@ -46,7 +46,7 @@ class JournalPerCommitTest {
     }
 
     @Test
-    void soItDoesAtLeastOnce() {
+    void underAtLeastOnceTooARecordHoldsTheEntriesOfEveryInputOfACommit() {
         // Kafka Streams flushes before it commits offsets under at-least-once too: the records go out then.
         journalOfACommit("at_least_once");
     }

@@ -18,7 +18,7 @@ import org.apache.kafka.streams.state.Stores;
 /**
  * The stores a {@link SchedulerProcessor} reads, in memory, added to a {@link MockProcessorContext}
  * as the topology builds them: the tasks store carries its index. Logging and caching are off; the commit hook
- * runs nothing on a mock context, so the journal is sent per input.
+ * runs nothing on a mock context, so the processor sends what each input caused at the input's end.
  */
 final class MockStores {
 

@@ -13,6 +13,7 @@ import io.cronoq.scheduler.auth.RegistrationGuard;
 import io.cronoq.scheduler.policy.TimeRules;
 import io.cronoq.schemas.InMemorySchemaRegistry;
 import io.cronoq.schemas.Topics;
+import io.cronoq.schemas.events.Assignments;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -99,7 +100,7 @@ class RateTickTest {
 
     private List<String> assignedTasks() {
         return context.forwarded(SchedulerTopology.ASSIGNMENTS_SINK).stream()
-                .map(f -> ((AssignmentEvent) f.record().value()).getEvent())
+                .flatMap(f -> Assignments.events((AssignmentEvent) f.record().value()).stream())
                 .filter(AttemptAssigned.class::isInstance)
                 .map(e -> ((AttemptAssigned) e).getTaskId()).toList();
     }

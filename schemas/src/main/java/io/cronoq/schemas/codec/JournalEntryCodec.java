@@ -12,7 +12,8 @@ import org.apache.avro.io.Encoder;
 
 /**
  * A journal record: its pool, time, first event and cause, the further entries (each with its own times where they
- * differ from the entry's before it), and when the scheduler heard the first entry's input. The events every task passes through are written by hand, the rarer ones by Avro.
+ * differ from the entry's before it), and when the scheduler heard the first entry's input. The events every task
+ * passes through are written by hand, the rarer ones by Avro.
  */
 public final class JournalEntryCodec implements RecordCodec<JournalEntry> {
 
