@@ -20,8 +20,11 @@ import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback;
+import org.apache.kafka.streams.query.Position;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.internals.WrappedStateStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -105,6 +108,44 @@ class IndexedTaskStoreTest {
         open();
 
         assertThat(describe()).isEqualTo(before).hasSize(3);
+    }
+
+    @ParameterizedTest(name = "transactional RocksDB: {0}")
+    @ValueSource(booleans = {false, true})
+    void itsPositionIsRocksDbsAndOneObjectNotACopyPerWrite(boolean transactional) {
+        OpenedTaskStore opened = OpenedTaskStore.open(dir.toFile(), serde, RULES, transactional);
+        store = opened.store();
+        Position rocksAtOpen = rocks().getPosition();
+
+        opened.context().setRecordMetadata("submissions", 2, 41);
+        store.put(key("a"), value(inLine("a", 1)));
+        opened.context().setRecordMetadata("completions", 2, 7);
+        store.delete(key("a"));
+        opened.context().setRecordMetadata("submissions", 2, 42);
+        store.putAll(List.of(KeyValue.pair(key("b"), value(inLine("b", 2)))));
+        opened.context().setRecordMetadata("submissions", 2, 99);
+        store.putIfAbsent(key("b"), value(inLine("b", 3)));
+
+        assertThat(rocksAtOpen.isEmpty()).as("a new store has seen nothing").isTrue();
+        assertThat(store.getPosition())
+                .as("what RocksDB says, a present key's putIfAbsent included")
+                .isEqualTo(rocks().getPosition())
+                .isEqualTo(Position.fromMap(Map.of("submissions", Map.of(2, 42L), "completions", Map.of(2, 7L))));
+        assertThat(store.getPosition()).as("no copy per call").isSameAs(store.getPosition());
+        assertThat(rocks().getPosition()).as("RocksDB's own is a copy").isNotSameAs(rocks().getPosition());
+    }
+
+    @SuppressWarnings("unchecked")
+    private KeyValueStore<Bytes, byte[]> rocks() {
+        return (KeyValueStore<Bytes, byte[]>) ((WrappedStateStore<?, ?, ?>) store).wrapped();
+    }
+
+    private static Bytes key(String taskId) {
+        return Bytes.wrap(StoreNames.taskKey("p", taskId).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private byte[] value(TaskRecord task) {
+        return serde.serializer().serialize("changelog", task);
     }
 
     private void open() {

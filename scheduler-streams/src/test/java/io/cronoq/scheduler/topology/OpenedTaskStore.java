@@ -19,9 +19,11 @@ import org.apache.kafka.streams.state.Stores;
 
 /**
  * A tasks store over real RocksDB in {@code dir}, opened as the topology builds it (with its index),
- * and the restore callback it registered, to be called as Kafka Streams' changelog reader calls it.
+ * the restore callback it registered, to be called as Kafka Streams' changelog reader calls it, and
+ * the context it was opened with, whose record metadata stands for the input being processed.
  */
-record OpenedTaskStore(KeyValueStore<Bytes, byte[]> store, RecordBatchingStateRestoreCallback restore) {
+record OpenedTaskStore(KeyValueStore<Bytes, byte[]> store, RecordBatchingStateRestoreCallback restore,
+                       MockProcessorContext<?, ?> context) {
 
     static OpenedTaskStore open(File dir, Serde<TaskRecord> serde, TimeRules rules) {
         return open(dir, serde, rules, false);
@@ -38,7 +40,8 @@ record OpenedTaskStore(KeyValueStore<Bytes, byte[]> store, RecordBatchingStateRe
             props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
             props.put(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, "true");
         }
-        StateStoreContext real = new MockProcessorContext<>(props, new TaskId(0, 0), dir).getStateStoreContext();
+        MockProcessorContext<?, ?> mock = new MockProcessorContext<>(props, new TaskId(0, 0), dir);
+        StateStoreContext real = mock.getStateStoreContext();
         RecordBatchingStateRestoreCallback[] registered = new RecordBatchingStateRestoreCallback[1];
         StateStoreContext capturing = (StateStoreContext) Proxy.newProxyInstance(OpenedTaskStore.class.getClassLoader(),
                 new Class<?>[] {StateStoreContext.class}, (proxy, method, args) -> {
@@ -55,7 +58,7 @@ record OpenedTaskStore(KeyValueStore<Bytes, byte[]> store, RecordBatchingStateRe
         KeyValueStore<Bytes, byte[]> store =
                 IndexedTaskStore.supplier(Stores.persistentKeyValueStore(StoreNames.TASKS), serde, rules).get();
         store.init(capturing, store);
-        return new OpenedTaskStore(store, registered[0]);
+        return new OpenedTaskStore(store, registered[0], mock);
     }
 
     TaskIndex index() {
