@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cronoq.events.AssignmentEvent;
+import io.cronoq.events.CompletionEvent;
+import io.cronoq.events.SubmissionEvent;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.TaskRecord;
 import io.cronoq.events.WorkerRecord;
@@ -41,7 +43,8 @@ class AvroSerdeCodecTest {
     private final InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
 
     @ParameterizedTest
-    @ValueSource(classes = {TaskRecord.class, JournalEntry.class, AssignmentEvent.class, WorkerRecord.class})
+    @ValueSource(classes = {TaskRecord.class, JournalEntry.class, AssignmentEvent.class, WorkerRecord.class,
+            SubmissionEvent.class, CompletionEvent.class})
     void todaysRecordsAreReadByTheCodec(Class<? extends SpecificRecord> type) {
         roundTripByHand(type);
     }
@@ -58,7 +61,8 @@ class AvroSerdeCodecTest {
     }
 
     @ParameterizedTest
-    @ValueSource(classes = {TaskRecord.class, JournalEntry.class, AssignmentEvent.class, WorkerRecord.class})
+    @ValueSource(classes = {TaskRecord.class, JournalEntry.class, AssignmentEvent.class, WorkerRecord.class,
+            SubmissionEvent.class, CompletionEvent.class})
     void everyReleasedVersionReadsAsAvroReadsIt(Class<? extends SpecificRecord> type) throws Exception {
         readReleased(type);
     }

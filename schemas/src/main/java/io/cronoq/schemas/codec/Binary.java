@@ -20,6 +20,17 @@ final class Binary {
     private Binary() {
     }
 
+    /** The most elements a collection is sized for before they are read: a block's count comes from the bytes. */
+    static final int MAX_PRESIZE = 1_024;
+
+    /**
+     * A collection's first capacity for a block of {@code n}: the codecs read input topics too, and a
+     * hostile count must not allocate gigabytes before the bytes run out (each element reads at least one).
+     */
+    private static int capacity(long n) {
+        return (int) Math.min(Math.max(n, 0), MAX_PRESIZE);
+    }
+
     static void instant(Encoder out, Instant value) throws IOException {
         out.writeLong(value.toEpochMilli());
     }
@@ -115,7 +126,7 @@ final class Binary {
 
     static Map<String, String> strings(Decoder in) throws IOException {
         long n = in.readMapStart();
-        Map<String, String> map = new HashMap<>((int) n);
+        Map<String, String> map = new HashMap<>(capacity(n));
         for (; n > 0; n = in.mapNext()) {
             for (long i = 0; i < n; i++) {
                 map.put(in.readString(), in.readString());
@@ -137,7 +148,7 @@ final class Binary {
 
     static Map<String, ByteBuffer> byteMap(Decoder in) throws IOException {
         long n = in.readMapStart();
-        Map<String, ByteBuffer> map = new HashMap<>((int) n);
+        Map<String, ByteBuffer> map = new HashMap<>(capacity(n));
         for (; n > 0; n = in.mapNext()) {
             for (long i = 0; i < n; i++) {
                 map.put(in.readString(), in.readBytes(null));
@@ -159,7 +170,7 @@ final class Binary {
 
     static <T> List<T> array(Decoder in, Part<T> item) throws IOException {
         long n = in.readArrayStart();
-        List<T> items = new ArrayList<>((int) n);
+        List<T> items = new ArrayList<>(capacity(n));
         for (; n > 0; n = in.arrayNext()) {
             for (long i = 0; i < n; i++) {
                 items.add(item.read(in));

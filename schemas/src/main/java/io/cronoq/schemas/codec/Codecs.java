@@ -12,7 +12,7 @@ public final class Codecs {
 
     private static final List<RecordCodec<?>> ALL =
             List.of(new TaskRecordCodec(), new JournalEntryCodec(), new AssignmentEventCodec(),
-                    new WorkerRecordCodec());
+                    new WorkerRecordCodec(), InputEventCodec.submissions(), InputEventCodec.completions());
 
     private Codecs() {
     }
