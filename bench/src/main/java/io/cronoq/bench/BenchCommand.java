@@ -19,13 +19,16 @@ import picocli.CommandLine.Spec;
         description = {"Measure cronoq end to end on a real broker (embedded by default) against a Kafka Streams "
                 + "baseline (one RocksDB get+put per record, same guarantee, commit interval and record size) in the same run.",
                 "Without --drain or --rate it runs a drain of 10,000 tasks and 200 tasks/s for 5 s, after a warm-up drain "
-                        + "of 20,000; the baseline drains 300,000 records."})
+                        + "of 100,000; the baseline drains 300,000 records."})
 public final class BenchCommand implements Callable<Integer> {
 
     static final long DEFAULT_DRAIN = 10_000;
     static final int DEFAULT_RATE = 200;
-    /** The warm-up drain when none is given: enough that the measured phases are not mostly the JIT at work. */
-    static final long DEFAULT_WARMUP_DRAIN = 20_000;
+    /**
+     * The warm-up drain when none is given: enough that the measured phases are not mostly the JIT at work. After
+     * 20,000 the first seconds of a 5,000 tasks/s phase still fell seconds behind on 2 cores.
+     */
+    static final long DEFAULT_WARMUP_DRAIN = 100_000;
     /**
      * The baseline's drain when none is given: long enough that what does not grow with a drain (its first fetches,
      * transactions and commits on fresh topics) weighs little on its records/s, which grew 3.4x from a 40,000- to a

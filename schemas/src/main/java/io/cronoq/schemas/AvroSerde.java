@@ -112,14 +112,18 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
             out.write(id >>> 16);
             out.write(id >>> 8);
             out.write(id);
-            // Buffered: the direct encoder hands every varint to the stream byte by byte.
-            out.encoder = EncoderFactory.get().binaryEncoder(out, out.encoder);
+            if (out.encoder == null) {
+                // Buffered: the direct encoder hands every varint to the stream byte by byte. Made once per
+                // thread: configuring it again for the same stream would make a new sink and channel per record.
+                out.encoder = EncoderFactory.get().binaryEncoder(out, null);
+            }
             if (codec == null || !wroteByHand(data, out)) {
                 avroWriter.write(data, out.encoder);
             }
             out.encoder.flush();
             return out.toByteArray();
         } catch (IOException | RuntimeException e) {
+            out.encoder = null; // it may hold bytes of the record that failed
             throw new SerializationException("Cannot serialize a " + type.getSimpleName() + " for topic '" + topic
                     + "': " + e.getMessage() + ". Build the record with its builder, which checks required fields.", e);
         } finally {
