@@ -115,9 +115,9 @@ public final class SchedulerTopology {
      * the task records ({@link IndexedTaskStore}), so only the records are logged. Unlike the other
      * stores it has no record cache. A task record changes a few times in its life, mostly in different
      * commits, so a cache rarely saves a changelog record; the policy keeps the tasks it has just used
-     * decoded ({@code DecodedTasks}), so it seldom reads them back; and once a busy scheduler has filled the cache
-     * (10 MB is some 15,000 task records), nearly every write evicts, and each eviction of a changed
-     * record writes out every changed record of the store: a commit's work at each write.
+     * decoded ({@code DecodedTasks}), so it seldom reads them back; and once a busy scheduler has
+     * filled the cache, nearly every write evicts, and each eviction of a changed record writes out
+     * every changed record of the store: a commit's work at each write.
      */
     private static StoreBuilder<?> tasks(Serde<TaskRecord> serde, TimeRules rules) {
         var rocks = IndexedTaskStore.supplier(Stores.persistentKeyValueStore(StoreNames.TASKS), serde, rules);

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.util.function.Function;
 import org.apache.avro.io.Decoder;
 import org.apache.avro.io.Encoder;
+import org.apache.avro.specific.SpecificData;
 
 /**
  * A record of an input topic that is one union of events: the submissions topic and the completions
@@ -27,25 +28,22 @@ public final class InputEventCodec<T> implements RecordCodec<T> {
     private final Function<Object, T> record;
     private final RecordUnion union;
 
-    private InputEventCodec(Class<T> type, long pinned, org.apache.avro.Schema schema, Function<T, Object> event,
-                            Function<Object, T> record) {
+    private InputEventCodec(Class<T> type, long pinned, Function<T, Object> event, Function<Object, T> record) {
         this.type = type;
         this.pinned = pinned;
         this.event = event;
         this.record = record;
-        this.union = new RecordUnion(schema.getField("event").schema(), type);
+        this.union = new RecordUnion(SpecificData.getForClass(type).getSchema(type).getField("event").schema(), type);
     }
 
     /** The codec of the submissions topic's records. */
     static InputEventCodec<SubmissionEvent> submissions() {
-        return new InputEventCodec<>(SubmissionEvent.class, SUBMISSION_PINNED, SubmissionEvent.getClassSchema(),
-                SubmissionEvent::getEvent, SubmissionEvent::new);
+        return new InputEventCodec<>(SubmissionEvent.class, SUBMISSION_PINNED, SubmissionEvent::getEvent, SubmissionEvent::new);
     }
 
     /** The codec of the completions topic's records. */
     static InputEventCodec<CompletionEvent> completions() {
-        return new InputEventCodec<>(CompletionEvent.class, COMPLETION_PINNED, CompletionEvent.getClassSchema(),
-                CompletionEvent::getEvent, CompletionEvent::new);
+        return new InputEventCodec<>(CompletionEvent.class, COMPLETION_PINNED, CompletionEvent::getEvent, CompletionEvent::new);
     }
 
     @Override
