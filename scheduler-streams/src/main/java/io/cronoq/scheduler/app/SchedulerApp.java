@@ -4,6 +4,7 @@ import io.cronoq.scheduler.auth.Credentials;
 import io.cronoq.scheduler.auth.RegistrationGuard;
 import io.cronoq.scheduler.config.SchedulerConfig;
 import io.cronoq.scheduler.topology.OversizedOutputHandler;
+import io.cronoq.scheduler.topology.IndexedTaskStore;
 import io.cronoq.scheduler.topology.SchedulerTopology;
 import io.cronoq.schemas.KafkaClients;
 import io.cronoq.schemas.SchemaRegistries;
@@ -119,6 +120,7 @@ public final class SchedulerApp implements AutoCloseable {
         props.put(StreamsConfig.STATE_DIR_CONFIG, config.get(SchedulerConfig.STATE_DIR));
         props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, config.getInt(SchedulerConfig.STANDBY_REPLICAS));
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.getInt(SchedulerConfig.STREAM_THREADS));
+        props.put(IndexedTaskStore.IN_MEMORY_CONFIG, config.getInt(SchedulerConfig.INDEX_MEMORY_ENTRIES));
         // Failover. A crashed instance is noticed when its session times out: only then do its pools move to
         // another instance (a standby replica there has their state warm). Static membership lets a restarted
         // instance rejoin under its old id and get its pools back without a rebalance of the others.

@@ -55,6 +55,10 @@ public final class SchedulerConfig {
             "How often (ms) the group looks again whether an instance warming up a pool's state has caught up, to move the pool to it: how long a restarted instance may wait for its pools. At least 60000.");
     public static final Key TRANSACTION_TIMEOUT_MS = new Key("cronoq.transaction.timeout.ms", "5000",
             "Under exactly-once, how long (ms) the brokers let a transaction stay open before aborting it: another instance taking over a crashed one's pools waits for its open transaction to be aborted. Far above cronoq.commit.interval.ms.");
+    public static final Key INDEX_MEMORY_ENTRIES = new Key("cronoq.index.memory.entries",
+            Integer.toString(io.cronoq.scheduler.topology.TaskIndex.DEFAULT_IN_MEMORY),
+            "How many of the first entries of each waiting line, timer queue and expiry queue the scheduler keeps in memory (at least "
+                    + io.cronoq.scheduler.topology.IndexedTaskStore.MIN_IN_MEMORY + "); the rest wait in an unlogged RocksDB beside the tasks store and are read back as the front drains. The heap then holds about 130 bytes per entry kept, however many tasks wait or are kept finished.");
     public static final Key STREAM_THREADS = new Key("cronoq.num.stream.threads", "1",
             "Stream threads per scheduler instance; pools spread over them by partition.");
     public static final Key SCHEMA_REGISTRY_URL = new Key("cronoq.schema.registry.url", "",
@@ -117,7 +121,7 @@ public final class SchedulerConfig {
     public static final List<Key> KEYS = List.of(BOOTSTRAP_SERVERS, TOPIC_PREFIX, APPLICATION_ID,
             PROCESSING_GUARANTEE, COMMIT_INTERVAL_MS, STATE_DIR, STANDBY_REPLICAS, INSTANCE_ID, SESSION_TIMEOUT_MS,
             HEARTBEAT_INTERVAL_MS, ACCEPTABLE_RECOVERY_LAG, PROBING_REBALANCE_INTERVAL_MS, TRANSACTION_TIMEOUT_MS,
-            STREAM_THREADS,
+            STREAM_THREADS, INDEX_MEMORY_ENTRIES,
             SCHEMA_REGISTRY_URL, APPLICATION_SERVER, HTTP_BIND, HTTP_GANG_MAX_SIZE, HTTP_TLS_KEYSTORE, HTTP_TLS_KEYSTORE_PASSWORD_ENV,
             HTTP_TLS_TRUSTSTORE, HTTP_TLS_TRUSTSTORE_PASSWORD_ENV, PARTITIONS, AUTH_SIGNATURE_MAX_AGE_MS, TICK_INTERVAL_MS,
             HEARTBEAT_TIMEOUT_MS, LEAVE_GRACE_MS, RESERVATION_LEAD_MS, DEADLINE_LEAD_MS, PRIORITY_STEP_MS,
@@ -187,6 +191,7 @@ public final class SchedulerConfig {
             }
         });
         intAtLeast(STREAM_THREADS, 1);
+        intAtLeast(INDEX_MEMORY_ENTRIES, io.cronoq.scheduler.topology.IndexedTaskStore.MIN_IN_MEMORY);
         intAtLeast(PARTITIONS, 1);
         intAtLeast(AUTH_SIGNATURE_MAX_AGE_MS, 1);
         intAtLeast(TICK_INTERVAL_MS, 1);

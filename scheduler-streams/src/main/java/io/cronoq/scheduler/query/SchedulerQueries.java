@@ -15,6 +15,7 @@ import io.cronoq.scheduler.policy.PoolSnapshot;
 import io.cronoq.scheduler.query.PoolState.ClassState;
 import io.cronoq.scheduler.query.PoolState.GroupState;
 import io.cronoq.scheduler.topology.PoolIndex;
+import io.cronoq.scheduler.topology.SpillingMap;
 import io.cronoq.scheduler.topology.StoreNames;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,7 +24,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
@@ -217,9 +217,9 @@ public final class SchedulerQueries {
                     : one == null ? Map.of() : Map.of(filter.pool(), one);
             pools.forEach((pool, index) -> {
                 Set<String> seen = new HashSet<>();
-                index.lines().values().forEach(line -> line.values().forEach(id -> {
-                    if (seen.add(id)) {
-                        offer(page, StoreNames.task(stores.tasks(), pool, id), filter);
+                index.lines().values().forEach(line -> line.entries().forEach(e -> {
+                    if (seen.add(e.getValue())) {
+                        offer(page, StoreNames.task(stores.tasks(), pool, e.getValue()), filter);
                     }
                 }));
                 index.pendingTimers().forEach(timer -> {
@@ -278,11 +278,11 @@ public final class SchedulerQueries {
         Comparator<Entry> lineOrder = Comparator.comparing(Entry::order);
         PriorityQueue<Entry> first = new PriorityQueue<>(lineOrder.reversed());
         PoolIndex index = stores.index().find(pool);
-        Map<String, NavigableMap<Place, String>> lines = index == null ? Map.of() : index.lines();
+        Map<String, SpillingMap<Place, String>> lines = index == null ? Map.of() : index.lines();
         lines.forEach((classKey, line) -> {
             long place = 0;
             // The first `limit` of the pool are among the first `limit` of each line.
-            for (Map.Entry<Place, String> e : line.entrySet()) {
+            for (Map.Entry<Place, String> e : line.entries()) {
                 if (++place > limit) {
                     break;
                 }

@@ -47,6 +47,9 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
  *       record saying the same ({@code RecordedPlaces});
  *   <li>closing forgets the index.
  * </ul>
+ * Each line and queue keeps its first entries in memory ({@link #IN_MEMORY_CONFIG}) and the rest in a second,
+ * unlogged RocksDB in the stream task's directory ({@link SpillDisk}), opened empty with the store and deleted
+ * when it closes (over an in-memory store, everything stays in memory).
  * Queries reach the index with {@link IndexQuery}; the processor with {@link #indexOf}.
  * <p>
  * It also answers {@link #getPosition()} without a copy; see there.
@@ -108,6 +111,9 @@ public final class IndexedTaskStore extends WrappedStateStore<KeyValueStore<Byte
         this.position = wrapped().getPosition();
         this.positionsLogged = Boolean.parseBoolean(String.valueOf(
                 context.appConfigs().get(StreamsConfig.InternalConfig.IQ_CONSISTENCY_OFFSET_VECTOR_ENABLED)));
+        if (wrapped().persistent()) { // an in-memory tasks store (tests) keeps its index wholly in memory too
+            index.spillTo(SpillDisk.open(new File(context.stateDir(), name() + ".index")), inMemory(context.appConfigs()));
+        }
         try (KeyValueIterator<Bytes, byte[]> all = wrapped().all()) {
             all.forEachRemaining(kv -> index.add(decode(kv.value)));
         }
@@ -118,6 +124,32 @@ public final class IndexedTaskStore extends WrappedStateStore<KeyValueStore<Byte
         index.clear();
         super.close();
     }
+
+    /**
+     * The setting that says how many entries of each line and queue the index keeps in memory
+     * ({@link #IN_MEMORY_CONFIG}), or {@link TaskIndex#DEFAULT_IN_MEMORY}.
+     */
+    static int inMemory(Map<String, Object> configs) {
+        Object value = configs.get(IN_MEMORY_CONFIG);
+        if (value == null) {
+            return TaskIndex.DEFAULT_IN_MEMORY;
+        }
+        try {
+            int entries = Integer.parseInt(String.valueOf(value).trim());
+            if (entries >= MIN_IN_MEMORY) {
+                return entries;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new IllegalArgumentException(IN_MEMORY_CONFIG + " is '" + value + "'; it must be a whole number of at least "
+                + MIN_IN_MEMORY);
+    }
+
+    /** The Kafka Streams property (the scheduler's setting of the same name) read by {@link #inMemory}. */
+    public static final String IN_MEMORY_CONFIG = "cronoq.index.memory.entries";
+    /** The fewest entries of a line or queue kept in memory. */
+    public static final int MIN_IN_MEMORY = 4;
 
     @Override
     @SuppressWarnings("unchecked")

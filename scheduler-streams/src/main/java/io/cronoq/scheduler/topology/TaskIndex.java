@@ -17,16 +17,30 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class TaskIndex {
 
+    /** Each pool's entries kept in memory (per line and per queue) when the settings do not say. */
+    public static final int DEFAULT_IN_MEMORY = 256;
+
     private final Map<String, PoolIndex> pools = new ConcurrentHashMap<>();
     private final TimeRules rules;
+    /** Where lines and queues keep what is beyond {@link #inMemory}; {@code null}: everything in memory. */
+    private SpillDisk disk;
+    private int inMemory = DEFAULT_IN_MEMORY;
 
+    /** An index wholly in memory until {@link #spillTo} gives it a disk. */
     TaskIndex(TimeRules rules) {
         this.rules = rules;
     }
 
+    /** Empties the index and keeps, from now on, {@code inMemory} entries of each line and queue in memory and the rest on {@code disk}. */
+    void spillTo(SpillDisk disk, int inMemory) {
+        pools.clear();
+        this.disk = disk;
+        this.inMemory = inMemory;
+    }
+
     /** The index of a pool, made empty on first use. */
     public PoolIndex pool(String pool) {
-        return pools.computeIfAbsent(pool, p -> new PoolIndex());
+        return pools.computeIfAbsent(pool, p -> new PoolIndex(disk, inMemory));
     }
 
     /** The index of a pool, or {@code null} when nothing of it was ever indexed here. */
@@ -76,8 +90,12 @@ public final class TaskIndex {
         }
     }
 
-    /** Forgets everything (the store closed, or is about to be read again from its start). */
+    /** Forgets everything and closes its disk (the store closed, or is about to be read again from its start). */
     void clear() {
         pools.clear();
+        if (disk != null) {
+            disk.close();
+            disk = null;
+        }
     }
 }

@@ -110,6 +110,31 @@ class IndexedTaskStoreTest {
         assertThat(describe()).isEqualTo(before).hasSize(3);
     }
 
+    @Test
+    void aLineLongerThanTheEntriesKeptInMemoryGoesOnDiskAndComesBackWhole() {
+        open();
+        List<ConsumerRecord<byte[], byte[]>> batch = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            batch.add(record(inLine("t" + i, i + 1)));
+        }
+        restore.restoreBatch(batch);
+        restore.restoreBatch(batch);
+        List<String> restored = describe();
+
+        PoolIndex index = IndexedTaskStore.indexOf(store).find("p");
+        assertThat(index.lines().get("kind=cpu").spilled()).as("all but the four kept in memory").isEqualTo(46);
+        assertThat(restored).hasSize(50).first().isEqualTo("line kind=cpu " + place(inLine("t0", 1)) + " t0");
+        assertThat(restored).last().isEqualTo("line kind=cpu " + place(inLine("t49", 50)) + " t49");
+        assertThat(index.waiting().counts()).isEqualTo(Map.of("kind=cpu", 50L));
+        Path spill = dir.resolve(StoreNames.TASKS + ".index");
+        assertThat(spill).isDirectory();
+
+        store.close();
+        assertThat(spill).as("closing deletes what the index spilled").doesNotExist();
+        open();
+        assertThat(describe()).isEqualTo(restored);
+    }
+
     @ParameterizedTest(name = "transactional RocksDB: {0}")
     @ValueSource(booleans = {false, true})
     void itsPositionIsRocksDbsAndOneObjectNotACopyPerWrite(boolean transactional) {
@@ -164,7 +189,8 @@ class IndexedTaskStoreTest {
         if (index == null) {
             return out;
         }
-        index.lines().forEach((line, entries) -> entries.forEach((place, id) -> out.add("line " + line + " " + place + " " + id)));
+        index.lines().forEach((line, entries) -> entries.entries().forEach(e -> out.add("line " + line + " " + e.getKey() + " "
+                + e.getValue())));
         index.pendingTimers().forEach(t -> out.add("timer " + t.atMillis() + " " + t.taskId()));
         index.pendingExpiries().forEach(t -> out.add("expiry " + t.atMillis() + " " + t.taskId()));
         return out;

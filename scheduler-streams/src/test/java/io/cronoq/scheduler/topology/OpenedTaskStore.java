@@ -36,6 +36,7 @@ record OpenedTaskStore(KeyValueStore<Bytes, byte[]> store, RecordBatchingStateRe
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, dir.toString());
         props.put("processing.exception.handler.global.enabled", "true"); // as the scheduler sets it; quiets a warning
+        props.put(IndexedTaskStore.IN_MEMORY_CONFIG, Integer.toString(IndexedTaskStore.MIN_IN_MEMORY)); // lines longer than 4 go to disk
         if (transactional) {
             props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
             props.put(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, "true");

@@ -87,6 +87,8 @@ final class SchedulerDriver implements AutoCloseable {
         Map<String, String> all = new java.util.HashMap<>(settings);
         all.put(SchedulerConfig.BOOTSTRAP_SERVERS.name(), "dummy:9092");
         all.put(SchedulerConfig.STATE_DIR.name(), stateDir.toString());
+        // The fewest entries in memory, so that every line or queue longer than four goes through the disk.
+        all.putIfAbsent(SchedulerConfig.INDEX_MEMORY_ENTRIES.name(), Integer.toString(IndexedTaskStore.MIN_IN_MEMORY));
         SchedulerConfig config = SchedulerConfig.of(all);
         this.rules = config.timeRules();
         var topology = SchedulerTopology.build(topics, guard, config.timeRules(), config.tickInterval(),
@@ -253,8 +255,8 @@ final class SchedulerDriver implements AutoCloseable {
     private static List<String> describe(TaskIndex index) {
         List<String> out = new ArrayList<>();
         index.pools().forEach((pool, p) -> {
-            p.lines().forEach((line, entries) -> entries.forEach((place, id) ->
-                    out.add(pool + " line " + line + " " + place + " " + id)));
+            p.lines().forEach((line, entries) -> entries.entries().forEach(e ->
+                    out.add(pool + " line " + line + " " + e.getKey() + " " + e.getValue())));
             p.pendingTimers().forEach(t -> out.add(pool + " timer " + t));
             p.pendingExpiries().forEach(t -> out.add(pool + " expiry " + t));
         });

@@ -1,0 +1,212 @@
+package io.cronoq.scheduler.topology;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.AbstractMap;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.stream.Stream;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteOptions;
+
+/**
+ * Where a tasks store's index keeps what does not fit its memory budget: the tails of long waiting
+ * lines, timer queues and expiry queues ({@link SpillingMap}). One RocksDB in the stream task's state
+ * directory, beside the store's own. It holds nothing that is not derived from the task records, so it
+ * is never logged, has no write-ahead log, starts empty at every open and is deleted at close.
+ * <p>
+ * Every key starts with the 8-byte id of its queue ({@link #newQueue}). The writing thread and queries
+ * use it at once; once it is closed, a read fails as a closed Kafka Streams store's does, so a query
+ * asks again after the rebalance.
+ */
+final class SpillDisk implements AutoCloseable {
+
+    /** A key's queue prefix: 8 bytes. */
+    static final int PREFIX = Long.BYTES;
+
+    private final File dir;
+    private final Options options;
+    private final WriteOptions writes;
+    private final RocksDB db;
+    private final AtomicLong queues = new AtomicLong();
+    /** Reads and writes hold it shared; closing holds it alone, so nothing touches a closed RocksDB. */
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    private boolean open = true;
+
+    private SpillDisk(File dir, Options options, WriteOptions writes, RocksDB db) {
+        this.dir = dir;
+        this.options = options;
+        this.writes = writes;
+        this.db = db;
+    }
+
+    /** Opens an empty spill RocksDB in {@code dir}, deleting whatever an earlier open left there. */
+    static SpillDisk open(File dir) {
+        delete(dir.toPath());
+        if (!dir.mkdirs()) {
+            throw new UncheckedIOException(new IOException("could not create the index's spill directory " + dir));
+        }
+        RocksDB.loadLibrary();
+        Options options = new Options().setCreateIfMissing(true)
+                // Small: the spilled entries are short, read mostly from the front, and rebuilt after a crash anyway.
+                .setWriteBufferSize(8L * 1024 * 1024)
+                .setMaxWriteBufferNumber(2);
+        WriteOptions writes = new WriteOptions().setDisableWAL(true);
+        try {
+            return new SpillDisk(dir, options, writes, RocksDB.open(options, dir.getAbsolutePath()));
+        } catch (RocksDBException e) {
+            writes.close();
+            options.close();
+            throw new IllegalStateException("could not open the index's spill RocksDB in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A fresh queue id, the prefix of that queue's keys. */
+    long newQueue() {
+        return queues.incrementAndGet();
+    }
+
+    byte[] get(byte[] key) {
+        lock.readLock().lock();
+        try {
+            ensureOpen();
+            return db.get(key);
+        } catch (RocksDBException e) {
+            throw failed("read", e);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    void put(byte[] key, byte[] value) {
+        lock.readLock().lock();
+        try {
+            ensureOpen();
+            db.put(writes, key, value);
+        } catch (RocksDBException e) {
+            throw failed("write", e);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    void delete(byte[] key) {
+        lock.readLock().lock();
+        try {
+            ensureOpen();
+            db.delete(writes, key);
+        } catch (RocksDBException e) {
+            throw failed("delete", e);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** Deletes every key from {@code from} (inclusive) to {@code to} (exclusive) as one range tombstone. */
+    void deleteRange(byte[] from, byte[] to) {
+        lock.readLock().lock();
+        try {
+            ensureOpen();
+            db.deleteRange(writes, from, to);
+        } catch (RocksDBException e) {
+            throw failed("delete", e);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * Up to {@code max} entries in key order from {@code from} (inclusive) on, among the keys that share
+     * its first {@link #PREFIX} bytes (its queue's).
+     */
+    List<Map.Entry<byte[], byte[]>> read(byte[] from, int max) {
+        List<Map.Entry<byte[], byte[]>> entries = new ArrayList<>(Math.min(max, 256));
+        lock.readLock().lock();
+        try (RocksIterator it = openIterator()) {
+            for (it.seek(from); it.isValid() && entries.size() < max; it.next()) {
+                byte[] key = it.key();
+                if (!samePrefix(key, from)) {
+                    break;
+                }
+                entries.add(new AbstractMap.SimpleImmutableEntry<>(key, it.value()));
+            }
+            it.status();
+        } catch (RocksDBException e) {
+            throw failed("read", e);
+        } finally {
+            lock.readLock().unlock();
+        }
+        return entries;
+    }
+
+    private RocksIterator openIterator() {
+        ensureOpen();
+        return db.newIterator();
+    }
+
+    private static boolean samePrefix(byte[] key, byte[] other) {
+        if (key.length < PREFIX) {
+            return false;
+        }
+        for (int i = 0; i < PREFIX; i++) {
+            if (key[i] != other[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Closes the RocksDB and deletes its files; later reads and writes fail. */
+    @Override
+    public void close() {
+        lock.writeLock().lock();
+        try {
+            if (!open) {
+                return;
+            }
+            open = false;
+            db.close();
+            writes.close();
+            options.close();
+        } finally {
+            lock.writeLock().unlock();
+        }
+        delete(dir.toPath());
+    }
+
+    private void ensureOpen() {
+        if (!open) {
+            throw new InvalidStateStoreException("the tasks store's index at " + dir + " is closed (its pools moved or the "
+                    + "instance is stopping); ask again");
+        }
+    }
+
+    private IllegalStateException failed(String what, RocksDBException e) {
+        return new IllegalStateException("could not " + what + " the index's spill RocksDB in " + dir + ": "
+                + e.getMessage(), e);
+    }
+
+    private static void delete(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not delete the index's spill directory " + dir, e);
+        }
+    }
+}
