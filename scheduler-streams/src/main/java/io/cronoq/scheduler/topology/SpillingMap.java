@@ -54,6 +54,11 @@ public final class SpillingMap<K, V> {
     private final AtomicLong size = new AtomicLong();
     /** How many entries are on disk; written by the writing thread only. */
     private final AtomicLong tail = new AtomicLong();
+    /**
+     * No key on disk comes after it ({@code null} while the disk holds none of this map's); the writing
+     * thread's only. A key past it is new without a read: most keys join at the end.
+     */
+    private K tailBound;
 
     /** A map with at most {@code headMax} entries in memory and the rest on {@code disk} (all in memory when it is {@code null}). */
     SpillingMap(Codec<K, V> codec, SpillDisk disk, int headMax) {
@@ -90,7 +95,9 @@ public final class SpillingMap<K, V> {
             return true;
         }
         byte[] bytes = key(key);
-        if (disk.get(bytes) != null) {
+        if (codec.order().compare(key, tailBound) > 0) {
+            tailBound = key;
+        } else if (disk.get(bytes) != null) {
             return false;
         }
         disk.put(bytes, codec.value(value));
@@ -116,7 +123,9 @@ public final class SpillingMap<K, V> {
             return false;
         }
         disk.delete(bytes);
-        tail.decrementAndGet();
+        if (tail.decrementAndGet() == 0) {
+            tailBound = null;
+        }
         size.decrementAndGet();
         return true;
     }
@@ -151,13 +160,16 @@ public final class SpillingMap<K, V> {
         head.clear();
         size.set(0);
         tail.set(0);
+        tailBound = null;
     }
 
     /** Moves the head's last entry to the disk: written there before it leaves memory, so a reader never misses it. */
     private void spillLast() {
         Map.Entry<K, V> last = head.lastEntry();
         disk.put(key(last.getKey()), codec.value(last.getValue()));
-        tail.incrementAndGet();
+        if (tail.incrementAndGet() == 1 || codec.order().compare(last.getKey(), tailBound) > 0) {
+            tailBound = last.getKey();
+        }
         head.remove(last.getKey());
     }
 
@@ -172,7 +184,9 @@ public final class SpillingMap<K, V> {
         }
         byte[] last = key(moved.get(moved.size() - 1).getKey());
         disk.deleteRange(key(moved.get(0).getKey()), Arrays.copyOf(last, last.length + 1));
-        tail.addAndGet(-moved.size());
+        if (tail.addAndGet(-moved.size()) == 0) {
+            tailBound = null;
+        }
     }
 
     /** Up to {@code max} tail entries after {@code after} (from the first when {@code null}). */
