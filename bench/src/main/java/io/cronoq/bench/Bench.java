@@ -363,7 +363,7 @@ public final class Bench {
     }
 
     private SchedulerConfig config(String phase) {
-        Map<String, String> values = new HashMap<>();
+        Map<String, String> values = new HashMap<>(settings.scheduler());
         values.put(SchedulerConfig.BOOTSTRAP_SERVERS.name(), bootstrap);
         values.put(SchedulerConfig.TOPIC_PREFIX.name(), runId + "-" + phase + ".");
         values.put(SchedulerConfig.APPLICATION_ID.name(), runId + "-" + phase);

@@ -138,6 +138,11 @@ public final class BenchCommand implements Callable<Integer> {
                     + "policy is set; at most " + BenchTenants.MAX + "."})
     int tenants;
 
+    @Option(names = "--set", paramLabel = "KEY=VALUE",
+            description = "A scheduler setting for the scheduler under test (repeatable), e.g. --set "
+                    + "cronoq.index.memory.entries=1000000 to compare two values of it.")
+    private java.util.Map<String, String> schedulerSettings = new java.util.HashMap<>();
+
     @Option(names = "--json", description = "Print one JSON line with every figure instead of the report.")
     boolean json;
 
@@ -181,6 +186,6 @@ public final class BenchCommand implements Callable<Integer> {
         long startDelay = agents ? 0 : startReportDelayMs == null ? DEFAULT_START_REPORT_DELAY_MS : startReportDelayMs;
         return new BenchSettings(pools, groups, workers, slots, runMs, drainTasks, warmupDrain, perSecond, durationS,
                 warmupS, backlog, commitMs, partitions, bootstrap, fork, !noBaseline, baselineRecords, retentionMs,
-                agents, startDelay, stored, tenants, fanIn);
+                agents, startDelay, stored, tenants, fanIn, schedulerSettings);
     }
 }

@@ -250,6 +250,9 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
             out.printf(Locale.ROOT, "finished tasks forgotten %s%n", s.retentionMs() == 0 ? "never (retention 0)"
                     : String.format(Locale.ROOT, "%,d ms after they finish", s.retentionMs()));
         }
+        if (!s.scheduler().isEmpty()) {
+            out.printf(Locale.ROOT, "scheduler settings: %s%n", new java.util.TreeMap<>(s.scheduler()));
+        }
         if (s.warmupDrain() > 0) {
             out.printf(Locale.ROOT, "JVM warmed up first by an unmeasured drain of %,d tasks%n", s.warmupDrain());
         }

@@ -34,17 +34,31 @@ package io.cronoq.bench;
  * @param tenants    tenants sharing each pool ({@link BenchTenants}): task {@code k} runs for tenant {@code k mod
  *                   tenants}, and each pool's sharing policy is set before the measured part; 1: the tasks name no
  *                   tenant and no policy is set
+ * @param fanIn      the drain is one fan-out and fan-in of dependent tasks
+ * @param scheduler  further scheduler settings ({@code cronoq.*} keys) for the scheduler under test, e.g. to compare
+ *                   two values of one; the ones the bench sets from its own flags are refused, naming the flag
  */
 public record BenchSettings(int pools, int groups, int workers, int slots, long runMs, long drain, long warmupDrain,
                             int rate, int durationS, int warmupS, long backlog, int commitMs, int partitions,
                             String bootstrap, boolean fork, boolean baseline, long baselineRecords, Long retentionMs,
-                            boolean agents, long startReportDelayMs, boolean stored, int tenants, boolean fanIn) {
+                            boolean agents, long startReportDelayMs, boolean stored, int tenants, boolean fanIn,
+                            java.util.Map<String, String> scheduler) {
 
     /**
      * What an assignment→completion cycle costs a slot besides the run time, beyond one commit interval:
      * the worker's answer and the scheduler's reading of it (about 25 ms in all at the default 20 ms commit).
      */
     static final long CYCLE_OVERHEAD_MS = 5;
+
+    /** The scheduler settings the bench sets itself, each with the flag that sets it (or says why it cannot be set). */
+    private static final java.util.Map<String, String> BENCH_FLAGS = java.util.Map.of(
+            "cronoq.bootstrap.servers", "--bootstrap",
+            "cronoq.topic.prefix", "nothing: each phase has topics of its own",
+            "cronoq.application.id", "nothing: each phase has an application of its own",
+            "cronoq.state.dir", "nothing: the bench keeps state in its run directory",
+            "cronoq.partitions", "--partitions",
+            "cronoq.commit.interval.ms", "--commit-ms (the baseline commits as often)",
+            "cronoq.task.retention.ms", "--retention-ms");
 
     /** Checks every value; an {@link IllegalArgumentException} names the flag and the fix. */
     public BenchSettings {
@@ -78,6 +92,14 @@ public record BenchSettings(int pools, int groups, int workers, int slots, long 
         if (drain == 0 && rate == 0) {
             throw new IllegalArgumentException("nothing to measure: give --drain N, --rate N or both");
         }
+        scheduler = java.util.Map.copyOf(scheduler);
+        scheduler.forEach((key, value) -> {
+            String flag = BENCH_FLAGS.get(key);
+            if (flag != null) {
+                throw new IllegalArgumentException("--set " + key + " is the bench's own; use " + flag + " instead");
+            }
+        });
+        io.cronoq.scheduler.config.SchedulerConfig.of(scheduler); // an unknown key or a bad value is named now, not later
         if (backlog > 0 && rate == 0) {
             throw new IllegalArgumentException("--backlog compares placement latency at a steady rate with and without "
                     + "the backlog; give --rate too");

@@ -25,6 +25,23 @@ class BenchCommandTest {
     }
 
     @Test
+    void aSchedulerSettingReachesTheSettingsAndABadOneIsAUsageErrorNamingIt() {
+        BenchCommand command = new BenchCommand();
+        new CommandLine(command).parseArgs("--drain", "10", "--set", "cronoq.index.memory.entries=1000000");
+        assertThat(command.settings().scheduler()).containsEntry("cronoq.index.memory.entries", "1000000");
+
+        Run unknown = run("--drain", "10", "--set", "cronoq.no.such.key=1");
+        assertThat(unknown.code()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(unknown.err()).contains("unknown setting 'cronoq.no.such.key'");
+        Run tooFew = run("--drain", "10", "--set", "cronoq.index.memory.entries=2");
+        assertThat(tooFew.code()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(tooFew.err()).contains("cronoq.index.memory.entries");
+        Run benchs = run("--drain", "10", "--set", "cronoq.commit.interval.ms=5");
+        assertThat(benchs.code()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(benchs.err()).contains("use --commit-ms");
+    }
+
+    @Test
     void aNegativeRateIsAUsageError() {
         Run run = run("--rate", "-5");
         assertThat(run.code()).isEqualTo(CommandLine.ExitCode.USAGE);
