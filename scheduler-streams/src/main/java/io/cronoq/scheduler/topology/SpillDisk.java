@@ -14,6 +14,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.stream.Stream;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.Cache;
+import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -57,11 +60,11 @@ final class SpillDisk implements AutoCloseable {
         if (!dir.mkdirs()) {
             throw new UncheckedIOException(new IOException("could not create the index's spill directory " + dir));
         }
-        RocksDB.loadLibrary();
         Options options = new Options().setCreateIfMissing(true)
                 // Small: the spilled entries are short, read mostly from the front, and rebuilt after a crash anyway.
-                .setWriteBufferSize(8L * 1024 * 1024)
-                .setMaxWriteBufferNumber(2);
+                .setWriteBufferSize(4L * 1024 * 1024)
+                .setMaxWriteBufferNumber(2)
+                .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(Blocks.CACHE));
         WriteOptions writes = new WriteOptions().setDisableWAL(true);
         try {
             return new SpillDisk(dir, options, writes, RocksDB.open(options, dir.getAbsolutePath()));
@@ -195,6 +198,15 @@ final class SpillDisk implements AutoCloseable {
     private IllegalStateException failed(String what, RocksDBException e) {
         return new IllegalStateException("could not " + what + " the index's spill RocksDB in " + dir + ": "
                 + e.getMessage(), e);
+    }
+
+    /** One block cache for every spill RocksDB of the JVM: each reads its queues from the front, a block once. */
+    private static final class Blocks {
+        static {
+            RocksDB.loadLibrary();
+        }
+
+        static final Cache CACHE = new LRUCache(16L * 1024 * 1024);
     }
 
     private static void delete(Path dir) {
