@@ -81,49 +81,43 @@ final class SpillDisk implements AutoCloseable {
     }
 
     byte[] get(byte[] key) {
-        lock.readLock().lock();
-        try {
-            ensureOpen();
-            return db.get(key);
-        } catch (RocksDBException e) {
-            throw failed("read", e);
-        } finally {
-            lock.readLock().unlock();
-        }
+        return locked("read", () -> db.get(key));
     }
 
     void put(byte[] key, byte[] value) {
-        lock.readLock().lock();
-        try {
-            ensureOpen();
+        locked("write", () -> {
             db.put(writes, key, value);
-        } catch (RocksDBException e) {
-            throw failed("write", e);
-        } finally {
-            lock.readLock().unlock();
-        }
+            return null;
+        });
     }
 
     void delete(byte[] key) {
-        lock.readLock().lock();
-        try {
-            ensureOpen();
+        locked("delete", () -> {
             db.delete(writes, key);
-        } catch (RocksDBException e) {
-            throw failed("delete", e);
-        } finally {
-            lock.readLock().unlock();
-        }
+            return null;
+        });
     }
 
     /** Deletes every key from {@code from} (inclusive) to {@code to} (exclusive) as one range tombstone. */
     void deleteRange(byte[] from, byte[] to) {
+        locked("delete", () -> {
+            db.deleteRange(writes, from, to);
+            return null;
+        });
+    }
+
+    /** One call to the RocksDB while it is open. */
+    private interface RocksCall<T> {
+        T call() throws RocksDBException;
+    }
+
+    private <T> T locked(String what, RocksCall<T> call) {
         lock.readLock().lock();
         try {
             ensureOpen();
-            db.deleteRange(writes, from, to);
+            return call.call();
         } catch (RocksDBException e) {
-            throw failed("delete", e);
+            throw failed(what, e);
         } finally {
             lock.readLock().unlock();
         }
@@ -134,28 +128,20 @@ final class SpillDisk implements AutoCloseable {
      * its first {@link #PREFIX} bytes (its queue's).
      */
     List<Map.Entry<byte[], byte[]>> read(byte[] from, int max) {
-        List<Map.Entry<byte[], byte[]>> entries = new ArrayList<>(Math.min(max, 256));
-        lock.readLock().lock();
-        try (RocksIterator it = openIterator()) {
-            for (it.seek(from); it.isValid() && entries.size() < max; it.next()) {
-                byte[] key = it.key();
-                if (!samePrefix(key, from)) {
-                    break;
+        return locked("read", () -> {
+            List<Map.Entry<byte[], byte[]>> entries = new ArrayList<>(Math.min(max, 256));
+            try (RocksIterator it = db.newIterator()) {
+                for (it.seek(from); it.isValid() && entries.size() < max; it.next()) {
+                    byte[] key = it.key();
+                    if (!samePrefix(key, from)) {
+                        break;
+                    }
+                    entries.add(new AbstractMap.SimpleImmutableEntry<>(key, it.value()));
                 }
-                entries.add(new AbstractMap.SimpleImmutableEntry<>(key, it.value()));
+                it.status();
             }
-            it.status();
-        } catch (RocksDBException e) {
-            throw failed("read", e);
-        } finally {
-            lock.readLock().unlock();
-        }
-        return entries;
-    }
-
-    private RocksIterator openIterator() {
-        ensureOpen();
-        return db.newIterator();
+            return entries;
+        });
     }
 
     private static boolean samePrefix(byte[] key, byte[] other) {
