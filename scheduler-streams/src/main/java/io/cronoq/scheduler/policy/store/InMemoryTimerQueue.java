@@ -9,8 +9,9 @@ import java.util.NavigableSet;
 import java.util.concurrent.ConcurrentSkipListSet;
 
 /**
- * A {@link TimerQueue} in memory, earliest first: the topology's (beside its tasks store), and the one of tests,
- * benchmarks and simulation. One thread writes; others may read it at the same time.
+ * A {@link TimerQueue} wholly in memory, earliest first: the one of tests, benchmarks and simulation (the
+ * topology keeps only the front of its queues in memory, the rest on disk, in {@code PoolIndex}). One thread
+ * writes; others may read it at the same time.
  */
 public final class InMemoryTimerQueue implements TimerQueue {
 
