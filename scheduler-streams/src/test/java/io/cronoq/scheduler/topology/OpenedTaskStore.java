@@ -29,14 +29,22 @@ record OpenedTaskStore(KeyValueStore<Bytes, byte[]> store, RecordBatchingStateRe
         return open(dir, serde, rules, false);
     }
 
-    /** With {@code transactional}, RocksDB buffers writes until a commit, as the scheduler runs it under exactly-once. */
+    /**
+     * With {@code transactional}, RocksDB buffers writes until a commit, as the scheduler runs it under exactly-once.
+     * Its index keeps the fewest entries of each line and queue in memory, so that longer ones go through the disk.
+     */
     static OpenedTaskStore open(File dir, Serde<TaskRecord> serde, TimeRules rules, boolean transactional) {
+        return open(dir, serde, rules, transactional, IndexedTaskStore.MIN_IN_MEMORY);
+    }
+
+    /** As above, the index keeping {@code inMemory} entries of each line and queue in memory. */
+    static OpenedTaskStore open(File dir, Serde<TaskRecord> serde, TimeRules rules, boolean transactional, int inMemory) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "indexed-store");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, dir.toString());
         props.put("processing.exception.handler.global.enabled", "true"); // as the scheduler sets it; quiets a warning
-        props.put(IndexedTaskStore.IN_MEMORY_CONFIG, Integer.toString(IndexedTaskStore.MIN_IN_MEMORY)); // lines longer than 4 go to disk
+        props.put(IndexedTaskStore.IN_MEMORY_CONFIG, Integer.toString(inMemory));
         if (transactional) {
             props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
             props.put(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, "true");
