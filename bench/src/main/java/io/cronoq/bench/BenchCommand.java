@@ -1,6 +1,8 @@
 package io.cronoq.bench;
 
 import java.io.PrintWriter;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -141,7 +143,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--set", paramLabel = "KEY=VALUE",
             description = "A scheduler setting for the scheduler under test (repeatable), e.g. --set "
                     + "cronoq.index.memory.entries=1000000 to compare two values of it.")
-    private java.util.Map<String, String> schedulerSettings = new java.util.HashMap<>();
+    private Map<String, String> schedulerSettings = new HashMap<>();
 
     @Option(names = "--json", description = "Print one JSON line with every figure instead of the report.")
     boolean json;

@@ -1,5 +1,7 @@
 package io.cronoq.bench;
 
+import java.util.Map;
+
 /**
  * What one {@code cronoq bench} run does: the fleet (pools, groups, workers, slots; simulated or real
  * agents), the load (a drain of pre-submitted tasks, a steady rate, a backlog for a saturated group),
@@ -42,7 +44,7 @@ public record BenchSettings(int pools, int groups, int workers, int slots, long 
                             int rate, int durationS, int warmupS, long backlog, int commitMs, int partitions,
                             String bootstrap, boolean fork, boolean baseline, long baselineRecords, Long retentionMs,
                             boolean agents, long startReportDelayMs, boolean stored, int tenants, boolean fanIn,
-                            java.util.Map<String, String> scheduler) {
+                            Map<String, String> scheduler) {
 
     /**
      * What an assignment→completion cycle costs a slot besides the run time, beyond one commit interval:
@@ -51,7 +53,7 @@ public record BenchSettings(int pools, int groups, int workers, int slots, long 
     static final long CYCLE_OVERHEAD_MS = 5;
 
     /** The scheduler settings the bench sets itself, each with the flag that sets it (or says why it cannot be set). */
-    private static final java.util.Map<String, String> BENCH_FLAGS = java.util.Map.of(
+    private static final Map<String, String> BENCH_FLAGS = Map.of(
             "cronoq.bootstrap.servers", "--bootstrap",
             "cronoq.topic.prefix", "nothing: each phase has topics of its own",
             "cronoq.application.id", "nothing: each phase has an application of its own",
@@ -92,7 +94,7 @@ public record BenchSettings(int pools, int groups, int workers, int slots, long 
         if (drain == 0 && rate == 0) {
             throw new IllegalArgumentException("nothing to measure: give --drain N, --rate N or both");
         }
-        scheduler = java.util.Map.copyOf(scheduler);
+        scheduler = Map.copyOf(scheduler);
         scheduler.forEach((key, value) -> {
             String flag = BENCH_FLAGS.get(key);
             if (flag != null) {

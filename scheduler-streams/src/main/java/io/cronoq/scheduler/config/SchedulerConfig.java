@@ -55,8 +55,8 @@ public final class SchedulerConfig {
             "How often (ms) the group looks again whether an instance warming up a pool's state has caught up, to move the pool to it: how long a restarted instance may wait for its pools. At least 60000.");
     public static final Key TRANSACTION_TIMEOUT_MS = new Key("cronoq.transaction.timeout.ms", "5000",
             "Under exactly-once, how long (ms) the brokers let a transaction stay open before aborting it: another instance taking over a crashed one's pools waits for its open transaction to be aborted. Far above cronoq.commit.interval.ms.");
-    public static final Key INDEX_MEMORY_ENTRIES = new Key("cronoq.index.memory.entries",
-            Integer.toString(io.cronoq.scheduler.topology.TaskIndex.DEFAULT_IN_MEMORY),
+    public static final Key INDEX_MEMORY_ENTRIES = new Key(io.cronoq.scheduler.topology.IndexedTaskStore.IN_MEMORY_CONFIG,
+            Integer.toString(io.cronoq.scheduler.topology.IndexedTaskStore.DEFAULT_IN_MEMORY),
             "How many of the first entries of each waiting line, timer queue and expiry queue the scheduler keeps in memory (at least "
                     + io.cronoq.scheduler.topology.IndexedTaskStore.MIN_IN_MEMORY + "); the rest wait in an unlogged RocksDB beside the tasks store and are read back as the front drains. The heap then holds about 130 bytes per entry kept, however many tasks wait or are kept finished.");
     public static final Key STREAM_THREADS = new Key("cronoq.num.stream.threads", "1",

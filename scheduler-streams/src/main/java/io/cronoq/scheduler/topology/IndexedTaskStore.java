@@ -127,12 +127,12 @@ public final class IndexedTaskStore extends WrappedStateStore<KeyValueStore<Byte
 
     /**
      * The setting that says how many entries of each line and queue the index keeps in memory
-     * ({@link #IN_MEMORY_CONFIG}), or {@link TaskIndex#DEFAULT_IN_MEMORY}.
+     * ({@link #IN_MEMORY_CONFIG}), or {@link #DEFAULT_IN_MEMORY}.
      */
     static int inMemory(Map<String, Object> configs) {
         Object value = configs.get(IN_MEMORY_CONFIG);
         if (value == null) {
-            return TaskIndex.DEFAULT_IN_MEMORY;
+            return DEFAULT_IN_MEMORY;
         }
         try {
             int entries = Integer.parseInt(String.valueOf(value).trim());
@@ -148,8 +148,10 @@ public final class IndexedTaskStore extends WrappedStateStore<KeyValueStore<Byte
 
     /** The Kafka Streams property (the scheduler's setting of the same name) read by {@link #inMemory}. */
     public static final String IN_MEMORY_CONFIG = "cronoq.index.memory.entries";
+    /** The entries of each line and queue kept in memory when the settings do not say. */
+    public static final int DEFAULT_IN_MEMORY = 256;
     /** The fewest entries of a line or queue kept in memory. */
-    public static final int MIN_IN_MEMORY = 4;
+    public static final int MIN_IN_MEMORY = SpillingMap.MIN_HEAD;
 
     @Override
     @SuppressWarnings("unchecked")

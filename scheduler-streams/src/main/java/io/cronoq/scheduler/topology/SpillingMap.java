@@ -60,10 +60,14 @@ public final class SpillingMap<K, V> {
      */
     private K tailBound;
 
+    /** The fewest entries kept in memory: a quarter of them (the refill's threshold) is at least one. */
+    static final int MIN_HEAD = 4;
+
     /** A map with at most {@code headMax} entries in memory and the rest on {@code disk} (all in memory when it is {@code null}). */
     SpillingMap(Codec<K, V> codec, SpillDisk disk, int headMax) {
-        if (disk != null && headMax < 4) {
-            throw new IllegalArgumentException("a spilling map keeps at least 4 entries in memory, not " + headMax);
+        if (disk != null && headMax < MIN_HEAD) {
+            throw new IllegalArgumentException("a spilling map keeps at least " + MIN_HEAD + " entries in memory, not "
+                    + headMax);
         }
         this.codec = codec;
         this.head = new ConcurrentSkipListMap<>(codec.order());
@@ -89,7 +93,7 @@ public final class SpillingMap<K, V> {
                 return false;
             }
             size.incrementAndGet();
-            if (head.size() > headMax) {
+            if (inMemory() > headMax) {
                 spillLast();
             }
             return true;
@@ -110,7 +114,7 @@ public final class SpillingMap<K, V> {
     boolean remove(K key) {
         if (head.remove(key) != null) {
             size.decrementAndGet();
-            if (tail.get() > 0 && head.size() < headMax / 4) {
+            if (tail.get() > 0 && inMemory() < headMax / 4) {
                 refill();
             }
             return true;
@@ -155,12 +159,12 @@ public final class SpillingMap<K, V> {
         return InOrder::new;
     }
 
-    /** Forgets the head; the tail is left to the disk, which is emptied as a whole. */
-    void clear() {
-        head.clear();
-        size.set(0);
-        tail.set(0);
-        tailBound = null;
+    /**
+     * Entries in memory, for the writing thread between its changes: what is not on disk. (A skip list
+     * counts itself by walking, and this is asked at every change.)
+     */
+    private long inMemory() {
+        return size.get() - tail.get();
     }
 
     /** Moves the head's last entry to the disk: written there before it leaves memory, so a reader never misses it. */

@@ -17,14 +17,11 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class TaskIndex {
 
-    /** Each pool's entries kept in memory (per line and per queue) when the settings do not say. */
-    public static final int DEFAULT_IN_MEMORY = 256;
-
     private final Map<String, PoolIndex> pools = new ConcurrentHashMap<>();
     private final TimeRules rules;
     /** Where lines and queues keep what is beyond {@link #inMemory}; {@code null}: everything in memory. */
     private SpillDisk disk;
-    private int inMemory = DEFAULT_IN_MEMORY;
+    private int inMemory;
 
     /** An index wholly in memory until {@link #spillTo} gives it a disk. */
     TaskIndex(TimeRules rules) {

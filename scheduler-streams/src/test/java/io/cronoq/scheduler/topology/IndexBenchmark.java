@@ -96,7 +96,7 @@ public class IndexBenchmark {
     @Setup(Level.Iteration)
     public void store(org.openjdk.jmh.infra.BenchmarkParams params) throws IOException {
         dir = Files.createTempDirectory("cronoq-index-bench").toFile();
-        opened = OpenedTaskStore.open(dir, serde, TimeRules.DEFAULT, false, TaskIndex.DEFAULT_IN_MEMORY);
+        opened = OpenedTaskStore.open(dir, serde, TimeRules.DEFAULT, false, IndexedTaskStore.DEFAULT_IN_MEMORY);
         if (params.getBenchmark().endsWith("reopen")) {
             changelog.forEach(opened.restore()::restoreBatch);
             opened.store().close();
@@ -121,7 +121,7 @@ public class IndexBenchmark {
 
     @Benchmark
     public long reopen() {
-        opened = OpenedTaskStore.open(dir, serde, TimeRules.DEFAULT, false, TaskIndex.DEFAULT_IN_MEMORY);
+        opened = OpenedTaskStore.open(dir, serde, TimeRules.DEFAULT, false, IndexedTaskStore.DEFAULT_IN_MEMORY);
         return opened.index().pool("p").waiting().counts().size();
     }
 

@@ -154,10 +154,6 @@ class SpillingMapTest {
 
     @Test
     void opensEmptyWhateverAnEarlierOpenLeft() throws Exception {
-        SpillingMap<Place, String> line = new SpillingMap<>(IndexCodecs.LINE, disk, 4);
-        for (int i = 0; i < 10; i++) {
-            line.put(new Place(0, i), "t" + i);
-        }
         Path kept = Files.createDirectories(dir.resolve("kept"));
         Files.writeString(kept.resolve("left-over"), "x");
         try (SpillDisk again = SpillDisk.open(kept.toFile())) {
