@@ -21,6 +21,7 @@ import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
 /**
@@ -46,6 +47,12 @@ final class SpillDisk implements AutoCloseable {
     /** Reads and writes hold it shared; closing holds it alone, so nothing touches a closed RocksDB. */
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private boolean open = true;
+    /** The writes gathered while a {@link Load} is open, else {@code null}; the loading thread's only. */
+    private WriteBatch gathered;
+    private Thread loader;
+
+    /** Writes gathered before one RocksDB write, while loading: large enough that the calls into RocksDB cost little per entry. */
+    static final int LOAD_BATCH = 10_000;
 
     private SpillDisk(File dir, Options options, WriteOptions writes, RocksDB db) {
         this.dir = dir;
@@ -81,29 +88,109 @@ final class SpillDisk implements AutoCloseable {
     }
 
     byte[] get(byte[] key) {
-        return locked("read", () -> db.get(key));
+        return locked("read", () -> {
+            writeGathered();
+            return db.get(key);
+        });
     }
 
     void put(byte[] key, byte[] value) {
-        locked("write", () -> {
-            db.put(writes, key, value);
-            return null;
-        });
+        write("write", () -> db.put(writes, key, value), batch -> batch.put(key, value));
     }
 
     void delete(byte[] key) {
-        locked("delete", () -> {
-            db.delete(writes, key);
-            return null;
-        });
+        write("delete", () -> db.delete(writes, key), batch -> batch.delete(key));
     }
 
     /** Deletes every key from {@code from} (inclusive) to {@code to} (exclusive) as one range tombstone. */
     void deleteRange(byte[] from, byte[] to) {
-        locked("delete", () -> {
-            db.deleteRange(writes, from, to);
+        write("delete", () -> db.deleteRange(writes, from, to), batch -> batch.deleteRange(from, to));
+    }
+
+    /** One write: straight to RocksDB, or gathered while this thread loads. */
+    private void write(String what, RocksWrite direct, GatheredWrite toGathered) {
+        locked(what, () -> {
+            if (loading()) {
+                toGathered.into(gathered);
+                writeGatheredIfFull();
+            } else {
+                direct.write();
+            }
             return null;
         });
+    }
+
+    private interface RocksWrite {
+        void write() throws RocksDBException;
+    }
+
+    private interface GatheredWrite {
+        void into(WriteBatch batch) throws RocksDBException;
+    }
+
+    /**
+     * Starts a load: until it is closed, writes are gathered and written {@link #LOAD_BATCH} at a time,
+     * and every key put is taken to be new ({@link #loading}), so a {@link SpillingMap} does not read
+     * the disk to find out. For one thread filling an index nobody reads yet, from records that each
+     * say different keys: the scan of a store being opened. A read in between sees every write before
+     * it, as gathered writes are written first.
+     */
+    Load load() {
+        locked("load", () -> {
+            if (gathered == null) {
+                gathered = new WriteBatch();
+                loader = Thread.currentThread();
+            }
+            return null;
+        });
+        return this::endLoad;
+    }
+
+    /** Whether a {@link #load} is open: every key put now is new. */
+    boolean loading() {
+        return gathered != null && loader == Thread.currentThread();
+    }
+
+    /** A load that {@link #close} ends, writing what it gathered. */
+    interface Load extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    private void endLoad() {
+        lock.readLock().lock();
+        try {
+            if (gathered == null) {
+                return;
+            }
+            try {
+                if (open) {
+                    writeGathered();
+                }
+            } catch (RocksDBException e) {
+                throw failed("write", e);
+            } finally {
+                gathered.close();
+                gathered = null;
+                loader = null;
+            }
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    private void writeGatheredIfFull() throws RocksDBException {
+        if (gathered.count() >= LOAD_BATCH) {
+            writeGathered();
+        }
+    }
+
+    /** Writes what the load gathered so far; from another thread (one that reads during a load), nothing. */
+    private void writeGathered() throws RocksDBException {
+        if (gathered != null && loader == Thread.currentThread() && gathered.count() > 0) {
+            db.write(writes, gathered);
+            gathered.clear();
+        }
     }
 
     /** One call to the RocksDB while it is open. */
@@ -129,6 +216,7 @@ final class SpillDisk implements AutoCloseable {
      */
     List<Map.Entry<byte[], byte[]>> read(byte[] from, int max) {
         return locked("read", () -> {
+            writeGathered();
             List<Map.Entry<byte[], byte[]>> entries = new ArrayList<>(Math.min(max, 256));
             try (RocksIterator it = db.newIterator()) {
                 for (it.seek(from); it.isValid() && entries.size() < max; it.next()) {
@@ -165,6 +253,10 @@ final class SpillDisk implements AutoCloseable {
                 return;
             }
             open = false;
+            if (gathered != null) {
+                gathered.close();
+                gathered = null;
+            }
             db.close();
             writes.close();
             options.close();

@@ -101,7 +101,7 @@ public final class SpillingMap<K, V> {
         byte[] bytes = key(key);
         if (codec.order().compare(key, tailBound) > 0) {
             tailBound = key;
-        } else if (disk.get(bytes) != null) {
+        } else if (!disk.loading() && disk.get(bytes) != null) {
             return false;
         }
         disk.put(bytes, codec.value(value));

@@ -8,6 +8,7 @@ import io.cronoq.scheduler.policy.store.TimerQueue.Timer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -86,6 +87,56 @@ class SpillingMapTest {
             assertThat(line.first(7)).isEqualTo(model.entrySet().stream().limit(7).toList());
             model.forEach((place, id) -> line.remove(place));
         }
+    }
+
+    @Test
+    void aLoadGathersItsWritesAndReadsInBetweenSeeEveryOne() {
+        SpillingMap<Place, String> line = new SpillingMap<>(IndexCodecs.LINE, disk, 16);
+        List<Integer> sequences = new ArrayList<>();
+        for (int i = 0; i < 2 * SpillDisk.LOAD_BATCH + 123; i++) {
+            sequences.add(i);
+        }
+        Collections.shuffle(sequences, new Random(7)); // as a scan in task-id order meets a line's places
+        TreeMap<Place, String> model = new TreeMap<>();
+        try (SpillDisk.Load load = disk.load()) {
+            assertThat(disk.loading()).isTrue();
+            for (int i = 0; i < sequences.size(); i++) {
+                Place place = new Place(0, sequences.get(i));
+                assertThat(line.put(place, "t" + place.sequence())).isTrue();
+                model.put(place, "t" + place.sequence());
+                if (i % 5_000 == 4_999) {
+                    assertThat(line.first().getKey()).isEqualTo(model.firstKey());
+                    assertThat(entries(line)).as("a read in the load sees every write before it")
+                            .isEqualTo(new ArrayList<>(model.entrySet()));
+                }
+            }
+        }
+        assertThat(disk.loading()).isFalse();
+        assertThat(line.spilled()).isEqualTo(sequences.size() - 16L);
+        assertThat(entries(line)).isEqualTo(new ArrayList<>(model.entrySet()));
+        assertThat(line.put(new Place(0, 77), "again")).as("after the load, a key there is found again").isFalse();
+
+        int drained = 0;
+        for (Map.Entry<Place, String> first = line.first(); first != null; first = line.first()) {
+            assertThat(first.getKey()).isEqualTo(model.pollFirstEntry().getKey());
+            line.remove(first.getKey());
+            drained++;
+        }
+        assertThat(drained).isEqualTo(sequences.size());
+    }
+
+    @Test
+    void closingTheDiskInALoadDropsWhatItGathered() {
+        SpillingMap<Place, String> line = new SpillingMap<>(IndexCodecs.LINE, disk, 4);
+        SpillDisk.Load load = disk.load();
+        for (int i = 0; i < 10; i++) {
+            line.put(new Place(0, i), "t" + i);
+        }
+        disk.close();
+        load.close();
+        assertThat(disk.loading()).isFalse();
+        assertThatThrownBy(() -> entries(line)).as("the tail is gone with the disk")
+                .isInstanceOf(InvalidStateStoreException.class);
     }
 
     @Test
