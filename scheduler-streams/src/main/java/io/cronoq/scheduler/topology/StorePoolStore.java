@@ -10,6 +10,7 @@ import io.cronoq.scheduler.policy.store.KeyedDependencyStore;
 import io.cronoq.scheduler.policy.store.PoolStore;
 import io.cronoq.scheduler.policy.store.TimerQueue;
 import io.cronoq.scheduler.policy.store.WaitingQueue;
+import io.cronoq.scheduler.policy.time.Retention;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -135,7 +136,13 @@ final class StorePoolStore implements PoolStore {
     public void putTask(TaskRecord task) {
         String id = task.getTask().getTaskId();
         changedTasks.put(id, task);
-        decoded.put(StoreNames.taskKey(pool, id), task);
+        if (Retention.isFinished(task.getState())) {
+            // Seldom read again (a late report, a dependant's check): decoding it then costs less than the
+            // young collections copying thousands of finished tasks the cache would keep alive.
+            decoded.remove(StoreNames.taskKey(pool, id));
+        } else {
+            decoded.put(StoreNames.taskKey(pool, id), task);
+        }
     }
 
     @Override
