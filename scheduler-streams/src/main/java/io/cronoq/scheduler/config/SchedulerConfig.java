@@ -2,6 +2,7 @@ package io.cronoq.scheduler.config;
 
 import io.cronoq.scheduler.policy.TimeRules;
 import io.cronoq.scheduler.topology.AssignmentRecords;
+import io.cronoq.scheduler.topology.IndexedTaskStore;
 import io.cronoq.scheduler.topology.JournalRecords;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,10 +56,10 @@ public final class SchedulerConfig {
             "How often (ms) the group looks again whether an instance warming up a pool's state has caught up, to move the pool to it: how long a restarted instance may wait for its pools. At least 60000.");
     public static final Key TRANSACTION_TIMEOUT_MS = new Key("cronoq.transaction.timeout.ms", "5000",
             "Under exactly-once, how long (ms) the brokers let a transaction stay open before aborting it: another instance taking over a crashed one's pools waits for its open transaction to be aborted. Far above cronoq.commit.interval.ms.");
-    public static final Key INDEX_MEMORY_ENTRIES = new Key(io.cronoq.scheduler.topology.IndexedTaskStore.IN_MEMORY_CONFIG,
-            Integer.toString(io.cronoq.scheduler.topology.IndexedTaskStore.DEFAULT_IN_MEMORY),
+    public static final Key INDEX_MEMORY_ENTRIES = new Key(IndexedTaskStore.IN_MEMORY_CONFIG,
+            Integer.toString(IndexedTaskStore.DEFAULT_IN_MEMORY),
             "How many of the first entries of each waiting line, timer queue and expiry queue the scheduler keeps in memory (at least "
-                    + io.cronoq.scheduler.topology.IndexedTaskStore.MIN_IN_MEMORY + "); the rest wait in an unlogged RocksDB beside the tasks store and are read back as the front drains. The heap then holds about 130 bytes per entry kept, however many tasks wait or are kept finished.");
+                    + IndexedTaskStore.MIN_IN_MEMORY + "); the rest wait in an unlogged RocksDB beside the tasks store and are read back as the front drains. The heap then holds about 130 bytes per entry kept, however many tasks wait or are kept finished.");
     public static final Key STREAM_THREADS = new Key("cronoq.num.stream.threads", "1",
             "Stream threads per scheduler instance; pools spread over them by partition.");
     public static final Key SCHEMA_REGISTRY_URL = new Key("cronoq.schema.registry.url", "",
@@ -191,7 +192,7 @@ public final class SchedulerConfig {
             }
         });
         intAtLeast(STREAM_THREADS, 1);
-        intAtLeast(INDEX_MEMORY_ENTRIES, io.cronoq.scheduler.topology.IndexedTaskStore.MIN_IN_MEMORY);
+        intAtLeast(INDEX_MEMORY_ENTRIES, IndexedTaskStore.MIN_IN_MEMORY);
         intAtLeast(PARTITIONS, 1);
         intAtLeast(AUTH_SIGNATURE_MAX_AGE_MS, 1);
         intAtLeast(TICK_INTERVAL_MS, 1);

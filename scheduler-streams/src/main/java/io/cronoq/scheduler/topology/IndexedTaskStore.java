@@ -111,15 +111,11 @@ public final class IndexedTaskStore extends WrappedStateStore<KeyValueStore<Byte
         this.position = wrapped().getPosition();
         this.positionsLogged = Boolean.parseBoolean(String.valueOf(
                 context.appConfigs().get(StreamsConfig.InternalConfig.IQ_CONSISTENCY_OFFSET_VECTOR_ENABLED)));
-        SpillDisk disk = null;
         if (wrapped().persistent()) { // an in-memory tasks store (tests) keeps its index wholly in memory too
-            disk = SpillDisk.open(new File(context.stateDir(), name() + ".index"));
-            index.spillTo(disk, inMemory(context.appConfigs()));
+            index.spillTo(SpillDisk.open(new File(context.stateDir(), name() + ".index")), inMemory(context.appConfigs()));
         }
-        // One scan: each record is read once and says its own keys, and nobody reads the index yet, so its
-        // disk takes the entries as a load (gathered writes, no look for a key already there).
-        try (KeyValueIterator<Bytes, byte[]> all = wrapped().all();
-             SpillDisk.Load load = disk == null ? () -> { } : disk.load()) {
+        // One scan: each record is read once and says its own keys, and nobody reads the index yet.
+        try (KeyValueIterator<Bytes, byte[]> all = wrapped().all(); SpillDisk.Load load = index.load()) {
             all.forEachRemaining(kv -> index.add(decode(kv.value)));
         }
     }

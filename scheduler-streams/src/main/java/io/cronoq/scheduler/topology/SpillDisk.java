@@ -137,10 +137,11 @@ final class SpillDisk implements AutoCloseable {
      */
     Load load() {
         locked("load", () -> {
-            if (gathered == null) {
-                gathered = new WriteBatch();
-                loader = Thread.currentThread();
+            if (gathered != null) {
+                throw new IllegalStateException("a load of the index's disk at " + dir + " is already open");
             }
+            gathered = new WriteBatch();
+            loader = Thread.currentThread();
             return null;
         });
         return this::endLoad;
@@ -157,25 +158,30 @@ final class SpillDisk implements AutoCloseable {
         void close();
     }
 
+    /** Writes what the load gathered and ends it; nothing to write when the disk closed first (it dropped the load). */
     private void endLoad() {
         lock.readLock().lock();
         try {
-            if (gathered == null) {
+            if (!loading()) {
                 return;
             }
             try {
-                if (open) {
-                    writeGathered();
-                }
+                writeGathered();
             } catch (RocksDBException e) {
                 throw failed("write", e);
             } finally {
-                gathered.close();
-                gathered = null;
-                loader = null;
+                dropGathered();
             }
         } finally {
             lock.readLock().unlock();
+        }
+    }
+
+    private void dropGathered() {
+        if (gathered != null) {
+            gathered.close();
+            gathered = null;
+            loader = null;
         }
     }
 
@@ -187,7 +193,7 @@ final class SpillDisk implements AutoCloseable {
 
     /** Writes what the load gathered so far; from another thread (one that reads during a load), nothing. */
     private void writeGathered() throws RocksDBException {
-        if (gathered != null && loader == Thread.currentThread() && gathered.count() > 0) {
+        if (loading() && gathered.count() > 0) {
             db.write(writes, gathered);
             gathered.clear();
         }
@@ -253,10 +259,7 @@ final class SpillDisk implements AutoCloseable {
                 return;
             }
             open = false;
-            if (gathered != null) {
-                gathered.close();
-                gathered = null;
-            }
+            dropGathered();
             db.close();
             writes.close();
             options.close();

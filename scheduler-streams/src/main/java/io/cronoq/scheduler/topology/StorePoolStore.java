@@ -126,7 +126,7 @@ final class StorePoolStore implements PoolStore {
                 }
             }
             if (task != null) {
-                decoded.put(key, task);
+                decoded.keep(key, task);
             }
         }
         return task;
@@ -136,13 +136,7 @@ final class StorePoolStore implements PoolStore {
     public void putTask(TaskRecord task) {
         String id = task.getTask().getTaskId();
         changedTasks.put(id, task);
-        if (Retention.isFinished(task.getState())) {
-            // Seldom read again (a late report, a dependant's check): decoding it then costs less than the
-            // young collections copying thousands of finished tasks the cache would keep alive.
-            decoded.remove(StoreNames.taskKey(pool, id));
-        } else {
-            decoded.put(StoreNames.taskKey(pool, id), task);
-        }
+        decoded.keep(StoreNames.taskKey(pool, id), task);
     }
 
     @Override
@@ -187,8 +181,8 @@ final class StorePoolStore implements PoolStore {
     }
 
     /**
-     * Tasks recently read or written by one stream task's pools, decoded, least recently used
-     * first out ({@value #CAPACITY} at most: about the attempts in flight on a busy instance).
+     * Unfinished tasks recently read or written by one stream task's pools, decoded, least recently
+     * used first out ({@value #CAPACITY} at most: about the attempts in flight on a busy instance).
      * Keyed like the tasks store (pool/id), so the pools of a stream task share one.
      */
     static final class DecodedTasks extends LinkedHashMap<String, TaskRecord> {
@@ -197,6 +191,19 @@ final class StorePoolStore implements PoolStore {
 
         DecodedTasks() {
             super(256, 0.75f, true);
+        }
+
+        /**
+         * Keeps {@code task} decoded under {@code key}, unless it has finished: a finished task is seldom
+         * read again (a late report, a dependant's check), and decoding it then costs less than the young
+         * collections copying the thousands of finished tasks the cache would otherwise keep alive.
+         */
+        void keep(String key, TaskRecord task) {
+            if (Retention.isFinished(task.getState())) {
+                remove(key);
+            } else {
+                put(key, task);
+            }
         }
 
         @Override

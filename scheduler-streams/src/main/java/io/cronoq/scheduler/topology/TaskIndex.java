@@ -35,6 +35,14 @@ public final class TaskIndex {
         this.inMemory = inMemory;
     }
 
+    /**
+     * Starts filling the index from records that each say keys of their own, before anyone reads it (the
+     * scan of a store being opened): its disk, if it has one, takes the entries as a {@link SpillDisk#load}.
+     */
+    SpillDisk.Load load() {
+        return disk == null ? () -> { } : disk.load();
+    }
+
     /** The index of a pool, made empty on first use. */
     public PoolIndex pool(String pool) {
         return pools.computeIfAbsent(pool, p -> new PoolIndex(disk, inMemory));

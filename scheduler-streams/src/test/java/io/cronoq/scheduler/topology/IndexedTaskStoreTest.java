@@ -210,7 +210,7 @@ class IndexedTaskStoreTest {
         return new ConsumerRecord<>("changelog", 0, offset++, key, null);
     }
 
-    private static TaskRecord inLine(String id, long sequence) {
+    static TaskRecord inLine(String id, long sequence) {
         return new TaskRecord(submitted(id), TaskState.WAITING, sequence, new ArrayList<>(), null, T0, T0,
                 1_000L, null, T0, 0, 0);
     }
@@ -220,7 +220,7 @@ class IndexedTaskStoreTest {
                 Long.MAX_VALUE, T0.plusSeconds(60), T0, 0, 0);
     }
 
-    private static TaskRecord finished(String id, long sequence) {
+    static TaskRecord finished(String id, long sequence) {
         return new TaskRecord(submitted(id), TaskState.SUCCEEDED, sequence, new ArrayList<>(), null, null, T0,
                 Long.MAX_VALUE, null, null, 0, 0);
     }

@@ -100,6 +100,7 @@ class SpillingMapTest {
         TreeMap<Place, String> model = new TreeMap<>();
         try (SpillDisk.Load load = disk.load()) {
             assertThat(disk.loading()).isTrue();
+            assertThatThrownBy(disk::load).as("one load at a time").isInstanceOf(IllegalStateException.class);
             for (int i = 0; i < sequences.size(); i++) {
                 Place place = new Place(0, sequences.get(i));
                 assertThat(line.put(place, "t" + place.sequence())).isTrue();
@@ -126,7 +127,7 @@ class SpillingMapTest {
     }
 
     @Test
-    void closingTheDiskInALoadDropsWhatItGathered() {
+    void aLoadEndsQuietlyWhenItsDiskClosedFirst() {
         SpillingMap<Place, String> line = new SpillingMap<>(IndexCodecs.LINE, disk, 4);
         SpillDisk.Load load = disk.load();
         for (int i = 0; i < 10; i++) {
