@@ -40,6 +40,8 @@ import org.slf4j.LoggerFactory;
 public final class Bench {
 
     private static final Logger log = LoggerFactory.getLogger(Bench.class);
+    /** How long after a rate phase is set up its first submission goes out. */
+    private static final long START_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final BenchSettings settings;
     private final PrintWriter progress;
@@ -82,6 +84,11 @@ public final class Bench {
                 step("JVM warm-up: an unmeasured drain of " + settings.warmupDrain() + " tasks on topics of its own");
                 drainPhase(settings.warmupDrain(), "warmup");
             }
+            if (settings.rate() > 0 && settings.warmupAtRateS() > 0) {
+                step(String.format(java.util.Locale.ROOT, "JVM warm-up: %d s unmeasured at %,d tasks/s on topics of "
+                        + "their own", settings.warmupAtRateS(), settings.rate()));
+                ratePhase("warmup-rate");
+            }
             if (settings.drain() > 0) {
                 DrainOutcome outcome = drainPhase(settings.drain(), "drain");
                 drain = outcome.drain();
@@ -98,7 +105,7 @@ public final class Bench {
                     step(String.format(java.util.Locale.ROOT, "Baseline: %,.0f records/s", baselineDrain.perSecond()));
                 }
             }
-            RateOutcome rate = settings.rate() > 0 ? ratePhase() : null;
+            RateOutcome rate = settings.rate() > 0 ? ratePhase("rate") : null;
             Baseline.RateResult baselineRate = null;
             if (rate != null && settings.baseline()) {
                 step("Baseline: " + settings.rate() + " records/s");
@@ -206,13 +213,19 @@ public final class Bench {
         }
     }
 
-    private RateOutcome ratePhase() {
-        SchedulerConfig config = config("rate");
+    /**
+     * The rate phase on the topics of {@code phase}: "rate" measures it (and then the backlog, if asked); any other
+     * phase runs {@link BenchSettings#warmupAtRateS()} seconds at the rate unmeasured and returns {@code null}.
+     */
+    private RateOutcome ratePhase(String phase) {
+        boolean measured = phase.equals("rate");
+        String label = measured ? "Rate" : "Warm-up at the rate";
+        SchedulerConfig config = config(phase);
         SchemaRegistry registry = SchedulerApp.registry(config);
         Topics topics = SchedulerApp.topics(config, registry);
         TopicSetup.ensure(config, topics);
-        step("Rate: starting the scheduler and " + settings.workers() + " " + fleetName());
-        try (SchedulerUnderTest scheduler = startScheduler(config, "rate");
+        step(label + ": starting the scheduler and " + settings.workers() + " " + fleetName());
+        try (SchedulerUnderTest scheduler = startScheduler(config, phase);
              Fleet workers = fleet(config, topics);
              JournalWatcher journal = JournalWatcher.start(bootstrap, topics.journal(), registry);
              KafkaProducer<String, byte[]> producer = BenchClients.producer(bootstrap)) {
@@ -223,13 +236,18 @@ public final class Bench {
                 // the measured seconds.
                 int changes = sendSharingPolicy(producer, topics);
                 awaitTakenIn(config, topics, drainTimeout(changes), "the sharing policy");
-                step("Rate: the sharing policy of " + settings.tenants() + " tenants taken in");
+                step(label + ": the sharing policy of " + settings.tenants() + " tenants taken in");
             }
             var registrations = workload.registrations(clock.instant());
             workers.register(registrations);
             Waits.until(() -> workers.accepted(registrations.stream().map(r -> r.getWorkerId()).toList()),
                     Duration.ofSeconds(120), "the " + fleetName() + " to be accepted");
             AtomicLong sent = new AtomicLong();
+            if (!measured) {
+                runAtRate(label, System.nanoTime() + START_DELAY_NANOS, topics, producer, journal, sent,
+                        settings.warmupAtRateS(), 0);
+                return null;
+            }
             BenchReport.Rate empty = measureRate("Rate", topics, producer, workers, journal, sent);
             threadMetrics.put("rate", scheduler.threadMetrics());
             BenchReport.Memory memoryEmpty = scheduler.memory(0);
@@ -248,27 +266,38 @@ public final class Bench {
 
     private BenchReport.Rate measureRate(String label, Topics topics, KafkaProducer<String, byte[]> producer,
                                          Fleet workers, JournalWatcher journal, AtomicLong sent) {
+        long start = System.nanoTime() + START_DELAY_NANOS;
+        workers.measureFrom(start + TimeUnit.SECONDS.toNanos(settings.warmupS()));
+        long lag = runAtRate(label, start, topics, producer, journal, sent, settings.warmupS(), settings.durationS());
+        Latency.Summary latency = workers.latency().summary();
+        step(String.format(java.util.Locale.ROOT, "%s: p50 %.1f ms, p99 %.1f ms", label, latency.p50(), latency.p99()));
+        return new BenchReport.Rate(settings.rate(), latency, workers.placements().perSecond(), journal.succeeded().perSecond(),
+                lag / 1e6);
+    }
+
+    /**
+     * Submits at the rate for {@code warmupS + durationS} seconds, open loop, from {@code start} (by
+     * {@link System#nanoTime()}), and waits until every task sent has finished; returns how far the pacer fell
+     * behind, in nanoseconds.
+     */
+    private long runAtRate(String label, long start, Topics topics, KafkaProducer<String, byte[]> producer,
+                           JournalWatcher journal, AtomicLong sent, int warmupS, int durationS) {
         int rate = settings.rate();
-        long total = (long) rate * (settings.warmupS() + settings.durationS());
-        long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
-        long measureFrom = start + TimeUnit.SECONDS.toNanos(settings.warmupS());
-        workers.measureFrom(measureFrom);
+        long total = (long) rate * (warmupS + durationS);
         journal.reset();
-        step(String.format(java.util.Locale.ROOT, "%s: %,d tasks/s for %d s + %d s warm-up", label, rate,
-                settings.durationS(), settings.warmupS()));
+        step(durationS == 0
+                ? String.format(java.util.Locale.ROOT, "%s: %,d tasks/s for %d s, unmeasured", label, rate, warmupS)
+                : String.format(java.util.Locale.ROOT, "%s: %,d tasks/s for %d s + %d s warm-up", label, rate,
+                        durationS, warmupS));
         AtomicLong failures = new AtomicLong();
-        long first = sent.get();
-        long lag = Pacer.run(first, total, rate, start,
+        long lag = Pacer.run(sent.get(), total, rate, start,
                 (i, stamp) -> submit(producer, topics, workload.task(i, stamp, clock.instant()), failures));
         sent.addAndGet(total);
         producer.flush();
         checkSent(failures);
         Waits.until(() -> journal.succeeded().count() >= total, rateTimeout(),
                 "the " + total + " tasks sent at " + rate + "/s to finish");
-        Latency.Summary latency = workers.latency().summary();
-        step(String.format(java.util.Locale.ROOT, "%s: p50 %.1f ms, p99 %.1f ms", label, latency.p50(), latency.p99()));
-        return new BenchReport.Rate(rate, latency, workers.placements().perSecond(), journal.succeeded().perSecond(),
-                lag / 1e6);
+        return lag;
     }
 
     private void loadBacklog(SchedulerConfig config, Topics topics, KafkaProducer<String, byte[]> producer,
@@ -412,8 +441,9 @@ public final class Bench {
 
     /** Long enough for a rate the scheduler cannot keep up with to drain at 100 tasks/s. */
     private Duration rateTimeout() {
-        long tasks = (long) settings.rate() * (settings.warmupS() + settings.durationS());
-        return Duration.ofSeconds(Math.max(120 + settings.warmupS() + settings.durationS(), tasks / 100));
+        int seconds = Math.max(settings.warmupS() + settings.durationS(), settings.warmupAtRateS());
+        long tasks = (long) settings.rate() * seconds;
+        return Duration.ofSeconds(Math.max(120 + seconds, tasks / 100));
     }
 
     private void step(String message) {

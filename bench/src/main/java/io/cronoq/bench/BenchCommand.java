@@ -32,6 +32,12 @@ public final class BenchCommand implements Callable<Integer> {
      */
     static final long DEFAULT_WARMUP_DRAIN = 100_000;
     /**
+     * The warm-up at the rate when --rate is given and no --warmup-at-rate: after a warm-up drain alone, the JIT was
+     * still compiling the broker's and the clients' steady-rate paths 30 s into a 5,000 tasks/s phase, on 2 cores at
+     * 92-97% CPU, and the stalls it caused made that phase's p99.
+     */
+    static final int DEFAULT_WARMUP_AT_RATE_S = 60;
+    /**
      * The baseline's drain when none is given: long enough that what does not grow with a drain (its first fetches,
      * transactions and commits on fresh topics) weighs little on its records/s, which grew 3.4x from a 40,000- to a
      * 100,000-record drain.
@@ -98,6 +104,15 @@ public final class BenchCommand implements Callable<Integer> {
                     + "whose JIT has compiled the hot paths (on a cold JVM the JIT takes more CPU per task than the "
                     + "scheduler's stream thread). Default: ${DEFAULT-VALUE}; 0 measures a cold JVM."})
     long warmupDrain;
+
+    @Option(names = "--warmup-at-rate", paramLabel = "S",
+            description = {"With --rate, then run S seconds at the rate unmeasured, on topics of their own: a drain "
+                    + "does not run what a steady rate runs (small produce and fetch requests, short polls, in the "
+                    + "broker, the clients and the scheduler), and on a JVM warmed by a drain alone the JIT compiles it "
+                    + "during the first half-minute at the rate, taking CPU the measured seconds need. "
+                    + "Default: " + DEFAULT_WARMUP_AT_RATE_S + " with --rate, none in the short default run; 0: "
+                    + "none (then --warmup on the measured scheduler is all)."})
+    Integer warmupAtRateS;
 
     @Option(names = "--rate", paramLabel = "N", description = "Submit N tasks/s, open loop, to a running scheduler.")
     Integer rate;
@@ -186,8 +201,9 @@ public final class BenchCommand implements Callable<Integer> {
                     + "agents report as they do");
         }
         long startDelay = agents ? 0 : startReportDelayMs == null ? DEFAULT_START_REPORT_DELAY_MS : startReportDelayMs;
-        return new BenchSettings(pools, groups, workers, slots, runMs, drainTasks, warmupDrain, perSecond, durationS,
-                warmupS, backlog, commitMs, partitions, bootstrap, fork, !noBaseline, baselineRecords, retentionMs,
+        int atRate = warmupAtRateS != null ? warmupAtRateS : neither ? 0 : DEFAULT_WARMUP_AT_RATE_S;
+        return new BenchSettings(pools, groups, workers, slots, runMs, drainTasks, warmupDrain, atRate, perSecond,
+                durationS, warmupS, backlog, commitMs, partitions, bootstrap, fork, !noBaseline, baselineRecords, retentionMs,
                 agents, startDelay, stored, tenants, fanIn, schedulerSettings);
     }
 }

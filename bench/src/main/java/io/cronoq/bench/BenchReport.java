@@ -3,7 +3,9 @@ package io.cronoq.bench;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -253,8 +255,17 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
         if (!s.scheduler().isEmpty()) {
             out.printf(Locale.ROOT, "scheduler settings: %s%n", new java.util.TreeMap<>(s.scheduler()));
         }
-        if (s.warmupDrain() > 0) {
-            out.printf(Locale.ROOT, "JVM warmed up first by an unmeasured drain of %,d tasks%n", s.warmupDrain());
+        boolean atRate = s.rate() > 0 && s.warmupAtRateS() > 0;
+        if (s.warmupDrain() > 0 || atRate) {
+            List<String> warmups = new ArrayList<>();
+            if (s.warmupDrain() > 0) {
+                warmups.add(String.format(Locale.ROOT, "a drain of %,d tasks", s.warmupDrain()));
+            }
+            if (atRate) {
+                warmups.add(String.format(Locale.ROOT, "%d s at %,d tasks/s", s.warmupAtRateS(), s.rate()));
+            }
+            out.printf(Locale.ROOT, "JVM warmed up first, unmeasured and on topics of their own, by %s%n",
+                    String.join(", then ", warmups));
         }
         out.printf(Locale.ROOT, "load average at start %s, at end %s (2-core figures are noisy: compare the ratios)%n",
                 load(loadBefore), load(loadAfter));

@@ -57,6 +57,24 @@ class BenchCommandTest {
         assertThat(settings.rate()).isEqualTo(BenchCommand.DEFAULT_RATE);
         assertThat(settings.baseline()).isTrue();
         assertThat(settings.warmupDrain()).isEqualTo(BenchCommand.DEFAULT_WARMUP_DRAIN);
+        assertThat(settings.warmupAtRateS()).as("the short run does not warm up at its low rate").isZero();
+    }
+
+    @Test
+    void aRateRunWarmsUpAtTheRateUnlessToldOtherwise() {
+        BenchCommand command = new BenchCommand();
+        new CommandLine(command).parseArgs("--rate", "5000");
+        assertThat(command.settings().warmupAtRateS()).isEqualTo(BenchCommand.DEFAULT_WARMUP_AT_RATE_S);
+        BenchCommand without = new BenchCommand();
+        new CommandLine(without).parseArgs("--rate", "5000", "--warmup-at-rate", "0");
+        assertThat(without.settings().warmupAtRateS()).isZero();
+    }
+
+    @Test
+    void aNegativeWarmupAtTheRateIsAUsageError() {
+        Run run = run("--rate", "100", "--warmup-at-rate", "-1");
+        assertThat(run.code()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(run.err()).contains("--warmup-at-rate is -1");
     }
 
     @Test
