@@ -40,6 +40,13 @@ import org.slf4j.LoggerFactory;
 public final class Bench {
 
     private static final Logger log = LoggerFactory.getLogger(Bench.class);
+    /**
+     * The warm-up drain runs as this many drains, each a new scheduler on topics of its own. A drain's first phase
+     * change (taking in, then placing; one scheduler closing, the next starting) hits paths its compiled code never
+     * saw, and the JVM throws that code away ("unstable_if", "class_check" deoptimizations) and compiles it again.
+     * With one round that happened during the measured drain.
+     */
+    static final int WARMUP_ROUNDS = 2;
     /** How long after a rate phase is set up its first submission goes out. */
     private static final long START_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
@@ -81,13 +88,20 @@ public final class Bench {
             Baseline.DrainResult baselineDrain = null;
             BenchReport.Memory afterDrain = null;
             if (settings.warmupDrain() > 0) {
-                step("JVM warm-up: an unmeasured drain of " + settings.warmupDrain() + " tasks on topics of its own");
-                drainPhase(settings.warmupDrain(), "warmup");
+                long each = Math.max(1, settings.warmupDrain() / WARMUP_ROUNDS);
+                for (int round = 1; round <= WARMUP_ROUNDS; round++) {
+                    step(String.format(java.util.Locale.ROOT, "JVM warm-up, round %d of %d: an unmeasured drain of "
+                            + "%,d tasks on topics of its own", round, WARMUP_ROUNDS, each));
+                    drainPhase(each, round == 1 ? "warmup" : "warmup-" + round);
+                }
             }
             if (settings.rate() > 0 && settings.warmupAtRateS() > 0) {
                 step(String.format(java.util.Locale.ROOT, "JVM warm-up: %d s unmeasured at %,d tasks/s on topics of "
                         + "their own", settings.warmupAtRateS(), settings.rate()));
                 ratePhase("warmup-rate");
+            }
+            if (settings.warmupDrain() > 0 || settings.rate() > 0 && settings.warmupAtRateS() > 0) {
+                settleJit("JVM warm-up");
             }
             if (settings.drain() > 0) {
                 DrainOutcome outcome = drainPhase(settings.drain(), "drain");
@@ -167,6 +181,9 @@ public final class Bench {
                     scheduler.awaitRunning(Duration.ofSeconds(120));
                     if (settings.stored()) {
                         awaitTakenIn(config, topics, drainTimeout(n), "the submissions");
+                        if (measured) {
+                            settleJit(label);
+                        }
                         step(label + ": " + n + " tasks stored; the workers join");
                         workers.register(workload.registrations(clock.instant()));
                     }
@@ -266,6 +283,7 @@ public final class Bench {
 
     private BenchReport.Rate measureRate(String label, Topics topics, KafkaProducer<String, byte[]> producer,
                                          Fleet workers, JournalWatcher journal, AtomicLong sent) {
+        settleJit(label);
         long start = System.nanoTime() + START_DELAY_NANOS;
         workers.measureFrom(start + TimeUnit.SECONDS.toNanos(settings.warmupS()));
         long lag = runAtRate(label, start, topics, producer, journal, sent, settings.warmupS(), settings.durationS());
@@ -298,6 +316,13 @@ public final class Bench {
         Waits.until(() -> journal.succeeded().count() >= total, rateTimeout(),
                 "the " + total + " tasks sent at " + rate + "/s to finish");
         return lag;
+    }
+
+    /** Waits up to {@code --jit-wait} for the JIT to go quiet ({@link JitQuiet}), and says what it found. */
+    private void settleJit(String label) {
+        if (settings.jitWaitS() > 0) {
+            step(label + ": " + JitQuiet.await(Duration.ofSeconds(settings.jitWaitS())).describe());
+        }
     }
 
     private void loadBacklog(SchedulerConfig config, Topics topics, KafkaProducer<String, byte[]> producer,
@@ -369,7 +394,7 @@ public final class Bench {
     private Baseline baseline() {
         Properties props = SchedulerApp.streamsProperties(config("baseline"));
         return new Baseline(bootstrap, props, runId + "-baseline", settings.partitions(), recordSize, workload, runDir,
-                cpu);
+                cpu, Duration.ofSeconds(settings.jitWaitS()));
     }
 
     /** The workers of a phase on the topics of {@code config}: simulated ones, or real agents. */

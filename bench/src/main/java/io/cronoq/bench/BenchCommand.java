@@ -114,6 +114,13 @@ public final class BenchCommand implements Callable<Integer> {
                     + "none (then --warmup on the measured scheduler is all)."})
     Integer warmupAtRateS;
 
+    @Option(names = "--jit-wait", paramLabel = "S", defaultValue = "120",
+            description = {"Before each measured part (the scheduler's and the baseline's), wait up to S seconds for "
+                    + "the JIT to go quiet (compiling under 2% of 2 s): on 2 cores its one C2 thread was still working "
+                    + "through what the warm-up queued when the measured drain began. Default: ${DEFAULT-VALUE}; 0: no "
+                    + "wait."})
+    int jitWaitS;
+
     @Option(names = "--rate", paramLabel = "N", description = "Submit N tasks/s, open loop, to a running scheduler.")
     Integer rate;
 
@@ -202,7 +209,7 @@ public final class BenchCommand implements Callable<Integer> {
         }
         long startDelay = agents ? 0 : startReportDelayMs == null ? DEFAULT_START_REPORT_DELAY_MS : startReportDelayMs;
         int atRate = warmupAtRateS != null ? warmupAtRateS : neither ? 0 : DEFAULT_WARMUP_AT_RATE_S;
-        return new BenchSettings(pools, groups, workers, slots, runMs, drainTasks, warmupDrain, atRate, perSecond,
+        return new BenchSettings(pools, groups, workers, slots, runMs, drainTasks, warmupDrain, atRate, jitWaitS, perSecond,
                 durationS, warmupS, backlog, commitMs, partitions, bootstrap, fork, !noBaseline, baselineRecords, retentionMs,
                 agents, startDelay, stored, tenants, fanIn, schedulerSettings);
     }

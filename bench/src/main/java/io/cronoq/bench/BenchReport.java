@@ -259,13 +259,18 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
         if (s.warmupDrain() > 0 || atRate) {
             List<String> warmups = new ArrayList<>();
             if (s.warmupDrain() > 0) {
-                warmups.add(String.format(Locale.ROOT, "a drain of %,d tasks", s.warmupDrain()));
+                warmups.add(String.format(Locale.ROOT, "%d drains of %,d tasks", Bench.WARMUP_ROUNDS,
+                        Math.max(1, s.warmupDrain() / Bench.WARMUP_ROUNDS)));
             }
             if (atRate) {
                 warmups.add(String.format(Locale.ROOT, "%d s at %,d tasks/s", s.warmupAtRateS(), s.rate()));
             }
             out.printf(Locale.ROOT, "JVM warmed up first, unmeasured and on topics of their own, by %s%n",
                     String.join(", then ", warmups));
+        }
+        if (s.jitWaitS() > 0) {
+            out.printf(Locale.ROOT, "before each measured part, up to %d s of waiting for the JIT to go quiet%n",
+                    s.jitWaitS());
         }
         out.printf(Locale.ROOT, "load average at start %s, at end %s (2-core figures are noisy: compare the ratios)%n",
                 load(loadBefore), load(loadAfter));

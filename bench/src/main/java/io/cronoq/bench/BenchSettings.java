@@ -19,6 +19,8 @@ import java.util.Map;
  * @param warmupAtRateS      with a rate phase, seconds at the rate unmeasured, on topics of their own, after the warm-up
  *                           drain: what a steady rate runs (small produce and fetch requests, short polls) is not what
  *                           a drain runs, and the JIT compiles it in the first half-minute at a rate (0: none)
+ * @param jitWaitS           before each measured part, at most this many seconds of waiting for the JIT to go quiet
+ *                           ({@link JitQuiet}); 0: no wait
  * @param rate               steady submissions per second, open loop (0: no rate phase)
  * @param durationS          length of the measured part of the rate phase, in seconds
  * @param warmupS            unmeasured seconds at the same rate before it
@@ -44,7 +46,7 @@ import java.util.Map;
  *                   two values of one; the ones the bench sets from its own flags are refused, naming the flag
  */
 public record BenchSettings(int pools, int groups, int workers, int slots, long runMs, long drain, long warmupDrain,
-                            int warmupAtRateS, int rate, int durationS, int warmupS, long backlog, int commitMs, int partitions,
+                            int warmupAtRateS, int jitWaitS, int rate, int durationS, int warmupS, long backlog, int commitMs, int partitions,
                             String bootstrap, boolean fork, boolean baseline, long baselineRecords, Long retentionMs,
                             boolean agents, long startReportDelayMs, boolean stored, int tenants, boolean fanIn,
                             Map<String, String> scheduler) {
@@ -78,6 +80,7 @@ public record BenchSettings(int pools, int groups, int workers, int slots, long 
         }
         atLeast("--warmup-drain", warmupDrain, 0);
         atLeast("--warmup-at-rate", warmupAtRateS, 0);
+        atLeast("--jit-wait", jitWaitS, 0);
         atLeast("--rate", rate, 0);
         atLeast("--duration", durationS, 1);
         atLeast("--warmup", warmupS, 0);

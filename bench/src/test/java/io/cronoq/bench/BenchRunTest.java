@@ -38,7 +38,7 @@ class BenchRunTest {
 
         int code = cli.execute("--pools", "2", "--groups", "1", "--workers", "4", "--slots", "4", "--partitions", "2",
                 "--drain", "100", "--warmup-drain", "0", "--rate", "50", "--warmup", "1", "--duration", "1", "--backlog", "500",
-                "--warmup-at-rate", "1", "--baseline-records", "400", "--retention-ms", "500", "--json");
+                "--warmup-at-rate", "1", "--jit-wait", "1", "--baseline-records", "400", "--retention-ms", "500", "--json");
 
         assertThat(code).as("exit code; stderr: " + err).isZero();
         String[] lines = out.toString().strip().split("\n");
@@ -73,6 +73,7 @@ class BenchRunTest {
         assertThat(json.get("log_entries").get("drain, per task")).isNotNull();
         assertThat(json.get("settings").get("warmupAtRateS").asInt()).isEqualTo(1);
         assertThat(err.toString()).contains("Drain:", "Warm-up at the rate: 50 tasks/s for 1 s, unmeasured",
+                "JVM warm-up: the JIT", "Rate: the JIT",
                 "Baseline:", "Backlog: taken in");
     }
 
@@ -87,7 +88,7 @@ class BenchRunTest {
         int code = cli.execute("--agents", "--tenants", "10", "--bootstrap", broker.bootstrapServers(), "--pools", "1",
                 "--groups", "1", "--workers", "2", "--slots", "2", "--partitions", "2", "--drain", "40",
                 "--warmup-drain", "0", "--rate", "20", "--warmup", "0", "--duration", "1", "--backlog", "20",
-                "--warmup-at-rate", "0", "--no-baseline", "--json");
+                "--warmup-at-rate", "0", "--jit-wait", "0", "--no-baseline", "--json");
 
         assertThat(code).as("exit code; stderr: " + err).isZero();
         JsonNode json = new ObjectMapper().readTree(out.toString().strip());
@@ -103,6 +104,6 @@ class BenchRunTest {
         assertThat(json.get("tenants").asInt()).isEqualTo(10);
         assertThat(err.toString()).contains("Drain: the sharing policy of 10 tenants (10 changes) sent",
                 "Drain: the sharing policy taken in", "Rate: the sharing policy of 10 tenants taken in")
-                .doesNotContain("Warm-up at the rate");
+                .doesNotContain("Warm-up at the rate").doesNotContain("the JIT");
     }
 }

@@ -1,0 +1,67 @@
+package io.cronoq.bench;
+
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Waits for this JVM's JIT compilers to go quiet before a measured part, so that it runs on compiled code and its CPU
+ * per task is not the compiling of what came before.
+ *
+ * <p>Why it is needed: the bench JVM holds the broker, the clients, the scheduler and the workers, and on 2 cores it
+ * has one C2 compiler thread. After a 100,000-task warm-up drain its queue was still long: methods run once per task
+ * (the placement, the index's writes) were first compiled by C2 during the measured drain, and the JIT's threads
+ * were a third of the CPU per task there. A warm-up that ends does not end the compiling it started; an idle wait
+ * does, at no cost to the figures.
+ */
+final class JitQuiet {
+
+    /** Quiet: the compilers worked at most this share of the last {@link #WINDOW} (the JVM's own figure). */
+    static final double QUIET_SHARE = 0.02;
+    static final Duration WINDOW = Duration.ofSeconds(2);
+    /** How long a wait may take before measuring anyway. */
+    static final Duration MAX = Duration.ofMinutes(2);
+
+    private JitQuiet() {}
+
+    /**
+     * What a wait found: how long it waited, whether the JIT went quiet within the limit, and its compile time over
+     * the last window (ms per second).
+     */
+    record Result(double waitedSeconds, boolean quiet, double compileMsPerSecond) {
+        String describe() {
+            return quiet
+                    ? String.format(java.util.Locale.ROOT, "the JIT went quiet after %.0f s", waitedSeconds)
+                    : String.format(java.util.Locale.ROOT, "the JIT was still compiling after %.0f s (%.0f ms/s); "
+                            + "measuring anyway", waitedSeconds, compileMsPerSecond);
+        }
+    }
+
+    /**
+     * Returns once the JIT spent at most {@link #QUIET_SHARE} of the last {@link #WINDOW} compiling, or after
+     * {@code max}; at once where the JVM does not report its compile time.
+     */
+    static Result await(Duration max) {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+            return new Result(0, true, 0);
+        }
+        long start = System.nanoTime();
+        long windowNanos = WINDOW.toNanos();
+        long before = jit.getTotalCompilationTime();
+        while (true) {
+            LockSupport.parkNanos(windowNanos);
+            long after = jit.getTotalCompilationTime();
+            double msPerSecond = (after - before) * 1000.0 / WINDOW.toMillis();
+            double waited = (System.nanoTime() - start) / 1e9;
+            if ((after - before) <= QUIET_SHARE * WINDOW.toMillis()) {
+                return new Result(waited, true, msPerSecond);
+            }
+            if (System.nanoTime() - start >= max.toNanos() || Thread.currentThread().isInterrupted()) {
+                return new Result(waited, false, msPerSecond);
+            }
+            before = after;
+        }
+    }
+}
