@@ -40,13 +40,6 @@ import org.slf4j.LoggerFactory;
 public final class Bench {
 
     private static final Logger log = LoggerFactory.getLogger(Bench.class);
-    /**
-     * The warm-up drain runs as this many drains, each a new scheduler on topics of its own. A drain's first phase
-     * change (taking in, then placing; one scheduler closing, the next starting) hits paths its compiled code never
-     * saw, and the JVM throws that code away ("unstable_if", "class_check" deoptimizations) and compiles it again.
-     * With one round that happened during the measured drain.
-     */
-    static final int WARMUP_ROUNDS = 2;
     /** How long after a rate phase is set up its first submission goes out. */
     private static final long START_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
@@ -88,10 +81,11 @@ public final class Bench {
             Baseline.DrainResult baselineDrain = null;
             BenchReport.Memory afterDrain = null;
             if (settings.warmupDrain() > 0) {
-                long each = Math.max(1, settings.warmupDrain() / WARMUP_ROUNDS);
-                for (int round = 1; round <= WARMUP_ROUNDS; round++) {
+                int rounds = settings.warmupRounds();
+                long each = settings.warmupDrainEach();
+                for (int round = 1; round <= rounds; round++) {
                     step(String.format(java.util.Locale.ROOT, "JVM warm-up, round %d of %d: an unmeasured drain of "
-                            + "%,d tasks on topics of its own", round, WARMUP_ROUNDS, each));
+                            + "%,d tasks on topics of its own", round, rounds, each));
                     drainPhase(each, round == 1 ? "warmup" : "warmup-" + round);
                 }
             }

@@ -31,6 +31,7 @@ public final class BenchCommand implements Callable<Integer> {
      * 20,000 the first seconds of a 5,000 tasks/s phase still fell seconds behind on 2 cores.
      */
     static final long DEFAULT_WARMUP_DRAIN = 100_000;
+    static final int DEFAULT_WARMUP_ROUNDS = 2;
     /**
      * The warm-up at the rate when --rate is given and no --warmup-at-rate: after a warm-up drain alone, the JIT was
      * still compiling the broker's and the clients' steady-rate paths 30 s into a 5,000 tasks/s phase, on 2 cores at
@@ -104,6 +105,12 @@ public final class BenchCommand implements Callable<Integer> {
                     + "whose JIT has compiled the hot paths (on a cold JVM the JIT takes more CPU per task than the "
                     + "scheduler's stream thread). Default: ${DEFAULT-VALUE}; 0 measures a cold JVM."})
     long warmupDrain;
+
+    @Option(names = "--warmup-rounds", paramLabel = "N", defaultValue = "" + DEFAULT_WARMUP_ROUNDS,
+            description = {"Run the warm-up drain as N drains of --warmup-drain / N tasks, each a scheduler on topics of "
+                    + "its own: a drain's phase changes throw away code the JIT compiled before them, and with one "
+                    + "round it was compiled again during the measured drain. Default: ${DEFAULT-VALUE}."})
+    int warmupRounds;
 
     @Option(names = "--warmup-at-rate", paramLabel = "S",
             description = {"With --rate, then run S seconds at the rate unmeasured, on topics of their own: a drain "
@@ -209,7 +216,8 @@ public final class BenchCommand implements Callable<Integer> {
         }
         long startDelay = agents ? 0 : startReportDelayMs == null ? DEFAULT_START_REPORT_DELAY_MS : startReportDelayMs;
         int atRate = warmupAtRateS != null ? warmupAtRateS : neither ? 0 : DEFAULT_WARMUP_AT_RATE_S;
-        return new BenchSettings(pools, groups, workers, slots, runMs, drainTasks, warmupDrain, atRate, jitWaitS, perSecond,
+        return new BenchSettings(pools, groups, workers, slots, runMs, drainTasks, warmupDrain, warmupRounds, atRate, jitWaitS,
+                perSecond,
                 durationS, warmupS, backlog, commitMs, partitions, bootstrap, fork, !noBaseline, baselineRecords, retentionMs,
                 agents, startDelay, stored, tenants, fanIn, schedulerSettings);
     }

@@ -259,8 +259,9 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
         if (s.warmupDrain() > 0 || atRate) {
             List<String> warmups = new ArrayList<>();
             if (s.warmupDrain() > 0) {
-                warmups.add(String.format(Locale.ROOT, "%d drains of %,d tasks", Bench.WARMUP_ROUNDS,
-                        Math.max(1, s.warmupDrain() / Bench.WARMUP_ROUNDS)));
+                warmups.add(s.warmupRounds() == 1
+                        ? String.format(Locale.ROOT, "a drain of %,d tasks", s.warmupDrainEach())
+                        : String.format(Locale.ROOT, "%d drains of %,d tasks", s.warmupRounds(), s.warmupDrainEach()));
             }
             if (atRate) {
                 warmups.add(String.format(Locale.ROOT, "%d s at %,d tasks/s", s.warmupAtRateS(), s.rate()));

@@ -16,6 +16,8 @@ import java.util.Map;
  * @param drain              tasks pre-submitted before the scheduler starts, then drained (0: no drain phase)
  * @param warmupDrain        tasks of an unmeasured drain first, on topics of its own, so the measured phases run on a
  *                           JVM whose JIT has compiled the hot paths (0: none)
+ * @param warmupRounds       how many drains the warm-up drain is split into, each a scheduler on topics of its own:
+ *                           a phase change throws away code compiled before it, and a later round compiles it again
  * @param warmupAtRateS      with a rate phase, seconds at the rate unmeasured, on topics of their own, after the warm-up
  *                           drain: what a steady rate runs (small produce and fetch requests, short polls) is not what
  *                           a drain runs, and the JIT compiles it in the first half-minute at a rate (0: none)
@@ -46,7 +48,7 @@ import java.util.Map;
  *                   two values of one; the ones the bench sets from its own flags are refused, naming the flag
  */
 public record BenchSettings(int pools, int groups, int workers, int slots, long runMs, long drain, long warmupDrain,
-                            int warmupAtRateS, int jitWaitS, int rate, int durationS, int warmupS, long backlog, int commitMs, int partitions,
+                            int warmupRounds, int warmupAtRateS, int jitWaitS, int rate, int durationS, int warmupS, long backlog, int commitMs, int partitions,
                             String bootstrap, boolean fork, boolean baseline, long baselineRecords, Long retentionMs,
                             boolean agents, long startReportDelayMs, boolean stored, int tenants, boolean fanIn,
                             Map<String, String> scheduler) {
@@ -79,6 +81,7 @@ public record BenchSettings(int pools, int groups, int workers, int slots, long 
                     + " tasks: one source, the shards, and one reducer waiting for every shard");
         }
         atLeast("--warmup-drain", warmupDrain, 0);
+        atLeast("--warmup-rounds", warmupRounds, 1);
         atLeast("--warmup-at-rate", warmupAtRateS, 0);
         atLeast("--jit-wait", jitWaitS, 0);
         atLeast("--rate", rate, 0);
@@ -113,6 +116,15 @@ public record BenchSettings(int pools, int groups, int workers, int slots, long 
             throw new IllegalArgumentException("--backlog compares placement latency at a steady rate with and without "
                     + "the backlog; give --rate too");
         }
+    }
+
+    /**
+     * Tasks of each warm-up round. A drain's first phase change (taking in, then placing; one scheduler closing, the
+     * next starting) hits paths its compiled code never saw, and the JVM throws that code away ("unstable_if",
+     * "class_check" deoptimizations) and compiles it again; with one round that happened during the measured drain.
+     */
+    public long warmupDrainEach() {
+        return Math.max(1, warmupDrain / warmupRounds);
     }
 
     /** Total slots of the fleet. */

@@ -71,6 +71,17 @@ class BenchCommandTest {
     }
 
     @Test
+    void theWarmupDrainIsSplitIntoRounds() {
+        BenchCommand command = new BenchCommand();
+        new CommandLine(command).parseArgs("--drain", "10", "--warmup-drain", "90000", "--warmup-rounds", "3");
+        assertThat(command.settings().warmupDrainEach()).isEqualTo(30_000);
+        BenchCommand byDefault = new BenchCommand();
+        new CommandLine(byDefault).parseArgs("--drain", "10");
+        assertThat(byDefault.settings().warmupRounds()).isEqualTo(BenchCommand.DEFAULT_WARMUP_ROUNDS);
+        assertThat(run("--drain", "10", "--warmup-rounds", "0").err()).contains("--warmup-rounds is 0");
+    }
+
+    @Test
     void aNegativeWarmupAtTheRateIsAUsageError() {
         Run run = run("--rate", "100", "--warmup-at-rate", "-1");
         assertThat(run.code()).isEqualTo(CommandLine.ExitCode.USAGE);

@@ -19,7 +19,7 @@ class BenchReportTest {
     }
 
     private static BenchSettings settings(int workers, int slots, Long retentionMs, boolean agents, int tenants) {
-        return new BenchSettings(2, 2, workers, slots, 0, 10_000, 0, 0, 0, 0, 5, 2, 0, 20, 6, null, false, true, 300_000,
+        return new BenchSettings(2, 2, workers, slots, 0, 10_000, 0, 1, 0, 0, 0, 5, 2, 0, 20, 6, null, false, true, 300_000,
                 retentionMs, agents, agents ? 0 : 20, false, tenants, false, Map.of());
     }
 
