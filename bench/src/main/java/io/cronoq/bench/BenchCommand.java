@@ -123,9 +123,9 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--jit-wait", paramLabel = "S", defaultValue = "120",
             description = {"Before each measured part (the scheduler's and the baseline's), wait up to S seconds for "
-                    + "the JIT to go quiet (compiling under 2% of 2 s): on 2 cores its one C2 thread was still working "
-                    + "through what the warm-up queued when the measured drain began. Default: ${DEFAULT-VALUE}; 0: no "
-                    + "wait."})
+                    + "the JIT to go quiet (compiling under 2% of 2 s): what came before (the warm-up, the taking in "
+                    + "of a stored drain's tasks) leaves it compiling for seconds on 2 cores, and the measured part "
+                    + "should not pay for that. Default: ${DEFAULT-VALUE}; 0: no wait."})
     int jitWaitS;
 
     @Option(names = "--rate", paramLabel = "N", description = "Submit N tasks/s, open loop, to a running scheduler.")

@@ -10,10 +10,9 @@ import java.util.concurrent.locks.LockSupport;
  * per task is not the compiling of what came before.
  *
  * <p>Why it is needed: the bench JVM holds the broker, the clients, the scheduler and the workers, and on 2 cores it
- * has one C2 compiler thread. After a 100,000-task warm-up drain its queue was still long: methods run once per task
- * (the placement, the index's writes) were first compiled by C2 during the measured drain, and the JIT's threads
- * were a third of the CPU per task there. A warm-up that ends does not end the compiling it started; an idle wait
- * does, at no cost to the figures.
+ * has one C2 compiler thread. A phase (a warm-up, the taking in of a stored drain's tasks) leaves it compiling for
+ * seconds after it ends, and a measured part that starts at once pays for that: the JIT's threads were a third of
+ * the CPU per task of a measured drain. An idle wait lets the compiling end before the clock starts.
  */
 final class JitQuiet {
 
