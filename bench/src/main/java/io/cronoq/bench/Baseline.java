@@ -29,8 +29,6 @@ import org.apache.kafka.streams.StreamsConfig;
  */
 public final class Baseline {
 
-    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Baseline.class);
-
     /**
      * A drain: {@code records} outputs in {@code seconds} from the moment the app ran; CPU ms of this JVM
      * per record over that time, whole and by {@link CpuSampler.Part} (null when not sampled); the baseline's
@@ -52,18 +50,18 @@ public final class Baseline {
     private final Workload workload;
     private final Path stateRoot;
     private final CpuSampler cpu;
-    private final Duration jitWait;
+    private final Runnable beforeMeasuring;
 
     /**
      * @param streamsProps the scheduler's Kafka Streams properties (application id and state dir are replaced)
      * @param name         prefix of the baseline's topics and application ids, unique per run
      * @param recordSize   bytes per record value (at least 16)
      * @param cpu          this JVM's CPU sampler, or null
-     * @param jitWait      at most how long to wait for the JIT to go quiet before each measured part, as the
-     *                     scheduler's parts do ({@link JitQuiet}); zero: no wait
+     * @param beforeMeasuring run just before each measured part starts: the wait for the JIT to go quiet that the
+     *                     scheduler's parts have too ({@link JitQuiet})
      */
     public Baseline(String bootstrap, Properties streamsProps, String name, int partitions, int recordSize,
-                    Workload workload, Path stateRoot, CpuSampler cpu, Duration jitWait) {
+                    Workload workload, Path stateRoot, CpuSampler cpu, Runnable beforeMeasuring) {
         this.bootstrap = bootstrap;
         this.streamsProps = streamsProps;
         this.name = name;
@@ -72,7 +70,7 @@ public final class Baseline {
         this.workload = workload;
         this.stateRoot = stateRoot;
         this.cpu = cpu;
-        this.jitWait = jitWait;
+        this.beforeMeasuring = beforeMeasuring;
     }
 
     /** Pre-loads {@code records}, then starts the baseline and times the drain. */
@@ -84,7 +82,7 @@ public final class Baseline {
             Pacer.burst(0, records, (i, stamp) -> producer.send(record(input, i, stamp)));
             producer.flush();
         }
-        settleJit();
+        beforeMeasuring.run();
         Window outputs = new Window();
         Map<String, Double> metrics;
         long start;
@@ -131,7 +129,7 @@ public final class Baseline {
                      measured.add(now);
                  }
              })) {
-            settleJit();
+            beforeMeasuring.run();
             long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
             measureFrom[0] = start + TimeUnit.SECONDS.toNanos(warmupS);
             Pacer.run(0, total, rate, start, (i, stamp) -> producer.send(record(input, i, stamp)));
@@ -143,12 +141,6 @@ public final class Baseline {
             app.close();
         }
         return new RateResult(rate, latency.summary(), measured.perSecond(), metrics);
-    }
-
-    private void settleJit() {
-        if (!jitWait.isZero()) {
-            log.info("Baseline: {}", JitQuiet.await(jitWait).describe());
-        }
     }
 
     private ProducerRecord<String, byte[]> record(String topic, long index, long stampNanos) {

@@ -89,12 +89,12 @@ public final class Bench {
                     drainPhase(each, round == 1 ? "warmup" : "warmup-" + round);
                 }
             }
-            if (settings.rate() > 0 && settings.warmupAtRateS() > 0) {
+            if (settings.warmsUpAtRate()) {
                 step(String.format(java.util.Locale.ROOT, "JVM warm-up: %d s unmeasured at %,d tasks/s on topics of "
                         + "their own", settings.warmupAtRateS(), settings.rate()));
                 ratePhase("warmup-rate");
             }
-            if (settings.warmupDrain() > 0 || settings.rate() > 0 && settings.warmupAtRateS() > 0) {
+            if (settings.warmsUp()) {
                 settleJit("JVM warm-up");
             }
             if (settings.drain() > 0) {
@@ -388,7 +388,7 @@ public final class Bench {
     private Baseline baseline() {
         Properties props = SchedulerApp.streamsProperties(config("baseline"));
         return new Baseline(bootstrap, props, runId + "-baseline", settings.partitions(), recordSize, workload, runDir,
-                cpu, Duration.ofSeconds(settings.jitWaitS()));
+                cpu, () -> settleJit("Baseline"));
     }
 
     /** The workers of a phase on the topics of {@code config}: simulated ones, or real agents. */

@@ -38,6 +38,8 @@ public final class BenchCommand implements Callable<Integer> {
      * 92-97% CPU, and the stalls it caused made that phase's p99.
      */
     static final int DEFAULT_WARMUP_AT_RATE_S = 60;
+    /** How long a measured part waits at most for the JIT to go quiet ({@link JitQuiet}) when not told. */
+    static final int DEFAULT_JIT_WAIT_S = 120;
     /**
      * The baseline's drain when none is given: long enough that what does not grow with a drain (its first fetches,
      * transactions and commits on fresh topics) weighs little on its records/s, which grew 3.4x from a 40,000- to a
@@ -121,7 +123,7 @@ public final class BenchCommand implements Callable<Integer> {
                     + "none (then --warmup on the measured scheduler is all)."})
     Integer warmupAtRateS;
 
-    @Option(names = "--jit-wait", paramLabel = "S", defaultValue = "120",
+    @Option(names = "--jit-wait", paramLabel = "S", defaultValue = "" + DEFAULT_JIT_WAIT_S,
             description = {"Before each measured part (the scheduler's and the baseline's), wait up to S seconds for "
                     + "the JIT to go quiet (compiling under 2% of 2 s): what came before (the warm-up, the taking in "
                     + "of a stored drain's tasks) leaves it compiling for seconds on 2 cores, and the measured part "
@@ -216,9 +218,8 @@ public final class BenchCommand implements Callable<Integer> {
         }
         long startDelay = agents ? 0 : startReportDelayMs == null ? DEFAULT_START_REPORT_DELAY_MS : startReportDelayMs;
         int atRate = warmupAtRateS != null ? warmupAtRateS : neither ? 0 : DEFAULT_WARMUP_AT_RATE_S;
-        return new BenchSettings(pools, groups, workers, slots, runMs, drainTasks, warmupDrain, warmupRounds, atRate, jitWaitS,
-                perSecond,
-                durationS, warmupS, backlog, commitMs, partitions, bootstrap, fork, !noBaseline, baselineRecords, retentionMs,
-                agents, startDelay, stored, tenants, fanIn, schedulerSettings);
+        return new BenchSettings(pools, groups, workers, slots, runMs, drainTasks, warmupDrain, warmupRounds, atRate,
+                jitWaitS, perSecond, durationS, warmupS, backlog, commitMs, partitions, bootstrap, fork, !noBaseline,
+                baselineRecords, retentionMs, agents, startDelay, stored, tenants, fanIn, schedulerSettings);
     }
 }

@@ -255,15 +255,14 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
         if (!s.scheduler().isEmpty()) {
             out.printf(Locale.ROOT, "scheduler settings: %s%n", new java.util.TreeMap<>(s.scheduler()));
         }
-        boolean atRate = s.rate() > 0 && s.warmupAtRateS() > 0;
-        if (s.warmupDrain() > 0 || atRate) {
+        if (s.warmsUp()) {
             List<String> warmups = new ArrayList<>();
             if (s.warmupDrain() > 0) {
                 warmups.add(s.warmupRounds() == 1
                         ? String.format(Locale.ROOT, "a drain of %,d tasks", s.warmupDrainEach())
                         : String.format(Locale.ROOT, "%d drains of %,d tasks", s.warmupRounds(), s.warmupDrainEach()));
             }
-            if (atRate) {
+            if (s.warmsUpAtRate()) {
                 warmups.add(String.format(Locale.ROOT, "%d s at %,d tasks/s", s.warmupAtRateS(), s.rate()));
             }
             out.printf(Locale.ROOT, "JVM warmed up first, unmeasured and on topics of their own, by %s%n",

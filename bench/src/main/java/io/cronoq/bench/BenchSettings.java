@@ -48,7 +48,8 @@ import java.util.Map;
  *                   two values of one; the ones the bench sets from its own flags are refused, naming the flag
  */
 public record BenchSettings(int pools, int groups, int workers, int slots, long runMs, long drain, long warmupDrain,
-                            int warmupRounds, int warmupAtRateS, int jitWaitS, int rate, int durationS, int warmupS, long backlog, int commitMs, int partitions,
+                            int warmupRounds, int warmupAtRateS, int jitWaitS, int rate, int durationS, int warmupS,
+                            long backlog, int commitMs, int partitions,
                             String bootstrap, boolean fork, boolean baseline, long baselineRecords, Long retentionMs,
                             boolean agents, long startReportDelayMs, boolean stored, int tenants, boolean fanIn,
                             Map<String, String> scheduler) {
@@ -125,6 +126,16 @@ public record BenchSettings(int pools, int groups, int workers, int slots, long 
      */
     public long warmupDrainEach() {
         return Math.max(1, warmupDrain / warmupRounds);
+    }
+
+    /** Whether the run warms up at the rate before its rate phase. */
+    public boolean warmsUpAtRate() {
+        return rate > 0 && warmupAtRateS > 0;
+    }
+
+    /** Whether the run warms its JVM up at all before the measured phases. */
+    public boolean warmsUp() {
+        return warmupDrain > 0 || warmsUpAtRate();
     }
 
     /** Total slots of the fleet. */

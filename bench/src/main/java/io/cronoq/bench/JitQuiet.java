@@ -19,8 +19,6 @@ final class JitQuiet {
     /** Quiet: the compilers worked at most this share of the last {@link #WINDOW} (the JVM's own figure). */
     static final double QUIET_SHARE = 0.02;
     static final Duration WINDOW = Duration.ofSeconds(2);
-    /** How long a wait may take before measuring anyway. */
-    static final Duration MAX = Duration.ofMinutes(2);
 
     private JitQuiet() {}
 
@@ -47,10 +45,9 @@ final class JitQuiet {
             return new Result(0, true, 0);
         }
         long start = System.nanoTime();
-        long windowNanos = WINDOW.toNanos();
         long before = jit.getTotalCompilationTime();
         while (true) {
-            LockSupport.parkNanos(windowNanos);
+            LockSupport.parkNanos(WINDOW.toNanos());
             long after = jit.getTotalCompilationTime();
             double msPerSecond = (after - before) * 1000.0 / WINDOW.toMillis();
             double waited = (System.nanoTime() - start) / 1e9;

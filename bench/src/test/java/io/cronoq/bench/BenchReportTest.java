@@ -56,6 +56,18 @@ class BenchReportTest {
     }
 
     @Test
+    void theHeaderSaysHowTheJvmWasWarmedUpAndThatMeasuredPartsWaitForTheJit() {
+        BenchSettings warmed = new BenchSettings(2, 2, 64, 32, 0, 10_000, 100_000, 2, 60, 120, 5_000, 60, 10, 0, 20, 6,
+                null, false, true, 300_000, null, false, 20, false, 1, false, Map.of());
+        assertThat(printed(report(warmed, 4_500)))
+                .contains("JVM warmed up first, unmeasured and on topics of their own, by 2 drains of 50,000 tasks, "
+                        + "then 60 s at 5,000 tasks/s")
+                .contains("before each measured part, up to 120 s of waiting for the JIT to go quiet");
+        assertThat(printed(report(settings(64, 32, null, false), 4_500)))
+                .doesNotContain("JVM warmed up").doesNotContain("waiting for the JIT");
+    }
+
+    @Test
     void aDrainNearWhatTheSlotsAllowIsFlagged() {
         String text = printed(report(settings(32, 16, null, false), 19_000));
         assertThat(text).contains("512 slots").contains("about 20,480 tasks/s")
