@@ -39,8 +39,12 @@ public final class Baseline {
                               Map<String, Double> cpuMsPerRecordByPart, Map<String, Double> threadMetrics,
                               double firstTenthPerSecond, double lastTenthPerSecond) {}
 
-    /** A steady rate: latency of the measured records, achieved output rate. */
-    public record RateResult(int rate, Latency.Summary latency, double perSecond, Map<String, Double> threadMetrics) {}
+    /**
+     * A steady rate: latency of the measured records, achieved output rate, the stream thread's metrics at its
+     * end, and the cores this JVM kept busy over the measured seconds (null when not sampled).
+     */
+    public record RateResult(int rate, Latency.Summary latency, double perSecond, Map<String, Double> threadMetrics,
+                             Double coresBusy) {}
 
     private final String bootstrap;
     private final Properties streamsProps;
@@ -140,7 +144,8 @@ public final class Baseline {
         } finally {
             app.close();
         }
-        return new RateResult(rate, latency.summary(), measured.perSecond(), metrics);
+        return new RateResult(rate, latency.summary(), measured.perSecond(), metrics,
+                cpu == null ? null : cpu.coresBusyBetween(measureFrom[0], measureFrom[0] + TimeUnit.SECONDS.toNanos(durationS)));
     }
 
     private ProducerRecord<String, byte[]> record(String topic, long index, long stampNanos) {

@@ -125,7 +125,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--jit-wait", paramLabel = "S", defaultValue = "" + DEFAULT_JIT_WAIT_S,
             description = {"Before each measured part (the scheduler's and the baseline's), wait up to S seconds for "
-                    + "the JIT to go quiet (compiling under 2% of 2 s): what came before (the warm-up, the taking in "
+                    + "the JIT to go quiet (compiling under 2%% of 2 s): what came before (the warm-up, the taking in "
                     + "of a stored drain's tasks) leaves it compiling for seconds on 2 cores, and the measured part "
                     + "should not pay for that. Default: ${DEFAULT-VALUE}; 0: no wait."})
     int jitWaitS;

@@ -65,9 +65,13 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
                         Double cpuMsPerTask, Map<String, Double> cpuMsPerTaskByPart, double firstTenthPerSecond,
                         double lastTenthPerSecond) {}
 
-    /** A steady rate: submission→assignment latency, achieved placement and lifecycle rates. */
+    /**
+     * A steady rate: submission→assignment latency, achieved placement and lifecycle rates, how far the load
+     * generator fell behind, and the cores the bench JVM kept busy over the measured seconds (null when the
+     * scheduler ran in a child JVM or CPU was not sampled).
+     */
     public record Rate(int rate, Latency.Summary latency, double placementsPerSecond, double lifecyclePerSecond,
-                       double behindMs) {}
+                       double behindMs, Double coresBusy) {}
 
     /** Memory with {@code waiting} tasks waiting: heap used after a full GC, resident set size (-1 if unknown). */
     public record Memory(long waiting, long heapUsedAfterGc, long rss) {}
@@ -326,6 +330,12 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
             out.printf(Locale.ROOT, "  %-28s %,12.0f /s placed, %,.0f /s completed%s%n", "achieved", rate.placementsPerSecond(),
                     rate.lifecyclePerSecond(), rate.behindMs() > 100 ? String.format(Locale.ROOT,
                             " (the load generator fell %.0f ms behind)", rate.behindMs()) : "");
+            if (rate.coresBusy() != null) {
+                out.printf(Locale.ROOT, "  %-28s %.2f of %d cores over the measured seconds%s%n", "the JVM's CPU",
+                        rate.coresBusy(), Runtime.getRuntime().availableProcessors(),
+                        baselineRate == null || baselineRate.coresBusy() == null ? ""
+                                : String.format(Locale.ROOT, " (the baseline's: %.2f)", baselineRate.coresBusy()));
+            }
         }
         if (backlogRate != null) {
             out.printf(Locale.ROOT, "%nThe same rate with %,d tasks waiting for a saturated group of the first pool%n",
@@ -431,6 +441,10 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
                 what, l.p50(), l.p90(), l.p99(), l.max(), l.count());
         out.printf(Locale.ROOT, "  %-28s %d of %d seconds had a latency over 250 ms; the max came %d s in%n",
                 "", l.slowSeconds(), l.seconds(), l.worstAtSecond());
+        if (l.p99ByWindow().size() > 1) {
+            out.printf(Locale.ROOT, "  %-28s p99 of each %d s: %s ms%n", "", Latency.WINDOW_S, l.p99ByWindow().stream()
+                    .map(p -> String.format(Locale.ROOT, "%.0f", p)).collect(java.util.stream.Collectors.joining(", ")));
+        }
         if (!l.slowAt().isEmpty()) {
             String seconds = l.slowAt().entrySet().stream()
                     .map(e -> String.format(Locale.ROOT, "%d s (%.0f ms)", e.getKey(), e.getValue()))

@@ -234,6 +234,14 @@ public final class CpuSampler implements AutoCloseable {
     }
 
     /**
+     * How many cores this process kept busy on average between two {@link System#nanoTime()} moments: on a machine
+     * of few cores, how near a steady load runs to the point where its threads queue for the CPU.
+     */
+    public double coresBusyBetween(long fromNanos, long toNanos) {
+        return cpuSecondsBetween(fromNanos, toNanos) / ((toNanos - fromNanos) / 1e9);
+    }
+
+    /**
      * The CPU seconds of each measured part between two moments, in {@link Part} order, plus "the rest" (the whole
      * JVM less the parts). The JIT and GC parts are left out where there is no {@code /proc}, the Java parts where
      * the JVM does not measure thread CPU time.

@@ -65,6 +65,8 @@ class BenchRunTest {
         assertThat(json.get("rate").get("latency").get("count").asLong()).as("the measured second's, not the warm-up's")
                 .isEqualTo(50);
         assertThat(json.get("baseline_rate").get("latency").get("p99").asDouble()).isPositive();
+        assertThat(json.get("rate").get("coresBusy").asDouble()).as("the whole JVM's, broker included").isPositive();
+        assertThat(json.get("baseline_rate").get("coresBusy").asDouble()).isPositive();
         assertThat(json.get("p99_ratio").asDouble()).isPositive();
         assertThat(json.get("backlog_rate").get("latency").get("count").asLong()).isEqualTo(50);
         assertThat(json.get("memory_backlog").get("waiting").asLong()).isEqualTo(500);

@@ -34,6 +34,16 @@ class StreamsPropertiesTest {
     }
 
     @Test
+    void aPollWaitsForInputAtMostOneCommitIntervalUnlessConfigured() {
+        assertThat(SchedulerApp.streamsProperties(config(Map.of())).get(StreamsConfig.POLL_MS_CONFIG))
+                .as("a commit due while the input pauses waits for the poll").isEqualTo(20);
+        assertThat(SchedulerApp.streamsProperties(config(Map.of(SchedulerConfig.COMMIT_INTERVAL_MS.name(), "50")))
+                .get(StreamsConfig.POLL_MS_CONFIG)).isEqualTo(50);
+        assertThat(SchedulerApp.streamsProperties(config(Map.of(StreamsConfig.POLL_MS_CONFIG, "5")))
+                .get(StreamsConfig.POLL_MS_CONFIG)).isEqualTo("5");
+    }
+
+    @Test
     void atLeastOnceSendsAtOnceBecauseRecordsAreVisibleWhenWritten() {
         Properties props = SchedulerApp.streamsProperties(config(Map.of(
                 SchedulerConfig.PROCESSING_GUARANTEE.name(), StreamsConfig.AT_LEAST_ONCE)));
