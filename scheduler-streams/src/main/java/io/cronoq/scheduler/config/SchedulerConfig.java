@@ -39,7 +39,9 @@ public final class SchedulerConfig {
     // tens of milliseconds while costing ~25% of the throughput of the 100 ms Streams default (a store-backed
     // passthrough on a single-node broker drained ~64k records/s at a 10 ms commit, ~85k at 100 ms).
     public static final Key COMMIT_INTERVAL_MS = new Key("cronoq.commit.interval.ms", "20",
-            "How often the scheduler commits (ms); under exactly-once this is the floor of assignment latency.");
+            "How often the scheduler commits (ms); under exactly-once this is the floor of assignment latency. The stream "
+                    + "thread also waits for input at most this long (Kafka Streams' poll.ms, unless set), so a commit "
+                    + "comes due on time when the input pauses.");
     public static final Key STATE_DIR = new Key("cronoq.state.dir", defaultStateDir(),
             "Directory of the RocksDB state stores.");
     public static final Key STANDBY_REPLICAS = new Key("cronoq.num.standby.replicas", "1",
