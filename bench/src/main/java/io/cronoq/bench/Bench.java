@@ -279,11 +279,11 @@ public final class Bench {
                                          Fleet workers, JournalWatcher journal, AtomicLong sent) {
         settleJit(label);
         long start = System.nanoTime() + START_DELAY_NANOS;
-        workers.measureFrom(start + TimeUnit.SECONDS.toNanos(settings.warmupS()));
+        long measuredFrom = start + TimeUnit.SECONDS.toNanos(settings.warmupS());
+        workers.measureFrom(measuredFrom);
         long lag = runAtRate(label, start, topics, producer, journal, sent, settings.warmupS(), settings.durationS());
         Latency.Summary latency = workers.latency().summary();
         step(String.format(java.util.Locale.ROOT, "%s: p50 %.1f ms, p99 %.1f ms", label, latency.p50(), latency.p99()));
-        long measuredFrom = start + TimeUnit.SECONDS.toNanos(settings.warmupS());
         Double cores = cpu == null || settings.fork() ? null
                 : cpu.coresBusyBetween(measuredFrom, measuredFrom + TimeUnit.SECONDS.toNanos(settings.durationS()));
         return new BenchReport.Rate(settings.rate(), latency, workers.placements().perSecond(), journal.succeeded().perSecond(),

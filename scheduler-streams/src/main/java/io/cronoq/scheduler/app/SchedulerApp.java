@@ -120,7 +120,7 @@ public final class SchedulerApp implements AutoCloseable {
         // The stream thread commits only between two polls of its consumer, and a poll waits up to poll.ms (Kafka
         // Streams' default: 100 ms) for input. An assignment decided just after a commit is seen only once the next
         // one commits, so when the input paused (the last tasks of a burst, a quiet pool) it waited for the poll:
-        // the final second of a 5,000 tasks/s run had a p99 of 121-127 ms against 50-60 ms for the seconds before
+        // the final second of a 5,000 tasks/s run had a p99 of 121-127 ms against 42-84 ms for each 10 s before
         // it. Waiting at most one commit interval bounds that delay by the interval; an idle thread then wakes
         // that often, for a poll that finds nothing.
         props.putIfAbsent(StreamsConfig.POLL_MS_CONFIG, config.getInt(SchedulerConfig.COMMIT_INTERVAL_MS));
