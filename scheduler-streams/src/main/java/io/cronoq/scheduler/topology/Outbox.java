@@ -20,9 +20,8 @@ import org.apache.kafka.streams.processor.api.Record;
  * assignments only once the transaction that wrote them commits, and a journal reader reads
  * committed records only, so gathering delays nothing anyone sees and writes far fewer records.
  * Per input ({@link #endInput}) or per entry, a record holds less, for readers of earlier releases.
- * A record never outgrows {@link RecordBudget#RECORD_BYTES} unless one entry does, and a journal
- * record never holds more than {@link #JOURNAL_ENTRIES_PER_RECORD} entries: the entries go on in the
- * key's next record, and the full one is sent at once.
+ * A record never outgrows {@link RecordBudget#RECORD_BYTES} unless one entry does: the entries go
+ * on in the key's next record.
  *
  * <p>A journal entry caused by another input than the entry before it in its record carries that
  * input's times ({@code at}, and {@code heardAt} where it differs); the others share their
@@ -38,17 +37,6 @@ final class Outbox {
      */
     static final long COMMIT_AT_BYTES = 8L * 1024 * 1024;
 
-    /**
-     * The most entries one journal record holds. A busy pool's journal then goes out in records of
-     * this many while the stream thread processes its inputs, and only the rest waits for the commit.
-     * Every task of a commit waits for all the commit does, and encoding a whole commit's journal there
-     * was most of the stream thread's work in its commits: 12% of its CPU at 5,000 tasks/s, about
-     * 1.2 ms of each commit (profiled). A reader sees the entries when the commit ends either way; a pool
-     * with fewer entries between two commits still writes one record per commit, and a busy one one more
-     * record per this many entries (at 5,000 tasks/s, four entries a task: 0.06 records more a task).
-     */
-    static final int JOURNAL_ENTRIES_PER_RECORD = 64;
-
     /** Where the finished records go, keyed by pool and by worker id. */
     interface Sinks {
         void journal(Record<String, JournalEntry> record);
@@ -56,11 +44,10 @@ final class Outbox {
         void assignments(Record<String, AssignmentEvent> record);
     }
 
-    /** One key's record being filled: its estimated bytes, its entries and the latest input time it holds. */
+    /** One key's record being filled: its estimated bytes and the latest input time it holds. */
     private static final class Open<R> {
         final R record;
         long bytes;
-        int entries = 1;
         long latest;
         /** For a journal record, the times of its last entry. */
         Instant at;
@@ -77,13 +64,11 @@ final class Outbox {
     private static final class Filling<R> {
         private final Map<String, Open<R>> open = new LinkedHashMap<>();
         private final Consumer<Record<String, R>> sink;
-        private final int entriesPerRecord;
         /** The estimated bytes of the open records. */
         long held;
 
-        Filling(Consumer<Record<String, R>> sink, int entriesPerRecord) {
+        Filling(Consumer<Record<String, R>> sink) {
             this.sink = sink;
-            this.entriesPerRecord = entriesPerRecord;
         }
 
         /**
@@ -92,8 +77,7 @@ final class Outbox {
          */
         Open<R> room(String key, long bytes, boolean alone) {
             Open<R> record = open.get(key);
-            if (record != null && (alone || record.bytes + bytes > RecordBudget.RECORD_BYTES
-                    || record.entries >= entriesPerRecord)) {
+            if (record != null && (alone || record.bytes + bytes > RecordBudget.RECORD_BYTES)) {
                 send(key, open.remove(key));
                 return null;
             }
@@ -110,7 +94,6 @@ final class Outbox {
         void add(Open<R> record, long bytes, long at) {
             held += bytes;
             record.bytes += bytes;
-            record.entries++;
             record.latest = Math.max(record.latest, at);
         }
 
@@ -141,10 +124,8 @@ final class Outbox {
     Outbox(JournalRecords journalRecords, AssignmentRecords assignmentRecords, Sinks sinks) {
         this.journalRecords = journalRecords;
         this.assignmentRecords = assignmentRecords;
-        this.journal = new Filling<>(sinks::journal, JOURNAL_ENTRIES_PER_RECORD);
-        // Not split by count: a worker is told few events between two commits, and each record more would be
-        // a log entry more for a few tasks.
-        this.assignments = new Filling<>(sinks::assignments, Integer.MAX_VALUE);
+        this.journal = new Filling<>(sinks::journal);
+        this.assignments = new Filling<>(sinks::assignments);
     }
 
     /**

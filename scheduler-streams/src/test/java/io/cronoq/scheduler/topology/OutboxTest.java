@@ -104,40 +104,6 @@ class OutboxTest {
     }
 
     @Test
-    void aBusyPoolsJournalGoesOutBeforeTheCommitInRecordsOfAFixedNumberOfEntriesInOrder() {
-        Outbox outbox = new Outbox(JournalRecords.PER_COMMIT, AssignmentRecords.PER_COMMIT, sinks);
-        int perRecord = Outbox.JOURNAL_ENTRIES_PER_RECORD;
-        int total = 2 * perRecord + 5;
-        for (int i = 0; i < total; i++) {
-            Instant at = T0.plusMillis(i);
-            outbox.journal("a", at, null, waiting("t" + i), null);
-            outbox.journal("b", at, null, waiting("q" + i), null);
-            outbox.tell("w1", fenced("w1", i), at.toEpochMilli());
-            outbox.endInput();
-        }
-        assertThat(journal).as("each pool's two full records, sent as the entry after them came, before the commit")
-                .extracting(Record::key).containsExactly("a", "b", "a", "b");
-        assertThat(journal).allSatisfy(r -> assertThat(Journal.entries(r.value())).hasSize(perRecord));
-        assertThat(journal.get(2).timestamp()).as("the latest input time the record holds")
-                .isEqualTo(T0.plusMillis(2L * perRecord - 1).toEpochMilli());
-        assertThat(assignments).as("a worker's events are not split by count").isEmpty();
-
-        outbox.commit();
-        assertThat(journal).hasSize(6);
-        assertThat(journal.subList(4, 6)).as("the rest at the commit")
-                .allSatisfy(r -> assertThat(Journal.entries(r.value())).hasSize(5));
-        assertThat(journal.stream().filter(r -> r.key().equals("a")).flatMap(r -> Journal.entries(r.value()).stream())
-                .map(e -> ((TaskWaiting) e.getEvent()).getTaskId()))
-                .as("every entry once, in order")
-                .containsExactlyElementsOf(java.util.stream.IntStream.range(0, total).mapToObj(i -> "t" + i).toList());
-        assertThat(journal.subList(2, 3)).singleElement().satisfies(r -> assertThat(
-                        Journal.entries(r.value()).get(0).getAt()).as("a record's first entry carries its input's time")
-                .isEqualTo(T0.plusMillis(perRecord)));
-        assertThat(assignments).singleElement()
-                .satisfies(r -> assertThat(Assignments.events(r.value())).hasSize(total));
-    }
-
-    @Test
     void perInputAndPerEntryAndPerEventSendAtTheEndOfEachInput() {
         Outbox perInput = new Outbox(JournalRecords.PER_INPUT, AssignmentRecords.PER_EVENT, sinks);
         perInput.journal("a", T0, null, waiting("t1"), null);
