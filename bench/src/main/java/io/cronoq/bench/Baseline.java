@@ -145,7 +145,7 @@ public final class Baseline {
             app.close();
         }
         return new RateResult(rate, latency.summary(), measured.perSecond(), metrics,
-                cpu == null ? null : cpu.coresBusyBetween(measureFrom[0], measureFrom[0] + TimeUnit.SECONDS.toNanos(durationS)));
+                cpu == null ? null : cpu.coresBusyOver(measureFrom[0], durationS));
     }
 
     private ProducerRecord<String, byte[]> record(String topic, long index, long stampNanos) {

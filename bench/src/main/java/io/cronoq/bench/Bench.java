@@ -285,7 +285,7 @@ public final class Bench {
         Latency.Summary latency = workers.latency().summary();
         step(String.format(java.util.Locale.ROOT, "%s: p50 %.1f ms, p99 %.1f ms", label, latency.p50(), latency.p99()));
         Double cores = cpu == null || settings.fork() ? null
-                : cpu.coresBusyBetween(measuredFrom, measuredFrom + TimeUnit.SECONDS.toNanos(settings.durationS()));
+                : cpu.coresBusyOver(measuredFrom, settings.durationS());
         return new BenchReport.Rate(settings.rate(), latency, workers.placements().perSecond(), journal.succeeded().perSecond(),
                 lag / 1e6, cores);
     }

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * The figures of one bench run, each next to its ratio to the Kafka Streams baseline of the same run,
@@ -443,12 +444,12 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
                 "", l.slowSeconds(), l.seconds(), l.worstAtSecond());
         if (l.p99ByWindow().size() > 1) {
             out.printf(Locale.ROOT, "  %-28s p99 of each %d s: %s ms%n", "", Latency.WINDOW_S, l.p99ByWindow().stream()
-                    .map(p -> String.format(Locale.ROOT, "%.0f", p)).collect(java.util.stream.Collectors.joining(", ")));
+                    .map(p -> String.format(Locale.ROOT, "%.0f", p)).collect(Collectors.joining(", ")));
         }
         if (!l.slowAt().isEmpty()) {
             String seconds = l.slowAt().entrySet().stream()
                     .map(e -> String.format(Locale.ROOT, "%d s (%.0f ms)", e.getKey(), e.getValue()))
-                    .collect(java.util.stream.Collectors.joining(", "));
+                    .collect(Collectors.joining(", "));
             out.printf(Locale.ROOT, "  %-28s slow seconds after %s, with their worst: %s%n", "", l.firstSecond(),
                     seconds);
         }

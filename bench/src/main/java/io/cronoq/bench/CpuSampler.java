@@ -13,6 +13,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.ToLongFunction;
 
 /**
@@ -234,11 +235,12 @@ public final class CpuSampler implements AutoCloseable {
     }
 
     /**
-     * How many cores this process kept busy on average between two {@link System#nanoTime()} moments: on a machine
-     * of few cores, how near a steady load runs to the point where its threads queue for the CPU.
+     * How many cores this process kept busy on average over {@code seconds} from a {@link System#nanoTime()}
+     * moment (a measured part's start and length): on a machine of few cores, how near a steady load runs to the
+     * point where its threads queue for the CPU.
      */
-    public double coresBusyBetween(long fromNanos, long toNanos) {
-        return cpuSecondsBetween(fromNanos, toNanos) / ((toNanos - fromNanos) / 1e9);
+    public double coresBusyOver(long fromNanos, int seconds) {
+        return cpuSecondsBetween(fromNanos, fromNanos + TimeUnit.SECONDS.toNanos(seconds)) / seconds;
     }
 
     /**
