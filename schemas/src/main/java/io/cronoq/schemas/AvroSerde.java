@@ -132,6 +132,32 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
     }
 
     /**
+     * A serializer of bodies already written in this class's schema of today (by its codec, as
+     * {@link io.cronoq.schemas.codec.GatheredBodies} writes them): it puts the wire header, with the schema id
+     * registered for the topic, before them.
+     */
+    public Serializer<byte[]> bodySerializer() {
+        if (codec == null) {
+            throw new IllegalStateException(type.getSimpleName() + " has no hand-written codec for its schema of today,"
+                    + " so nothing writes its bodies ahead: serialize the records with this serde instead");
+        }
+        return (topic, body) -> {
+            if (body == null) {
+                return null;
+            }
+            int id = idsByTopic.computeIfAbsent(topic, t -> registry.register(subject(t), schema));
+            byte[] bytes = new byte[HEADER_LENGTH + body.length];
+            bytes[0] = MAGIC_BYTE;
+            bytes[1] = (byte) (id >>> 24);
+            bytes[2] = (byte) (id >>> 16);
+            bytes[3] = (byte) (id >>> 8);
+            bytes[4] = (byte) id;
+            System.arraycopy(body, 0, bytes, HEADER_LENGTH, body.length);
+            return bytes;
+        };
+    }
+
+    /**
      * Writes the record with its codec after the header; false, with the output back at the header's end, when
      * the codec could not (a required field left null): Avro's writer then names the field in its error.
      */

@@ -8,6 +8,7 @@ import io.cronoq.events.CompletionEvent;
 import io.cronoq.events.SubmissionEvent;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.TaskRecord;
+import io.cronoq.events.TaskWaiting;
 import io.cronoq.events.WorkerRecord;
 import io.cronoq.schemas.codec.ListDatumReader;
 import io.cronoq.schemas.codec.RandomDatum;
@@ -17,6 +18,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
@@ -106,6 +108,25 @@ class AvroSerdeCodecTest {
         // The failed attempt left nothing behind in the thread's buffer.
         TaskRecord whole = SampleRecords.filled(TaskRecord.class);
         assertThat(serde.deserialize(TOPIC, serde.serialize(TOPIC, whole))).isEqualTo(whole);
+    }
+
+    @Test
+    void aBodyWrittenAheadGetsTheHeaderTheSerdeWrites() {
+        AvroSerde<JournalEntry> serde = AvroSerde.of(JournalEntry.class, registry);
+        for (JournalEntry sample : SampleRecords.everyBranchOf(JournalEntry.class)) {
+            byte[] whole = serde.serialize(TOPIC, sample);
+            byte[] body = Arrays.copyOfRange(whole, 5, whole.length);
+            assertThat(serde.bodySerializer().serialize(TOPIC, body)).isEqualTo(whole);
+        }
+        assertThat(serde.bodySerializer().serialize(TOPIC, null)).isNull();
+    }
+
+    @Test
+    void aRecordWithoutACodecHasNoBodiesWrittenAhead() {
+        AvroSerde<TaskWaiting> serde = AvroSerde.of(TaskWaiting.class, registry);
+        assertThatThrownBy(serde::bodySerializer)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("TaskWaiting has no hand-written codec");
     }
 
     private static byte[] body(GenericDatumWriter<Object> writer, Object datum) throws IOException {

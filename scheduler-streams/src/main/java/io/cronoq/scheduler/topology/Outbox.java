@@ -1,15 +1,14 @@
 package io.cronoq.scheduler.topology;
 
-import io.cronoq.events.AssignmentEvent;
-import io.cronoq.events.JournalEntry;
-import io.cronoq.events.JournalItem;
+import io.cronoq.schemas.codec.GatheredBodies;
+import io.cronoq.schemas.codec.GatheredBodies.Body;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.api.Record;
 
@@ -28,6 +27,9 @@ import org.apache.kafka.streams.processor.api.Record;
  * predecessor's. Every record is stamped (its Kafka timestamp) with the latest input time it
  * holds, so a reader that looks up the offset for a time at or before its own submission finds
  * every record holding an entry of that time or later.
+ *
+ * <p>Records are written as they are filled ({@link GatheredBodies}): the sinks get each record's
+ * Avro body (a JournalEntry, an AssignmentEvent), which their serializer puts the wire header before.
  */
 final class Outbox {
 
@@ -37,23 +39,26 @@ final class Outbox {
      */
     static final long COMMIT_AT_BYTES = 8L * 1024 * 1024;
 
-    /** Where the finished records go, keyed by pool and by worker id. */
+    /**
+     * Where the finished records go, keyed by pool and by worker id: the Avro body of a JournalEntry
+     * and of an AssignmentEvent.
+     */
     interface Sinks {
-        void journal(Record<String, JournalEntry> record);
+        void journal(Record<String, byte[]> record);
 
-        void assignments(Record<String, AssignmentEvent> record);
+        void assignments(Record<String, byte[]> record);
     }
 
     /** One key's record being filled: its estimated bytes and the latest input time it holds. */
-    private static final class Open<R> {
-        final R record;
+    private static final class Open {
+        final Body record;
         long bytes;
         long latest;
         /** For a journal record, the times of its last entry. */
         Instant at;
         Instant heardAt;
 
-        Open(R record, long bytes, long latest) {
+        Open(Body record, long bytes, long latest) {
             this.record = record;
             this.bytes = bytes;
             this.latest = latest;
@@ -61,13 +66,15 @@ final class Outbox {
     }
 
     /** The records being filled, one per key, in the order the keys were first written. */
-    private static final class Filling<R> {
-        private final Map<String, Open<R>> open = new LinkedHashMap<>();
-        private final Consumer<Record<String, R>> sink;
+    private static final class Filling {
+        private final Map<String, Open> open = new LinkedHashMap<>();
+        private final Function<Body, byte[]> finish;
+        private final Consumer<Record<String, byte[]>> sink;
         /** The estimated bytes of the open records. */
         long held;
 
-        Filling(Consumer<Record<String, R>> sink) {
+        Filling(Function<Body, byte[]> finish, Consumer<Record<String, byte[]>> sink) {
+            this.finish = finish;
             this.sink = sink;
         }
 
@@ -75,8 +82,8 @@ final class Outbox {
          * The key's record with room for {@code bytes} more, or null when a new one must be
          * started: none is open, it is full (and is sent now), or every entry goes alone.
          */
-        Open<R> room(String key, long bytes, boolean alone) {
-            Open<R> record = open.get(key);
+        Open room(String key, long bytes, boolean alone) {
+            Open record = open.get(key);
             if (record != null && (alone || record.bytes + bytes > RecordBudget.RECORD_BYTES)) {
                 send(key, open.remove(key));
                 return null;
@@ -84,22 +91,22 @@ final class Outbox {
             return record;
         }
 
-        Open<R> start(String key, R record, long bytes, long at) {
+        Open start(String key, Body record, long bytes, long at) {
             held += bytes;
-            Open<R> started = new Open<>(record, bytes, at);
+            Open started = new Open(record, bytes, at);
             open.put(key, started);
             return started;
         }
 
-        void add(Open<R> record, long bytes, long at) {
+        void add(Open record, long bytes, long at) {
             held += bytes;
             record.bytes += bytes;
             record.latest = Math.max(record.latest, at);
         }
 
         void sendAll() {
-            for (Iterator<Map.Entry<String, Open<R>>> it = open.entrySet().iterator(); it.hasNext(); ) {
-                Map.Entry<String, Open<R>> e = it.next();
+            for (Iterator<Map.Entry<String, Open>> it = open.entrySet().iterator(); it.hasNext(); ) {
+                Map.Entry<String, Open> e = it.next();
                 it.remove();
                 send(e.getKey(), e.getValue());
             }
@@ -110,22 +117,23 @@ final class Outbox {
             held = 0;
         }
 
-        private void send(String key, Open<R> record) {
+        private void send(String key, Open record) {
             held -= record.bytes;
-            sink.accept(new Record<>(key, record.record, record.latest));
+            sink.accept(new Record<>(key, finish.apply(record.record), record.latest));
         }
     }
 
     private final JournalRecords journalRecords;
     private final AssignmentRecords assignmentRecords;
-    private final Filling<JournalEntry> journal;
-    private final Filling<AssignmentEvent> assignments;
+    private final GatheredBodies bodies = new GatheredBodies();
+    private final Filling journal;
+    private final Filling assignments;
 
     Outbox(JournalRecords journalRecords, AssignmentRecords assignmentRecords, Sinks sinks) {
         this.journalRecords = journalRecords;
         this.assignmentRecords = assignmentRecords;
-        this.journal = new Filling<>(sinks::journal);
-        this.assignments = new Filling<>(sinks::assignments);
+        this.journal = new Filling(bodies::finishJournal, sinks::journal);
+        this.assignments = new Filling(bodies::finishAssignments, sinks::assignments);
     }
 
     /**
@@ -135,13 +143,12 @@ final class Outbox {
     void journal(String pool, Instant at, Instant heardAt, SpecificRecord event, String cause) {
         long bytes = RecordBudget.bytesOf(event, cause);
         long time = at.toEpochMilli();
-        Open<JournalEntry> record = journal.room(pool, bytes, journalRecords == JournalRecords.PER_ENTRY);
+        Open record = journal.room(pool, bytes, journalRecords == JournalRecords.PER_ENTRY);
         if (record == null) {
-            record = journal.start(pool, new JournalEntry(pool, at, event, cause, new ArrayList<>(), heardAt), bytes, time);
+            record = journal.start(pool, bodies.journal(pool, at, event, cause, heardAt), bytes, time);
         } else {
             boolean sameInput = at.equals(record.at) && Objects.equals(heardAt, record.heardAt);
-            record.record.getMore().add(sameInput ? new JournalItem(event, cause, null, null)
-                    : new JournalItem(event, cause, at, heardAt));
+            bodies.journalItem(record.record, event, cause, sameInput ? null : at, sameInput ? null : heardAt);
             journal.add(record, bytes, time);
         }
         record.at = at;
@@ -151,12 +158,11 @@ final class Outbox {
     /** Tells {@code worker} an event decided on an input of event time {@code timestamp}. */
     void tell(String worker, SpecificRecord event, long timestamp) {
         long bytes = RecordBudget.bytesOf(event, null);
-        Open<AssignmentEvent> record = assignments.room(worker, bytes,
-                assignmentRecords == AssignmentRecords.PER_EVENT);
+        Open record = assignments.room(worker, bytes, assignmentRecords == AssignmentRecords.PER_EVENT);
         if (record == null) {
-            assignments.start(worker, new AssignmentEvent(event, new ArrayList<>()), bytes, timestamp);
+            assignments.start(worker, bodies.assignments(event), bytes, timestamp);
         } else {
-            record.record.getMore().add(event);
+            bodies.assignment(record.record, event);
             assignments.add(record, bytes, timestamp);
         }
     }

@@ -98,12 +98,12 @@ final class SchedulerProcessor implements Processor<String, Inbound, Object, Obj
         // inputs that caused them.
         outbox = new Outbox(journalRecords, assignmentRecords, new Outbox.Sinks() {
             @Override
-            public void journal(Record<String, JournalEntry> record) {
+            public void journal(Record<String, byte[]> record) {
                 context.forward(record, SchedulerTopology.JOURNAL_SINK);
             }
 
             @Override
-            public void assignments(Record<String, AssignmentEvent> record) {
+            public void assignments(Record<String, byte[]> record) {
                 context.forward(record, SchedulerTopology.ASSIGNMENTS_SINK);
             }
         });

@@ -11,6 +11,7 @@ import io.cronoq.events.WorkerEvent;
 import io.cronoq.events.WorkerRecord;
 import io.cronoq.scheduler.auth.RegistrationGuard;
 import io.cronoq.scheduler.policy.TimeRules;
+import io.cronoq.schemas.AvroSerde;
 import io.cronoq.schemas.Topic;
 import io.cronoq.schemas.Topics;
 import java.time.Duration;
@@ -79,8 +80,9 @@ public final class SchedulerTopology {
                 Serdes.String(), Serdes.ByteArray()).withCachingEnabled(), SCHEDULER);
         topology.addStateStore(CommitHook.builder(StoreNames.COMMIT_HOOK), SCHEDULER);
 
-        addSink(topology, ASSIGNMENTS_SINK, topics.assignments(), SCHEDULER);
-        addSink(topology, JOURNAL_SINK, topics.journal(), SCHEDULER);
+        // The scheduler writes these two records' bodies as it gathers them: their sinks add the header.
+        addBodySink(topology, ASSIGNMENTS_SINK, topics.assignments(), SCHEDULER);
+        addBodySink(topology, JOURNAL_SINK, topics.journal(), SCHEDULER);
         addSink(topology, DEPENDENCIES_SINK, topics.dependencies(), SCHEDULER);
         addSink(topology, DEAD_LETTERS_SINK, topics.deadLetters(),
                 SCHEDULER, "submissions-decode", "workers-decode", "completions-decode", "dependencies-decode");
@@ -98,6 +100,13 @@ public final class SchedulerTopology {
                 () -> new DecodeProcessor<>(topic.valueSerde().deserializer(), unwrap, rekey), source);
         // A record keyed by anything but its pool goes back to its own topic under the pool key.
         topology.addSink(rekey, topic.name(), bytes.serializer(), bytes.serializer(), decode);
+    }
+
+    private static <V> void addBodySink(Topology topology, String name, Topic<String, V> topic, String parent) {
+        if (!(topic.valueSerde() instanceof AvroSerde<?> avro)) {
+            throw new IllegalArgumentException("topic " + topic + " needs cronoq's Avro serde for its values");
+        }
+        topology.addSink(name, topic.name(), topic.keySerde().serializer(), avro.bodySerializer(), parent);
     }
 
     private static <K, V> void addSink(Topology topology, String name, Topic<K, V> topic, String... parents) {

@@ -3,7 +3,6 @@ package io.cronoq.scheduler.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cronoq.events.AttemptAssigned;
-import io.cronoq.events.AssignmentEvent;
 import io.cronoq.events.LimitKind;
 import io.cronoq.events.LimitSet;
 import io.cronoq.events.RateLimitUse;
@@ -100,7 +99,7 @@ class RateTickTest {
 
     private List<String> assignedTasks() {
         return context.forwarded(SchedulerTopology.ASSIGNMENTS_SINK).stream()
-                .flatMap(f -> Assignments.events((AssignmentEvent) f.record().value()).stream())
+                .flatMap(f -> Assignments.events(Bodies.assignments(f.record().value())).stream())
                 .filter(AttemptAssigned.class::isInstance)
                 .map(e -> ((AttemptAssigned) e).getTaskId()).toList();
     }

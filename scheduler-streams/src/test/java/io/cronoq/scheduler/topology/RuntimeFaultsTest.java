@@ -133,7 +133,7 @@ class RuntimeFaultsTest {
         // Scheduled afresh from the stores as committed: submitted and waiting, not a duplicate of the aborted try,
         // in one journal record (what one input caused).
         assertThat(context.forwarded(SchedulerTopology.JOURNAL_SINK)).singleElement()
-                .extracting(f -> Journal.entries((JournalEntry) f.record().value()))
+                .extracting(f -> Journal.entries(Bodies.journal(f.record().value())))
                 .asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.list(JournalEntry.class))
                 .extracting(e -> e.getEvent().getClass().getSimpleName()).containsExactly("TaskSubmitted", "TaskWaiting");
     }

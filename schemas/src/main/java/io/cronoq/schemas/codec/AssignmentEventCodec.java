@@ -29,8 +29,13 @@ public final class AssignmentEventCodec implements RecordCodec<AssignmentEvent> 
 
     @Override
     public void write(AssignmentEvent a, Encoder out) throws IOException {
-        event.write(a.getEvent(), out);
+        event(out, a.getEvent());
         Binary.array(out, a.getMore(), event);
+    }
+
+    /** One event: the record's first, before the array, and each of the array's. */
+    void event(Encoder out, Object value) throws IOException {
+        event.write(value, out);
     }
 
     @Override

@@ -7,6 +7,7 @@ import static io.cronoq.schemas.codec.Binary.optionalString;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.JournalItem;
 import java.io.IOException;
+import java.time.Instant;
 import org.apache.avro.io.Decoder;
 import org.apache.avro.io.Encoder;
 
@@ -25,10 +26,7 @@ public final class JournalEntryCodec implements RecordCodec<JournalEntry> {
     private final Part<JournalItem> item = new Part<>() {
         @Override
         public void write(JournalItem i, Encoder out) throws IOException {
-            events.write(i.getEvent(), out);
-            optionalString(out, i.getCause());
-            optionalInstant(out, i.getAt());
-            optionalInstant(out, i.getHeardAt());
+            item(out, i.getEvent(), i.getCause(), i.getAt(), i.getHeardAt());
         }
 
         @Override
@@ -49,12 +47,30 @@ public final class JournalEntryCodec implements RecordCodec<JournalEntry> {
 
     @Override
     public void write(JournalEntry e, Encoder out) throws IOException {
-        out.writeString(e.getPool());
-        instant(out, e.getAt());
-        events.write(e.getEvent(), out);
-        optionalString(out, e.getCause());
+        head(out, e.getPool(), e.getAt(), e.getEvent(), e.getCause());
         Binary.array(out, e.getMore(), item);
-        optionalInstant(out, e.getHeardAt());
+        tail(out, e.getHeardAt());
+    }
+
+    /** The fields before the array of further entries: the pool, the first entry's time, event and cause. */
+    void head(Encoder out, String pool, Instant at, Object event, String cause) throws IOException {
+        out.writeString(pool);
+        instant(out, at);
+        events.write(event, out);
+        optionalString(out, cause);
+    }
+
+    /** One further entry, as a {@link JournalItem} of these fields is written in the array. */
+    void item(Encoder out, Object event, String cause, Instant at, Instant heardAt) throws IOException {
+        events.write(event, out);
+        optionalString(out, cause);
+        optionalInstant(out, at);
+        optionalInstant(out, heardAt);
+    }
+
+    /** The field after the array: when the scheduler heard the first entry's input. */
+    void tail(Encoder out, Instant heardAt) throws IOException {
+        optionalInstant(out, heardAt);
     }
 
     @Override

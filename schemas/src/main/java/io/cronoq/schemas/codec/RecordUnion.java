@@ -1,7 +1,6 @@
 package io.cronoq.schemas.codec;
 
 import java.io.IOException;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.Schema;
@@ -17,7 +16,11 @@ import org.apache.avro.specific.SpecificDatumWriter;
  */
 final class RecordUnion implements Part<Object> {
 
-    private final Map<Class<?>, Integer> indexByClass = new HashMap<>();
+    /**
+     * Each branch's class, at its index. A branch is found by scanning for the value's class: a profile at 5,000
+     * tasks/s found a hash map's lookup here at half of the journal's encoding, its node seldom in the cache.
+     */
+    private final Class<?>[] classes;
     private final Part<Object>[] branches;
 
     @SuppressWarnings("unchecked")
@@ -27,10 +30,11 @@ final class RecordUnion implements Part<Object> {
         Map<Class<?>, Part<?>> handWritten = EventParts.byClass();
         List<Schema> types = union.getTypes();
         branches = new Part[types.size()];
+        classes = new Class<?>[types.size()];
         for (int i = 0; i < types.size(); i++) {
             Schema branch = types.get(i);
             Class<?> type = model.getClass(branch);
-            indexByClass.put(type, i);
+            classes[i] = type;
             Part<?> part = handWritten.get(type);
             branches[i] = part != null ? (Part<Object>) part : avro(branch, model, readModel);
         }
@@ -54,12 +58,18 @@ final class RecordUnion implements Part<Object> {
 
     @Override
     public void write(Object value, Encoder out) throws IOException {
-        Integer index = indexByClass.get(value.getClass());
-        if (index == null) {
-            throw new IllegalArgumentException("a " + value.getClass().getName() + " is not a branch of this union");
-        }
+        int index = indexOf(value.getClass());
         out.writeIndex(index);
         branches[index].write(value, out);
+    }
+
+    private int indexOf(Class<?> type) {
+        for (int i = 0; i < classes.length; i++) {
+            if (classes[i] == type) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("a " + type.getName() + " is not a branch of this union");
     }
 
     @Override

@@ -67,6 +67,16 @@ class CodecsTest {
     }
 
     @Test
+    void aValueOfNoBranchOfTheUnionIsRefusedByName() {
+        RecordUnion events = new RecordUnion(AssignmentEvent.getClassSchema().getField("event").schema(),
+                AssignmentEvent.class);
+        assertThatThrownBy(() -> events.write(new io.cronoq.events.TaskWaiting("t-1", "busy"),
+                EncoderFactory.get().binaryEncoder(new ByteArrayOutputStream(), null)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a io.cronoq.events.TaskWaiting is not a branch of this union");
+    }
+
+    @Test
     void aHostileCountIsNotAllocatedBeforeItsElementsAreRead() throws IOException {
         // Input topics are read by codecs too: a block that claims two billion elements ends at the bytes' end.
         byte[] bytes = write(out -> out.writeLong(Integer.MAX_VALUE - 8));
