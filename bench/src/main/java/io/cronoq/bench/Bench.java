@@ -69,7 +69,8 @@ public final class Bench {
     public BenchReport run() {
         double[] loadBefore = ProcessMemory.loadAverage();
         try {
-            runDir = Files.createTempDirectory("cronoq-bench");
+            runDir = settings.dataDir() == null ? Files.createTempDirectory("cronoq-bench")
+                    : Files.createTempDirectory(settings.dataDir(), "cronoq-bench");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a temporary directory: " + e.getMessage(), e);
         }

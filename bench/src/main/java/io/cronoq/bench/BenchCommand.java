@@ -1,6 +1,7 @@
 package io.cronoq.bench;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -153,6 +154,12 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--bootstrap", paramLabel = "HOST:PORT", description = "An external Kafka instead of the embedded one.")
     String bootstrap;
 
+    @Option(names = "--data-dir", paramLabel = "DIR", description = {"Where the run keeps its data: the embedded "
+            + "broker's logs, the schedulers' and the baseline's state (default: the system's temporary directory).",
+            "/dev/shm keeps them in memory: on a machine with one disk, the broker's flushes there stall its writes "
+            + "now and then, and every task waiting on them."})
+    Path dataDir;
+
     @Option(names = "--fork", description = "Run the scheduler in a child JVM, so its memory figures are its own.")
     boolean fork;
 
@@ -219,7 +226,8 @@ public final class BenchCommand implements Callable<Integer> {
         long startDelay = agents ? 0 : startReportDelayMs == null ? DEFAULT_START_REPORT_DELAY_MS : startReportDelayMs;
         int atRate = warmupAtRateS != null ? warmupAtRateS : neither ? 0 : DEFAULT_WARMUP_AT_RATE_S;
         return new BenchSettings(pools, groups, workers, slots, runMs, drainTasks, warmupDrain, warmupRounds, atRate,
-                jitWaitS, perSecond, durationS, warmupS, backlog, commitMs, partitions, bootstrap, fork, !noBaseline,
+                jitWaitS, perSecond, durationS, warmupS, backlog, commitMs, partitions, bootstrap, dataDir, fork,
+                !noBaseline,
                 baselineRecords, retentionMs, agents, startDelay, stored, tenants, fanIn, schedulerSettings);
     }
 }

@@ -277,6 +277,9 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
             out.printf(Locale.ROOT, "before each measured part, up to %d s of waiting for the JIT to go quiet%n",
                     s.jitWaitS());
         }
+        if (s.bootstrap() == null) {
+            out.printf(Locale.ROOT, "the embedded broker's logs and the state stores under %s%n", s.dataPlace());
+        }
         out.printf(Locale.ROOT, "load average at start %s, at end %s (2-core figures are noisy: compare the ratios)%n",
                 load(loadBefore), load(loadAfter));
         if (drain != null) {

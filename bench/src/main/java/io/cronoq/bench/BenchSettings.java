@@ -1,5 +1,8 @@
 package io.cronoq.bench;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 
 /**
@@ -30,6 +33,8 @@ import java.util.Map;
  * @param commitMs           the scheduler's (and the baseline's) commit interval
  * @param partitions         partitions of every topic
  * @param bootstrap          an external Kafka, or {@code null} for an embedded broker in a temporary directory
+ * @param dataDir            the directory the run's temporary directory is made in (the embedded broker's logs, the
+ *                           schedulers' and the baseline's state), or {@code null} for the system's temporary directory
  * @param fork               run the scheduler in a child JVM, so its memory is its own
  * @param baseline           also measure the Kafka Streams baseline
  * @param baselineRecords    records of the baseline's drain, whatever the scheduler's drain is
@@ -50,7 +55,7 @@ import java.util.Map;
 public record BenchSettings(int pools, int groups, int workers, int slots, long runMs, long drain, long warmupDrain,
                             int warmupRounds, int warmupAtRateS, int jitWaitS, int rate, int durationS, int warmupS,
                             long backlog, int commitMs, int partitions,
-                            String bootstrap, boolean fork, boolean baseline, long baselineRecords, Long retentionMs,
+                            String bootstrap, Path dataDir, boolean fork, boolean baseline, long baselineRecords, Long retentionMs,
                             boolean agents, long startReportDelayMs, boolean stored, int tenants, boolean fanIn,
                             Map<String, String> scheduler) {
 
@@ -69,6 +74,16 @@ public record BenchSettings(int pools, int groups, int workers, int slots, long 
             "cronoq.partitions", "--partitions",
             "cronoq.commit.interval.ms", "--commit-ms (the baseline commits as often)",
             "cronoq.task.retention.ms", "--retention-ms");
+
+    /** Where the run keeps its data, and on what kind of file system (a disk's, or tmpfs in memory). */
+    public String dataPlace() {
+        Path dir = dataDir != null ? dataDir : Path.of(System.getProperty("java.io.tmpdir"));
+        try {
+            return dir + " (" + Files.getFileStore(dir).type() + ")";
+        } catch (IOException e) {
+            return dir.toString();
+        }
+    }
 
     /** Checks every value; an {@link IllegalArgumentException} names the flag and the fix. */
     public BenchSettings {
@@ -97,6 +112,10 @@ public record BenchSettings(int pools, int groups, int workers, int slots, long 
         atMost("--tenants", tenants, BenchTenants.MAX);
         if (retentionMs != null) {
             atLeast("--retention-ms", retentionMs, 0);
+        }
+        if (dataDir != null && !(Files.isDirectory(dataDir) && Files.isWritable(dataDir))) {
+            throw new IllegalArgumentException("--data-dir " + dataDir + " is not a directory this user can write to: "
+                    + "create it, or give another (such as /dev/shm, to keep the run's data in memory)");
         }
         if (workers < pools * groups) {
             throw new IllegalArgumentException("--workers is " + workers + "; every group of every pool needs a worker, "

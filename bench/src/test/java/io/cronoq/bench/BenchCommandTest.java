@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code cronoq bench} refuses settings it cannot run, naming the flag (exit code 2), before starting anything. */
@@ -39,6 +41,18 @@ class BenchCommandTest {
         Run benchs = run("--drain", "10", "--set", "cronoq.commit.interval.ms=5");
         assertThat(benchs.code()).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(benchs.err()).contains("use --commit-ms");
+    }
+
+    @Test
+    void aDataDirectoryThatIsNotThereIsAUsageErrorAndOneThatIsReachesTheSettings(@TempDir Path dir) {
+        Run missing = run("--drain", "10", "--data-dir", dir.resolve("absent").toString());
+        assertThat(missing.code()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(missing.err()).contains("--data-dir " + dir.resolve("absent")).contains("create it, or give another");
+
+        BenchCommand command = new BenchCommand();
+        new CommandLine(command).parseArgs("--drain", "10", "--data-dir", dir.toString());
+        assertThat(command.settings().dataDir()).isEqualTo(dir);
+        assertThat(command.settings().dataPlace()).startsWith(dir + " (");
     }
 
     @Test

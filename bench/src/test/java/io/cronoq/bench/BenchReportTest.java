@@ -19,7 +19,7 @@ class BenchReportTest {
     }
 
     private static BenchSettings settings(int workers, int slots, Long retentionMs, boolean agents, int tenants) {
-        return new BenchSettings(2, 2, workers, slots, 0, 10_000, 0, 1, 0, 0, 0, 5, 2, 0, 20, 6, null, false, true, 300_000,
+        return new BenchSettings(2, 2, workers, slots, 0, 10_000, 0, 1, 0, 0, 0, 5, 2, 0, 20, 6, null, null, false, true, 300_000,
                 retentionMs, agents, agents ? 0 : 20, false, tenants, false, Map.of());
     }
 
@@ -58,8 +58,9 @@ class BenchReportTest {
     @Test
     void theHeaderSaysHowTheJvmWasWarmedUpAndThatMeasuredPartsWaitForTheJit() {
         BenchSettings warmed = new BenchSettings(2, 2, 64, 32, 0, 10_000, 100_000, 2, 60, 120, 5_000, 60, 10, 0, 20, 6,
-                null, false, true, 300_000, null, false, 20, false, 1, false, Map.of());
+                null, null, false, true, 300_000, null, false, 20, false, 1, false, Map.of());
         assertThat(printed(report(warmed, 4_500)))
+                .contains("the embedded broker's logs and the state stores under " + warmed.dataPlace())
                 .contains("JVM warmed up first, unmeasured and on topics of their own, by 2 drains of 50,000 tasks, "
                         + "then 60 s at 5,000 tasks/s")
                 .contains("before each measured part, up to 120 s of waiting for the JIT to go quiet");
