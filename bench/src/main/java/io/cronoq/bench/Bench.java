@@ -69,8 +69,7 @@ public final class Bench {
     public BenchReport run() {
         double[] loadBefore = ProcessMemory.loadAverage();
         try {
-            runDir = settings.dataDir() == null ? Files.createTempDirectory("cronoq-bench")
-                    : Files.createTempDirectory(settings.dataDir(), "cronoq-bench");
+            runDir = Files.createTempDirectory(settings.dataRoot(), "cronoq-bench");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a temporary directory: " + e.getMessage(), e);
         }

@@ -75,9 +75,14 @@ public record BenchSettings(int pools, int groups, int workers, int slots, long 
             "cronoq.commit.interval.ms", "--commit-ms (the baseline commits as often)",
             "cronoq.task.retention.ms", "--retention-ms");
 
+    /** The directory the run's own temporary directory is made in: {@code dataDir}, or the system's. */
+    public Path dataRoot() {
+        return dataDir != null ? dataDir : Path.of(System.getProperty("java.io.tmpdir"));
+    }
+
     /** Where the run keeps its data, and on what kind of file system (a disk's, or tmpfs in memory). */
     public String dataPlace() {
-        Path dir = dataDir != null ? dataDir : Path.of(System.getProperty("java.io.tmpdir"));
+        Path dir = dataRoot();
         try {
             return dir + " (" + Files.getFileStore(dir).type() + ")";
         } catch (IOException e) {

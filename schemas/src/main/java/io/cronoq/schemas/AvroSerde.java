@@ -6,6 +6,7 @@ import io.cronoq.schemas.codec.RecordCodec;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -103,7 +104,7 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
         if (data == null) {
             return null;
         }
-        int id = idsByTopic.computeIfAbsent(topic, t -> registry.register(subject(t), schema));
+        int id = idFor(topic);
         Output out = OUTPUT.get();
         try {
             out.reset();
@@ -145,16 +146,14 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
             if (body == null) {
                 return null;
             }
-            int id = idsByTopic.computeIfAbsent(topic, t -> registry.register(subject(t), schema));
-            byte[] bytes = new byte[HEADER_LENGTH + body.length];
-            bytes[0] = MAGIC_BYTE;
-            bytes[1] = (byte) (id >>> 24);
-            bytes[2] = (byte) (id >>> 16);
-            bytes[3] = (byte) (id >>> 8);
-            bytes[4] = (byte) id;
-            System.arraycopy(body, 0, bytes, HEADER_LENGTH, body.length);
-            return bytes;
+            return ByteBuffer.allocate(HEADER_LENGTH + body.length).put(MAGIC_BYTE).putInt(idFor(topic)).put(body)
+                    .array();
         };
+    }
+
+    /** The id of this class's schema under the topic's subject, registered on first use. */
+    private int idFor(String topic) {
+        return idsByTopic.computeIfAbsent(topic, t -> registry.register(subject(t), schema));
     }
 
     /**
