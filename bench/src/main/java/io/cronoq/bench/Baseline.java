@@ -44,7 +44,7 @@ public final class Baseline {
      * end, and the cores this JVM kept busy over the measured seconds (null when not sampled).
      */
     public record RateResult(int rate, Latency.Summary latency, double perSecond, Map<String, Double> threadMetrics,
-                             Double coresBusy) {}
+                             Double coresBusy, GcPauses.Summary gcPauses) {}
 
     private final String bootstrap;
     private final Properties streamsProps;
@@ -54,6 +54,7 @@ public final class Baseline {
     private final Workload workload;
     private final Path stateRoot;
     private final CpuSampler cpu;
+    private final GcPauses gc;
     private final Runnable beforeMeasuring;
 
     /**
@@ -61,11 +62,12 @@ public final class Baseline {
      * @param name         prefix of the baseline's topics and application ids, unique per run
      * @param recordSize   bytes per record value (at least 16)
      * @param cpu          this JVM's CPU sampler, or null
+     * @param gc           this JVM's GC pauses, or null
      * @param beforeMeasuring run just before each measured part starts: the wait for the JIT to go quiet that the
      *                     scheduler's parts have too ({@link JitQuiet})
      */
     public Baseline(String bootstrap, Properties streamsProps, String name, int partitions, int recordSize,
-                    Workload workload, Path stateRoot, CpuSampler cpu, Runnable beforeMeasuring) {
+                    Workload workload, Path stateRoot, CpuSampler cpu, GcPauses gc, Runnable beforeMeasuring) {
         this.bootstrap = bootstrap;
         this.streamsProps = streamsProps;
         this.name = name;
@@ -74,6 +76,7 @@ public final class Baseline {
         this.workload = workload;
         this.stateRoot = stateRoot;
         this.cpu = cpu;
+        this.gc = gc;
         this.beforeMeasuring = beforeMeasuring;
     }
 
@@ -145,7 +148,8 @@ public final class Baseline {
             app.close();
         }
         return new RateResult(rate, latency.summary(), measured.perSecond(), metrics,
-                cpu == null ? null : cpu.coresBusyOver(measureFrom[0], durationS));
+                cpu == null ? null : cpu.coresBusyOver(measureFrom[0], durationS),
+                gc == null ? null : gc.over(measureFrom[0], durationS));
     }
 
     private ProducerRecord<String, byte[]> record(String topic, long index, long stampNanos) {

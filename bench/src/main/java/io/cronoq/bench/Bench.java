@@ -56,6 +56,7 @@ public final class Bench {
     private final Map<String, Map<String, Double>> logEntries = new LinkedHashMap<>();
     private final Map<String, Map<String, Double>> logBytes = new LinkedHashMap<>();
     private CpuSampler cpu;
+    private GcPauses gc;
 
     /** A run of these settings, its progress told on {@code progress}. */
     public Bench(BenchSettings settings, PrintWriter progress) {
@@ -74,6 +75,7 @@ public final class Bench {
             throw new UncheckedIOException("cannot create a temporary directory: " + e.getMessage(), e);
         }
         cpu = CpuSampler.start();
+        gc = GcPauses.start();
         try (BenchBroker broker = BenchBroker.start(settings.bootstrap(), runDir)) {
             bootstrap = broker.bootstrap();
             step("Kafka at " + bootstrap + (broker.embedded() ? " (embedded, in this JVM)" : ""));
@@ -130,6 +132,9 @@ public final class Bench {
             deleteQuietly(runDir);
             if (cpu != null) {
                 cpu.close();
+            }
+            if (gc != null) {
+                gc.close();
             }
         }
     }
@@ -286,8 +291,9 @@ public final class Bench {
         step(String.format(java.util.Locale.ROOT, "%s: p50 %.1f ms, p99 %.1f ms", label, latency.p50(), latency.p99()));
         Double cores = cpu == null || settings.fork() ? null
                 : cpu.coresBusyOver(measuredFrom, settings.durationS());
+        GcPauses.Summary pauses = settings.fork() ? null : gc.over(measuredFrom, settings.durationS());
         return new BenchReport.Rate(settings.rate(), latency, workers.placements().perSecond(), journal.succeeded().perSecond(),
-                lag / 1e6, cores);
+                lag / 1e6, cores, pauses);
     }
 
     /**
@@ -391,7 +397,7 @@ public final class Bench {
     private Baseline baseline() {
         Properties props = SchedulerApp.streamsProperties(config("baseline"));
         return new Baseline(bootstrap, props, runId + "-baseline", settings.partitions(), recordSize, workload, runDir,
-                cpu, () -> settleJit("Baseline"));
+                cpu, gc, () -> settleJit("Baseline"));
     }
 
     /** The workers of a phase on the topics of {@code config}: simulated ones, or real agents. */

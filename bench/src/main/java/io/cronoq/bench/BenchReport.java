@@ -68,11 +68,12 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
 
     /**
      * A steady rate: submission→assignment latency, achieved placement and lifecycle rates, how far the load
-     * generator fell behind, and the cores the bench JVM kept busy over the measured seconds (null when the
-     * scheduler ran in a child JVM or CPU was not sampled).
+     * generator fell behind, the cores the bench JVM kept busy over the measured seconds (null when the
+     * scheduler ran in a child JVM or CPU was not sampled), and the bench JVM's GC pauses in them (null when the
+     * scheduler ran in a child JVM).
      */
     public record Rate(int rate, Latency.Summary latency, double placementsPerSecond, double lifecyclePerSecond,
-                       double behindMs, Double coresBusy) {}
+                       double behindMs, Double coresBusy, GcPauses.Summary gcPauses) {}
 
     /** Memory with {@code waiting} tasks waiting: heap used after a full GC, resident set size (-1 if unknown). */
     public record Memory(long waiting, long heapUsedAfterGc, long rss) {}
@@ -340,6 +341,11 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
                         baselineRate == null || baselineRate.coresBusy() == null ? ""
                                 : String.format(Locale.ROOT, " (the baseline's: %.2f)", baselineRate.coresBusy()));
             }
+            if (rate.gcPauses() != null) {
+                out.printf(Locale.ROOT, "  %-28s %s%s%n", "GC pauses", pauses(rate.gcPauses()),
+                        baselineRate == null || baselineRate.gcPauses() == null ? ""
+                                : " (the baseline's: " + pauses(baselineRate.gcPauses()) + ")");
+            }
         }
         if (backlogRate != null) {
             out.printf(Locale.ROOT, "%nThe same rate with %,d tasks waiting for a saturated group of the first pool%n",
@@ -438,6 +444,12 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
     private static void line(PrintWriter out, String what, double value, String unit, Double ratio) {
         out.printf(Locale.ROOT, "  %-28s %,12.0f %-8s %s%n", what, value, unit,
                 ratio == null ? "" : String.format(Locale.ROOT, "(%.2f x baseline)", ratio));
+    }
+
+    /** A measured part's GC pauses: "12 in the measured seconds, 290 ms in all, the longest 51 ms, 4 over 20 ms". */
+    private static String pauses(GcPauses.Summary gc) {
+        return String.format(Locale.ROOT, "%d in the measured seconds, %.0f ms in all, the longest %.0f ms, %d over %.0f ms",
+                gc.count(), gc.totalMs(), gc.longestMs(), gc.overGoal(), GcPauses.GOAL_MS);
     }
 
     private static void latency(PrintWriter out, String what, Latency.Summary l) {
