@@ -286,22 +286,24 @@ public final class Bench {
         long start = System.nanoTime() + START_DELAY_NANOS;
         long measuredFrom = start + TimeUnit.SECONDS.toNanos(settings.warmupS());
         workers.measureFrom(measuredFrom);
-        long lag = runAtRate(label, start, topics, producer, journal, sent, settings.warmupS(), settings.durationS());
+        Pacer.Lateness late = runAtRate(label, start, topics, producer, journal, sent, settings.warmupS(),
+                settings.durationS());
         Latency.Summary latency = workers.latency().summary();
         step(String.format(java.util.Locale.ROOT, "%s: p50 %.1f ms, p99 %.1f ms", label, latency.p50(), latency.p99()));
         Double cores = cpu == null || settings.fork() ? null
                 : cpu.coresBusyOver(measuredFrom, settings.durationS());
         GcPauses.Summary pauses = settings.fork() ? null : gc.over(measuredFrom, settings.durationS());
         return new BenchReport.Rate(settings.rate(), latency, workers.placements().perSecond(), journal.succeeded().perSecond(),
-                lag / 1e6, cores, pauses);
+                late.lastNanos() / 1e6, late.worstNanos() / 1e6,
+                late.worstDueNanos() < 0 ? -1 : (late.worstDueNanos() - measuredFrom) / 1e9, cores, pauses);
     }
 
     /**
      * Submits at the rate for {@code warmupS + durationS} seconds, open loop, from {@code start} (by
-     * {@link System#nanoTime()}), and waits until every task sent has finished; returns how far the pacer fell
-     * behind, in nanoseconds.
+     * {@link System#nanoTime()}), and waits until every task sent has finished; returns how late the pacer sent
+     * (the latest of the tasks due after the warm-up).
      */
-    private long runAtRate(String label, long start, Topics topics, KafkaProducer<String, byte[]> producer,
+    private Pacer.Lateness runAtRate(String label, long start, Topics topics, KafkaProducer<String, byte[]> producer,
                            JournalWatcher journal, AtomicLong sent, int warmupS, int durationS) {
         int rate = settings.rate();
         long total = (long) rate * (warmupS + durationS);
@@ -311,14 +313,14 @@ public final class Bench {
                 : String.format(java.util.Locale.ROOT, "%s: %,d tasks/s for %d s + %d s warm-up", label, rate,
                         durationS, warmupS));
         AtomicLong failures = new AtomicLong();
-        long lag = Pacer.run(sent.get(), total, rate, start,
+        Pacer.Lateness late = Pacer.run(sent.get(), total, rate, start, start + TimeUnit.SECONDS.toNanos(warmupS),
                 (i, stamp) -> submit(producer, topics, workload.task(i, stamp, clock.instant()), failures));
         sent.addAndGet(total);
         producer.flush();
         checkSent(failures);
         Waits.until(() -> journal.succeeded().count() >= total, rateTimeout(),
                 "the " + total + " tasks sent at " + rate + "/s to finish");
-        return lag;
+        return late;
     }
 
     /** Waits up to {@code --jit-wait} for the JIT to go quiet ({@link JitQuiet}), and says what it found. */

@@ -68,12 +68,14 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
 
     /**
      * A steady rate: submission→assignment latency, achieved placement and lifecycle rates, how far the load
-     * generator fell behind, the cores the bench JVM kept busy over the measured seconds (null when the
+     * generator fell behind at the end ({@code behindMs}) and at worst in the measured seconds ({@code
+     * worstLateMs}, {@code worstLateAtS} seconds into them; -1 when nothing was due in them), the cores the bench JVM kept busy over the measured seconds (null when the
      * scheduler ran in a child JVM or CPU was not sampled), and the bench JVM's GC pauses in them (null when the
      * scheduler ran in a child JVM).
      */
     public record Rate(int rate, Latency.Summary latency, double placementsPerSecond, double lifecyclePerSecond,
-                       double behindMs, Double coresBusy, GcPauses.Summary gcPauses) {}
+                       double behindMs, double worstLateMs, double worstLateAtS, Double coresBusy,
+                       GcPauses.Summary gcPauses) {}
 
     /** Memory with {@code waiting} tasks waiting: heap used after a full GC, resident set size (-1 if unknown). */
     public record Memory(long waiting, long heapUsedAfterGc, long rss) {}
@@ -340,6 +342,10 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
                         rate.coresBusy(), Runtime.getRuntime().availableProcessors(),
                         baselineRate == null || baselineRate.coresBusy() == null ? ""
                                 : String.format(Locale.ROOT, " (the baseline's: %.2f)", baselineRate.coresBusy()));
+            }
+            if (rate.worstLateAtS() >= 0) {
+                out.printf(Locale.ROOT, "  %-28s at most %.1f ms late sending a task (%.0f s into the measured seconds)%n",
+                        "the load generator", rate.worstLateMs(), rate.worstLateAtS());
             }
             if (rate.gcPauses() != null) {
                 out.printf(Locale.ROOT, "  %-28s %s%s%n", "GC pauses", pauses(rate.gcPauses()),

@@ -135,16 +135,18 @@ class BenchReportTest {
     }
 
     @Test
-    void aRateSaysHowManyGcPausesFellInItsMeasuredSecondsBesideTheBaselines() throws Exception {
+    void aRateSaysHowLateTheLoadGeneratorWentAndHowManyGcPausesFellInItsMeasuredSeconds() throws Exception {
         Latency.Summary latency = new Latency.Summary(300_000, 23.0, 38.0, 55.0, 120.0, 61, 0, 20, Map.of(),
                 "2026-12-06T21:00:00Z", java.util.List.of(50.0, 55.0));
-        BenchReport.Rate rate = new BenchReport.Rate(5_000, latency, 5_000, 5_000, 0, 1.1,
+        BenchReport.Rate rate = new BenchReport.Rate(5_000, latency, 5_000, 5_000, 0, 3.2, 12.4, 1.1,
                 new GcPauses.Summary(12, 290, 51, 4));
         Baseline.RateResult baseline = new Baseline.RateResult(5_000, latency, 5_000, Map.of(), 0.7,
                 new GcPauses.Summary(9, 120, 22, 1));
         BenchReport report = new BenchReport(settings(64, 32, null, false), "the bench JVM", 72, new double[] {1, 1, 1},
                 new double[] {1, 1, 1}, null, null, rate, baseline, null, null, null, Map.of(), Map.of(), Map.of());
 
+        assertThat(printed(report)).contains("the load generator           at most 3.2 ms late sending a task "
+                + "(12 s into the measured seconds)");
         assertThat(printed(report)).contains("GC pauses                    12 in the measured seconds, 290 ms in all, "
                 + "the longest 51 ms, 4 over 20 ms (the baseline's: 9 in the measured seconds, 120 ms in all, "
                 + "the longest 22 ms, 1 over 20 ms)");
