@@ -464,8 +464,9 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
         out.printf(Locale.ROOT, "  %-28s %d of %d seconds had a latency over 250 ms; the max came %d s in%n",
                 "", l.slowSeconds(), l.seconds(), l.worstAtSecond());
         if (l.p99ByWindow().size() > 1) {
-            out.printf(Locale.ROOT, "  %-28s p99 of each %d s: %s ms%n", "", Latency.WINDOW_S, l.p99ByWindow().stream()
-                    .map(p -> String.format(Locale.ROOT, "%.0f", p)).collect(Collectors.joining(", ")));
+            out.printf(Locale.ROOT, "  %-28s p99 of each %d s from %s: %s ms%n", "", Latency.WINDOW_S, l.firstSecond(),
+                    l.p99ByWindow().stream().map(p -> String.format(Locale.ROOT, "%.0f", p))
+                            .collect(Collectors.joining(", ")));
         }
         if (!l.slowAt().isEmpty()) {
             String seconds = l.slowAt().entrySet().stream()

@@ -145,6 +145,7 @@ class BenchReportTest {
         BenchReport report = new BenchReport(settings(64, 32, null, false), "the bench JVM", 72, new double[] {1, 1, 1},
                 new double[] {1, 1, 1}, null, null, rate, baseline, null, null, null, Map.of(), Map.of(), Map.of());
 
+        assertThat(printed(report)).contains("p99 of each 10 s from 2026-12-06T21:00:00Z: 50, 55 ms");
         assertThat(printed(report)).contains("the load generator           at most 3.2 ms late sending a task "
                 + "(12 s into the measured seconds)");
         assertThat(printed(report)).contains("GC pauses                    12 in the measured seconds, 290 ms in all, "
