@@ -139,7 +139,7 @@ public final class Baseline {
             beforeMeasuring.run();
             long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
             measureFrom[0] = start + TimeUnit.SECONDS.toNanos(warmupS);
-            Pacer.run(0, total, rate, start, (i, stamp) -> producer.send(record(input, i, stamp)));
+            Pacer.run(0, total, rate, start, measureFrom[0], (i, stamp) -> producer.send(record(input, i, stamp)));
             producer.flush();
             Waits.until(() -> all.count() >= total, timeout, "the baseline to pass " + total + " records at " + rate + "/s");
             checkTail(tail);

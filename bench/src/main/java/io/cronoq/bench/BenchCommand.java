@@ -227,7 +227,6 @@ public final class BenchCommand implements Callable<Integer> {
         int atRate = warmupAtRateS != null ? warmupAtRateS : neither ? 0 : DEFAULT_WARMUP_AT_RATE_S;
         return new BenchSettings(pools, groups, workers, slots, runMs, drainTasks, warmupDrain, warmupRounds, atRate,
                 jitWaitS, perSecond, durationS, warmupS, backlog, commitMs, partitions, bootstrap, dataDir, fork,
-                !noBaseline,
-                baselineRecords, retentionMs, agents, startDelay, stored, tenants, fanIn, schedulerSettings);
+                !noBaseline, baselineRecords, retentionMs, agents, startDelay, stored, tenants, fanIn, schedulerSettings);
     }
 }

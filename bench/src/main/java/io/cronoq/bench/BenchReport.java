@@ -69,9 +69,9 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
     /**
      * A steady rate: submission→assignment latency, achieved placement and lifecycle rates, how far the load
      * generator fell behind at the end ({@code behindMs}) and at worst in the measured seconds ({@code
-     * worstLateMs}, {@code worstLateAtS} seconds into them; -1 when nothing was due in them), the cores the bench JVM kept busy over the measured seconds (null when the
-     * scheduler ran in a child JVM or CPU was not sampled), and the bench JVM's GC pauses in them (null when the
-     * scheduler ran in a child JVM).
+     * worstLateMs}, {@code worstLateAtS} seconds into them; -1 when nothing was due in them), the cores the
+     * bench JVM kept busy over the measured seconds (null when the scheduler ran in a child JVM or CPU was not
+     * sampled), and the bench JVM's GC pauses in them (null when the scheduler ran in a child JVM).
      */
     public record Rate(int rate, Latency.Summary latency, double placementsPerSecond, double lifecyclePerSecond,
                        double behindMs, double worstLateMs, double worstLateAtS, Double coresBusy,

@@ -55,7 +55,8 @@ import java.util.Map;
 public record BenchSettings(int pools, int groups, int workers, int slots, long runMs, long drain, long warmupDrain,
                             int warmupRounds, int warmupAtRateS, int jitWaitS, int rate, int durationS, int warmupS,
                             long backlog, int commitMs, int partitions,
-                            String bootstrap, Path dataDir, boolean fork, boolean baseline, long baselineRecords, Long retentionMs,
+                            String bootstrap, Path dataDir, boolean fork, boolean baseline, long baselineRecords,
+                            Long retentionMs,
                             boolean agents, long startReportDelayMs, boolean stored, int tenants, boolean fanIn,
                             Map<String, String> scheduler) {
 

@@ -17,8 +17,9 @@ import javax.management.openmbean.CompositeData;
  * This JVM's garbage-collection pauses, recorded as each ends, so a measured part can say how many fell in
  * its seconds and how long the longest took. In an in-JVM run every thread waits a pause out (the embedded
  * broker, the scheduler, the load generator and the workers alike), so a pause over the collector's goal
- * shows in the latency tail as it is. Collectors that run beside the application (G1's concurrent marking,
- * ZGC's cycles) pause nothing and are left out.
+ * shows in the latency tail as it is. The beans that time whole concurrent cycles (ZGC's and Shenandoah's
+ * "Cycles") are left out: their pauses are reported by their "Pauses" beans. G1's "Concurrent GC" bean (Java 20
+ * and later) reports the remark and cleanup pauses, and counts; on Java 17 no bean reports those two.
  */
 public final class GcPauses implements AutoCloseable {
 
@@ -54,10 +55,9 @@ public final class GcPauses implements AutoCloseable {
         return new GcPauses(nanosAtStart, uptimeMsAtStart);
     }
 
-    /** Whether a collector of this name stops the application: concurrent cycles do not. */
+    /** Whether a collector bean of this name reports pauses, rather than whole concurrent cycles. */
     static boolean pauses(String collectorName) {
-        String name = collectorName.toLowerCase(Locale.ROOT);
-        return !name.contains("concurrent") && !name.contains("cycles");
+        return !collectorName.toLowerCase(Locale.ROOT).contains("cycles");
     }
 
     private void onNotification(Notification notification, Object handback) {

@@ -27,14 +27,6 @@ public final class Pacer {
     private Pacer() {}
 
     /**
-     * Sends {@code count} items at {@code perSecond} from {@code startNanos}; returns how far behind
-     * schedule the last one went, in ns (0 when on time).
-     */
-    public static long run(long firstIndex, long count, double perSecond, long startNanos, Sender sender) {
-        return run(firstIndex, count, perSecond, startNanos, startNanos, sender).lastNanos();
-    }
-
-    /**
      * Sends {@code count} items at {@code perSecond} from {@code startNanos}; returns how late the last item
      * went and the latest of the items due at or after {@code measureFromNanos}.
      */

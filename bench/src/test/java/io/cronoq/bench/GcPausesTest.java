@@ -36,12 +36,15 @@ class GcPausesTest {
     }
 
     @Test
-    void concurrentCyclesAreNoPauses() {
+    void wholeConcurrentCyclesAreNoPauses() {
         assertThat(GcPauses.pauses("G1 Young Generation")).isTrue();
         assertThat(GcPauses.pauses("G1 Old Generation")).isTrue();
-        assertThat(GcPauses.pauses("ZGC Pauses")).isTrue();
-        assertThat(GcPauses.pauses("G1 Concurrent GC")).isFalse();
-        assertThat(GcPauses.pauses("ZGC Cycles")).isFalse();
+        // Java 20 and later: its notifications are "end of concurrent GC pause", the remark and cleanup pauses.
+        assertThat(GcPauses.pauses("G1 Concurrent GC")).isTrue();
+        assertThat(GcPauses.pauses("ZGC Minor Pauses")).isTrue();
+        assertThat(GcPauses.pauses("Shenandoah Pauses")).isTrue();
+        assertThat(GcPauses.pauses("ZGC Minor Cycles")).isFalse();
+        assertThat(GcPauses.pauses("Shenandoah Cycles")).isFalse();
     }
 
     @Test
