@@ -240,6 +240,8 @@ public final class Bench {
         SchemaRegistry registry = SchedulerApp.registry(config);
         Topics topics = SchedulerApp.topics(config, registry);
         TopicSetup.ensure(config, topics);
+        // Stamped by the broker as it appends them, the assignments tell the time in the log from the time to commit.
+        BenchTopics.stampAtAppend(bootstrap, topics.assignments().name());
         step(label + ": starting the scheduler and " + settings.workers() + " " + fleetName());
         try (SchedulerUnderTest scheduler = startScheduler(config, phase);
              Fleet workers = fleet(config, topics);
@@ -261,7 +263,7 @@ public final class Bench {
             AtomicLong sent = new AtomicLong();
             if (!measured) {
                 runAtRate(label, System.nanoTime() + START_DELAY_NANOS, topics, producer, journal, sent,
-                        settings.warmupAtRateS(), 0);
+                        settings.warmupAtRateS(), 0, null);
                 return null;
             }
             BenchReport.Rate empty = measureRate("Rate", topics, producer, workers, journal, sent);
@@ -285,9 +287,11 @@ public final class Bench {
         settleJit(label);
         long start = System.nanoTime() + START_DELAY_NANOS;
         long measuredFrom = start + TimeUnit.SECONDS.toNanos(settings.warmupS());
-        workers.measureFrom(measuredFrom);
+        Hops hops = new Hops(sent.get() + (long) settings.rate() * settings.warmupS(),
+                Math.toIntExact((long) settings.rate() * settings.durationS()), workload::indexOf);
+        workers.measureFrom(measuredFrom, hops);
         Pacer.Lateness late = runAtRate(label, start, topics, producer, journal, sent, settings.warmupS(),
-                settings.durationS());
+                settings.durationS(), hops);
         Latency.Summary latency = workers.latency().summary();
         step(String.format(java.util.Locale.ROOT, "%s: p50 %.1f ms, p99 %.1f ms", label, latency.p50(), latency.p99()));
         Double cores = cpu == null || settings.fork() ? null
@@ -295,16 +299,18 @@ public final class Bench {
         GcPauses.Summary pauses = settings.fork() ? null : gc.over(measuredFrom, settings.durationS());
         return new BenchReport.Rate(settings.rate(), latency, workers.placements().perSecond(), journal.succeeded().perSecond(),
                 late.lastNanos() / 1e6, late.worstNanos() / 1e6,
-                late.worstDueNanos() < 0 ? -1 : (late.worstDueNanos() - measuredFrom) / 1e9, cores, pauses);
+                late.worstDueNanos() < 0 ? -1 : (late.worstDueNanos() - measuredFrom) / 1e9, cores, pauses,
+                settings.agents() ? null : hops.summary());
     }
 
     /**
      * Submits at the rate for {@code warmupS + durationS} seconds, open loop, from {@code start} (by
      * {@link System#nanoTime()}), and waits until every task sent has finished; returns how late the pacer sent
-     * (the latest of the tasks due after the warm-up).
+     * (the latest of the tasks due after the warm-up). {@code hops}, when not null, is told when each submission was
+     * acknowledged.
      */
     private Pacer.Lateness runAtRate(String label, long start, Topics topics, KafkaProducer<String, byte[]> producer,
-                           JournalWatcher journal, AtomicLong sent, int warmupS, int durationS) {
+                           JournalWatcher journal, AtomicLong sent, int warmupS, int durationS, Hops hops) {
         int rate = settings.rate();
         long total = (long) rate * (warmupS + durationS);
         journal.reset();
@@ -314,7 +320,8 @@ public final class Bench {
                         durationS, warmupS));
         AtomicLong failures = new AtomicLong();
         Pacer.Lateness late = Pacer.run(sent.get(), total, rate, start, start + TimeUnit.SECONDS.toNanos(warmupS),
-                (i, stamp) -> submit(producer, topics, workload.task(i, stamp, clock.instant()), failures));
+                (i, stamp) -> submit(producer, topics, workload.task(i, stamp, clock.instant()), failures,
+                        hops == null ? null : () -> hops.acked(i, System.nanoTime())));
         sent.addAndGet(total);
         producer.flush();
         checkSent(failures);
@@ -382,7 +389,7 @@ public final class Bench {
         AtomicLong failures = new AtomicLong();
         for (SharingPolicySet change : changes) {
             byte[] value = serializer.serialize(topic, new SubmissionEvent(change));
-            send(producer, new ProducerRecord<>(topic, change.getPool(), value), failures, "sharing policy change");
+            send(producer, new ProducerRecord<>(topic, change.getPool(), value), failures, "sharing policy change", null);
         }
         producer.flush();
         checkSent(failures, "sharing policy changes");
@@ -436,20 +443,33 @@ public final class Bench {
     }
 
     private void submit(KafkaProducer<String, byte[]> producer, Topics topics, TaskSubmitted task, AtomicLong failures) {
+        submit(producer, topics, task, failures, null);
+    }
+
+    /** Sends {@code task}'s submission; {@code onAck}, when not null, runs once the broker acknowledged it. */
+    private void submit(KafkaProducer<String, byte[]> producer, Topics topics, TaskSubmitted task, AtomicLong failures,
+                        Runnable onAck) {
         String topic = topics.submissions().name();
         byte[] value = topics.submissions().valueSerde().serializer().serialize(topic, new SubmissionEvent(task));
         if (recordSize == 0) {
             recordSize = value.length;
         }
-        send(producer, new ProducerRecord<>(topic, task.getPool(), value), failures, "task");
+        send(producer, new ProducerRecord<>(topic, task.getPool(), value), failures, "task", onAck);
     }
 
-    /** Sends {@code record} without waiting, counting a failure in {@code failures} and logging the first. */
+    /**
+     * Sends {@code record} without waiting, counting a failure in {@code failures} and logging the first; runs
+     * {@code onAck} (when not null) once the broker acknowledged the record.
+     */
     private static void send(KafkaProducer<String, byte[]> producer, ProducerRecord<String, byte[]> record,
-                             AtomicLong failures, String what) {
+                             AtomicLong failures, String what, Runnable onAck) {
         producer.send(record, (meta, error) -> {
-            if (error != null && failures.getAndIncrement() == 0) {
-                log.warn("Could not send a {}: {}", what, error.toString());
+            if (error != null) {
+                if (failures.getAndIncrement() == 0) {
+                    log.warn("Could not send a {}: {}", what, error.toString());
+                }
+            } else if (onAck != null) {
+                onAck.run();
             }
         });
     }

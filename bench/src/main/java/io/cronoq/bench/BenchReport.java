@@ -71,11 +71,12 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
      * generator fell behind at the end ({@code behindMs}) and at worst in the measured seconds ({@code
      * worstLateMs}, {@code worstLateAtS} seconds into them; -1 when nothing was due in them), the cores the
      * bench JVM kept busy over the measured seconds (null when the scheduler ran in a child JVM or CPU was not
-     * sampled), and the bench JVM's GC pauses in them (null when the scheduler ran in a child JVM).
+     * sampled), the bench JVM's GC pauses in them (null when the scheduler ran in a child JVM), and where each
+     * measured task's time went ({@link Hops}; null when the workers were agents).
      */
     public record Rate(int rate, Latency.Summary latency, double placementsPerSecond, double lifecyclePerSecond,
                        double behindMs, double worstLateMs, double worstLateAtS, Double coresBusy,
-                       GcPauses.Summary gcPauses) {}
+                       GcPauses.Summary gcPauses, Hops.Summary hops) {}
 
     /** Memory with {@code waiting} tasks waiting: heap used after a full GC, resident set size (-1 if unknown). */
     public record Memory(long waiting, long heapUsedAfterGc, long rss) {}
@@ -352,6 +353,9 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
                         baselineRate == null || baselineRate.gcPauses() == null ? ""
                                 : " (the baseline's: " + pauses(baselineRate.gcPauses()) + ")");
             }
+            if (rate.hops() != null && rate.hops().tasks() > 0) {
+                hops(out, rate.hops());
+            }
         }
         if (backlogRate != null) {
             out.printf(Locale.ROOT, "%nThe same rate with %,d tasks waiting for a saturated group of the first pool%n",
@@ -456,6 +460,27 @@ public record BenchReport(BenchSettings settings, String where, int recordSize, 
     private static String pauses(GcPauses.Summary gc) {
         return String.format(Locale.ROOT, "%d in the measured seconds, %.0f ms in all, the longest %.0f ms, %d over %.0f ms",
                 gc.count(), gc.totalMs(), gc.longestMs(), gc.overGoal(), GcPauses.GOAL_MS);
+    }
+
+    /** Each hop's p50, p99 and longest; the average hops of the slowest 1%; the slowest task's hops. */
+    private static void hops(PrintWriter out, Hops.Summary h) {
+        String title = "where the time went";
+        for (var e : h.percentiles().entrySet()) {
+            String label = e.getKey() == Hops.Hop.COMMITTED_AND_READ && !h.split() ? "out, committed and read"
+                    : e.getKey().label();
+            out.printf(Locale.ROOT, "  %-28s %-24s p50 %.1f ms, p99 %.1f ms, max %.1f ms%n", title, label,
+                    e.getValue().p50(), e.getValue().p99(), e.getValue().max());
+            title = "";
+        }
+        out.printf(Locale.ROOT, "  %-28s %s%n", String.format(Locale.ROOT, "the slowest 1%% (>= %.0f ms)", h.tailFromMs()),
+                "on average " + hopList(h.tailMeanMs()));
+        out.printf(Locale.ROOT, "  %-28s %.1f ms, due %s: %s%n", "the slowest task", h.slowestMs(), h.slowestDue(),
+                hopList(h.slowestHopsMs()));
+    }
+
+    private static String hopList(Map<Hops.Hop, Double> ms) {
+        return ms.entrySet().stream().map(e -> String.format(Locale.ROOT, "%s %.1f", e.getKey().label(), e.getValue()))
+                .collect(Collectors.joining(", ")) + " ms";
     }
 
     private static void latency(PrintWriter out, String what, Latency.Summary l) {

@@ -10,7 +10,7 @@ import java.util.Collection;
  */
 abstract class Fleet implements AutoCloseable {
 
-    private volatile Measurement measurement = new Measurement(Long.MIN_VALUE);
+    private volatile Measurement measurement = new Measurement(Long.MIN_VALUE, null);
 
     /** Registers these workers; returns once each registration is on its way (not yet answered). */
     public abstract void register(Collection<WorkerRegistered> workers);
@@ -23,7 +23,12 @@ abstract class Fleet implements AutoCloseable {
 
     /** From now on measure only tasks stamped at or after {@code fromNanos}, with fresh counters. */
     public final void measureFrom(long fromNanos) {
-        measurement = new Measurement(fromNanos);
+        measureFrom(fromNanos, null);
+    }
+
+    /** As {@link #measureFrom(long)}, and hands every measured assignment's hops to {@code hops} (a simulated fleet's). */
+    public final void measureFrom(long fromNanos, Hops hops) {
+        measurement = new Measurement(fromNanos, hops);
     }
 
     /** Submission→assignment latency of the measured tasks. */
@@ -39,6 +44,13 @@ abstract class Fleet implements AutoCloseable {
     /** An assignment of a task stamped {@code stampNanos} reached its worker at {@code atNanos}. */
     protected final void placed(long stampNanos, long atNanos) {
         measurement.record(stampNanos, atNanos);
+    }
+
+    /** {@link #placed}, for a fleet that also knows when the assignment was decided and appended: see {@link Hops}. */
+    protected final void placed(String taskId, long stampNanos, long decidedEpochMs, long appendedEpochMs, long atNanos) {
+        Measurement current = measurement;
+        current.record(stampNanos, atNanos);
+        current.hops(taskId, stampNanos, decidedEpochMs, appendedEpochMs, atNanos);
     }
 
     @Override

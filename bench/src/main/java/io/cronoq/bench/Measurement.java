@@ -9,9 +9,12 @@ final class Measurement {
     private final long fromNanos;
     private final Latency latency = new Latency();
     private final Window placements = new Window();
+    private final Hops hops;
 
-    Measurement(long fromNanos) {
+    /** Measures tasks stamped at or after {@code fromNanos}; {@code hops}, when not null, takes their hops. */
+    Measurement(long fromNanos, Hops hops) {
         this.fromNanos = fromNanos;
+        this.hops = hops;
     }
 
     /** An assignment of a task stamped {@code stampNanos} reached its worker at {@code atNanos}. */
@@ -19,6 +22,16 @@ final class Measurement {
         if (stampNanos >= fromNanos) {
             latency.recordNanos(atNanos - stampNanos);
             placements.add(atNanos);
+        }
+    }
+
+    /**
+     * The assignment of task {@code taskId} stamped {@code stampNanos}, decided at {@code decidedEpochMs} and
+     * appended at {@code appendedEpochMs} (negative when unknown), reached its worker at {@code atNanos}.
+     */
+    void hops(String taskId, long stampNanos, long decidedEpochMs, long appendedEpochMs, long atNanos) {
+        if (hops != null && stampNanos >= fromNanos) {
+            hops.assigned(taskId, stampNanos, decidedEpochMs, appendedEpochMs, atNanos);
         }
     }
 

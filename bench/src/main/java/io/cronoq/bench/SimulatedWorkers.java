@@ -27,6 +27,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
@@ -232,20 +233,21 @@ public final class SimulatedWorkers extends Fleet {
                 if (event instanceof RegistrationAccepted r) {
                     generations.put(r.getWorkerId(), r.getGeneration());
                 } else if (event instanceof AttemptAssigned a) {
-                    onAssigned(a, receivedNanos);
+                    onAssigned(a, record, receivedNanos);
                 }
                 // WorkerFenced and AttemptRevoked need no answer from a simulated worker.
             }
         }
 
-        private void onAssigned(AttemptAssigned a, long receivedNanos) {
+        private void onAssigned(AttemptAssigned a, ConsumerRecord<byte[], byte[]> record, long receivedNanos) {
             String worker = a.getWorkerId();
             synchronized (SimulatedWorkers.this) {
                 if (dead.contains(worker) || a.getGeneration() < Math.max(generation(worker), floors.getOrDefault(worker, 0L))) {
                     return;
                 }
             }
-            placed(Workload.stampOf(a.getPayload()), receivedNanos);
+            placed(a.getTaskId(), Workload.stampOf(a.getPayload()), a.getAssignedAt().toEpochMilli(),
+                    record.timestampType() == TimestampType.LOG_APPEND_TIME ? record.timestamp() : -1, receivedNanos);
             listener.accept(a);
             if (held.contains(worker)) {
                 return;

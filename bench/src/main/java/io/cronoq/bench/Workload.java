@@ -140,6 +140,23 @@ public final class Workload {
                 .build();
     }
 
+    /** The number {@code k} of task {@code taskId} made by {@link #task}, or -1 for a task it did not make. */
+    public long indexOf(String taskId) {
+        String stem = name + "-t";
+        if (!taskId.startsWith(stem) || taskId.length() == stem.length()) {
+            return -1;
+        }
+        long k = 0;
+        for (int i = stem.length(); i < taskId.length(); i++) {
+            char c = taskId.charAt(i);
+            if (c < '0' || c > '9' || k > (Long.MAX_VALUE - 9) / 10) {
+                return -1;
+            }
+            k = k * 10 + (c - '0');
+        }
+        return k;
+    }
+
     /**
      * Task {@code k} of a fan-out and fan-in of {@code n} tasks: task 0 is the source and task {@code n - 1} the
      * reducer, both in the first pool; every other task waits for the source and is spread over the pools as

@@ -139,7 +139,7 @@ class BenchReportTest {
         Latency.Summary latency = new Latency.Summary(300_000, 23.0, 38.0, 55.0, 120.0, 61, 0, 20, Map.of(),
                 "2026-12-06T21:00:00Z", java.util.List.of(50.0, 55.0));
         BenchReport.Rate rate = new BenchReport.Rate(5_000, latency, 5_000, 5_000, 0, 3.2, 12.4, 1.1,
-                new GcPauses.Summary(12, 290, 51, 4));
+                new GcPauses.Summary(12, 290, 51, 4), null);
         Baseline.RateResult baseline = new Baseline.RateResult(5_000, latency, 5_000, Map.of(), 0.7,
                 new GcPauses.Summary(9, 120, 22, 1));
         BenchReport report = new BenchReport(settings(64, 32, null, false), "the bench JVM", 72, new double[] {1, 1, 1},
@@ -154,5 +154,36 @@ class BenchReportTest {
         JsonNode json = new ObjectMapper().readTree(report.toJson());
         assertThat(json.get("rate").get("gcPauses").get("longestMs").asDouble()).isEqualTo(51.0);
         assertThat(json.get("baseline_rate").get("gcPauses").get("overGoal").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void aRateSaysWhereTheTimeOfItsTasksWentHopByHop() throws Exception {
+        Latency.Summary latency = new Latency.Summary(100, 23.0, 38.0, 55.0, 120.0, 61, 0, 20, Map.of(),
+                "2026-12-06T21:00:00Z", java.util.List.of(50.0, 55.0));
+        Hops hops = new Hops(0, 100, Long::parseLong, 0);
+        for (int k = 0; k < 100; k++) {
+            long due = 1_000_000_000L + k * 1_000_000L;
+            hops.acked(k, due + 2_000_000);
+            long decidedMs = due / 1_000_000 + (k == 99 ? 902 : 7);
+            hops.assigned(String.valueOf(k), due, decidedMs, decidedMs + 4, decidedMs * 1_000_000 + 20_000_000);
+        }
+        BenchReport.Rate rate = new BenchReport.Rate(5_000, latency, 5_000, 5_000, 0, 3.2, 12.4, 1.1, null,
+                hops.summary());
+        BenchReport report = new BenchReport(settings(64, 32, null, false), "the bench JVM", 72, new double[] {1, 1, 1},
+                new double[] {1, 1, 1}, null, null, rate, null, null, null, null, Map.of(), Map.of(), Map.of());
+
+        assertThat(printed(report))
+                .contains("where the time went          sent                     p50 2.0 ms, p99 2.0 ms, max 2.0 ms")
+                .contains("into the scheduler       p50 5.0 ms, p99 5.0 ms, max 900.0 ms")
+                .contains("out to the log           p50 4.0 ms, p99 4.0 ms, max 4.0 ms")
+                .contains("committed and read       p50 16.0 ms, p99 16.0 ms, max 16.0 ms")
+                .contains("the slowest 1% (>= 922 ms)   on average sent 2.0, into the scheduler 900.0, out to the log 4.0, "
+                        + "committed and read 16.0 ms")
+                .contains("the slowest task             922.0 ms, due 1970-01-01T00:00:01.099Z: sent 2.0, into the "
+                        + "scheduler 900.0, out to the log 4.0, committed and read 16.0 ms");
+        JsonNode json = new ObjectMapper().readTree(report.toJson());
+        assertThat(json.get("rate").get("hops").get("percentiles").get("INTO_SCHEDULER").get("max").asDouble())
+                .isEqualTo(900.0);
+        assertThat(json.get("rate").get("hops").get("slowestMs").asDouble()).isEqualTo(922.0);
     }
 }

@@ -66,6 +66,10 @@ class BenchRunTest {
                 .isEqualTo(50);
         assertThat(json.get("baseline_rate").get("latency").get("p99").asDouble()).isPositive();
         assertThat(json.get("rate").get("coresBusy").asDouble()).as("the whole JVM's, broker included").isPositive();
+        JsonNode hops = json.get("rate").get("hops");
+        assertThat(hops.get("tasks").asInt()).as("every measured task acknowledged and assigned").isEqualTo(50);
+        assertThat(hops.get("split").asBoolean()).as("the assignments stamped at append").isTrue();
+        assertThat(hops.get("percentiles").get("COMMITTED_AND_READ").get("p50").asDouble()).isPositive();
         assertThat(json.get("baseline_rate").get("coresBusy").asDouble()).isPositive();
         assertThat(json.get("p99_ratio").asDouble()).isPositive();
         assertThat(json.get("backlog_rate").get("latency").get("count").asLong()).isEqualTo(50);
@@ -104,6 +108,7 @@ class BenchRunTest {
                 .isEqualTo(20);
         assertThat(json.get("backlog_rate").get("latency").get("count").asLong()).isEqualTo(20);
         assertThat(json.get("tenants").asInt()).isEqualTo(10);
+        assertThat(json.get("rate").get("hops").isNull()).as("agents tell no hops").isTrue();
         assertThat(err.toString()).contains("Drain: the sharing policy of 10 tenants (10 changes) sent",
                 "Drain: the sharing policy taken in", "Rate: the sharing policy of 10 tenants taken in")
                 .doesNotContain("Warm-up at the rate").doesNotContain("the JIT");
