@@ -290,8 +290,10 @@ public final class Bench {
         Hops hops = new Hops(sent.get() + (long) settings.rate() * settings.warmupS(),
                 Math.toIntExact((long) settings.rate() * settings.durationS()), workload::indexOf);
         workers.measureFrom(measuredFrom, hops);
+        journal.watchAssignments(hops::heard);
         Pacer.Lateness late = runAtRate(label, start, topics, producer, journal, sent, settings.warmupS(),
                 settings.durationS(), hops);
+        journal.watchAssignments(null);
         Latency.Summary latency = workers.latency().summary();
         step(String.format(java.util.Locale.ROOT, "%s: p50 %.1f ms, p99 %.1f ms", label, latency.p50(), latency.p99()));
         Double cores = cpu == null || settings.fork() ? null

@@ -46,11 +46,11 @@ abstract class Fleet implements AutoCloseable {
         measurement.record(stampNanos, atNanos);
     }
 
-    /** {@link #placed}, for a fleet that also knows when the assignment was decided and appended: see {@link Hops}. */
-    protected final void placed(String taskId, long stampNanos, long decidedEpochMs, long appendedEpochMs, long atNanos) {
+    /** {@link #placed}, for a fleet that also knows when the assignment was appended (negative: not): see {@link Hops}. */
+    protected final void placed(String taskId, long stampNanos, long appendedEpochMs, long atNanos) {
         Measurement current = measurement;
         current.record(stampNanos, atNanos);
-        current.hops(taskId, stampNanos, decidedEpochMs, appendedEpochMs, atNanos);
+        current.hops(taskId, stampNanos, appendedEpochMs, atNanos);
     }
 
     @Override

@@ -12,12 +12,12 @@ import java.util.function.ToLongFunction;
 /**
  * Where the time of each measured task went, hop by hop, between the moment it was due and the moment its
  * assignment reached its worker, so a slow tail names the hop it sat in. Four moments split a task's latency:
- * the producer's acknowledgement of its submission (the broker appended it), the scheduler's decision (the
- * assignment's {@code assignedAt}: the stream thread's clock when it took the submission in or placed it later),
- * the broker's append of the assignment record (its timestamp, when its topic stamps records at append:
- * {@code message.timestamp.type=LogAppendTime}), and the assignment's arrival. The two middle moments are
- * wall-clock milliseconds, mapped onto {@link System#nanoTime()} by one reading of both clocks: a hop may be off
- * by a millisecond. Without append times the last two hops are one.
+ * the producer's acknowledgement of its submission (the broker appended it), the moment the scheduler heard the
+ * input that assigned it (the journal's {@code heardAt}: the stream thread's clock as it processed the
+ * submission, or the completion that freed a slot), the broker's append of the assignment record (its timestamp,
+ * when its topic stamps records at append: {@code message.timestamp.type=LogAppendTime}), and the assignment's
+ * arrival. The two middle moments are wall-clock milliseconds, mapped onto {@link System#nanoTime()} by one
+ * reading of both clocks: a hop may be off by a millisecond. Without append times the last two hops are one.
  *
  * <p>Tasks are numbered as the load generator sends them; this covers {@code count} of them from {@code first}.
  * Acknowledgements and arrivals may be recorded from any thread; {@link #summary()} is taken once all arrived.
@@ -94,17 +94,26 @@ public final class Hops {
     }
 
     /**
-     * The assignment of task {@code taskId}, due at {@code dueNanos}, decided at {@code decidedEpochMs}, appended
-     * at {@code appendedEpochMs} (negative when unknown), reached its worker at {@code receivedNanos}. Only the
-     * first assignment of a task counts.
+     * The scheduler heard the input that assigned task {@code taskId} at {@code heardAtEpochMs} (its journal says so).
+     * Only the first assignment of a task counts.
      */
-    void assigned(String taskId, long dueNanos, long decidedEpochMs, long appendedEpochMs, long receivedNanos) {
+    void heard(String taskId, long heardAtEpochMs) {
+        int slot = slot(indexOf.applyAsLong(taskId));
+        if (slot >= 0) {
+            decided.compareAndSet(slot, NONE, wallMillisToNanos(heardAtEpochMs));
+        }
+    }
+
+    /**
+     * The assignment of task {@code taskId}, due at {@code dueNanos} and appended at {@code appendedEpochMs} (negative
+     * when unknown), reached its worker at {@code receivedNanos}. Only the first assignment of a task counts.
+     */
+    void assigned(String taskId, long dueNanos, long appendedEpochMs, long receivedNanos) {
         int slot = slot(indexOf.applyAsLong(taskId));
         if (slot < 0 || !received.compareAndSet(slot, NONE, receivedNanos)) {
             return;
         }
         due.set(slot, dueNanos);
-        decided.set(slot, wallMillisToNanos(decidedEpochMs));
         appended.set(slot, appendedEpochMs < 0 ? NONE : wallMillisToNanos(appendedEpochMs));
     }
 
@@ -117,11 +126,11 @@ public final class Hops {
         return index < 0 || slot < 0 || slot >= count ? -1 : (int) slot;
     }
 
-    /** The hops of every measured task that was acknowledged and assigned. */
+    /** The hops of every measured task that was acknowledged, heard and assigned. */
     Summary summary() {
         List<long[]> tasks = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            if (received.get(i) != NONE && acked.get(i) != NONE) {
+            if (received.get(i) != NONE && acked.get(i) != NONE && decided.get(i) != NONE) {
                 tasks.add(new long[] {due.get(i), acked.get(i), decided.get(i), appended.get(i), received.get(i)});
             }
         }

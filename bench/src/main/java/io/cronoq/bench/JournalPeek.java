@@ -1,10 +1,12 @@
 package io.cronoq.bench;
 
+import io.cronoq.events.AttemptAssigned;
 import io.cronoq.events.JournalEntry;
 import io.cronoq.events.JournalItem;
 import io.cronoq.events.TaskFinished;
 import io.cronoq.events.TaskState;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericDatumReader;
@@ -12,11 +14,12 @@ import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.DecoderFactory;
 
 /**
- * Counts the {@code TaskFinished} SUCCEEDED entries of a journal record without decoding the rest:
- * decoding every entry would charge the bench's own reader to the scheduler on a small machine. It
- * walks the record's bytes, skipping every event that is not a {@code TaskFinished} by its schema,
- * and only for records written with the schema id it was given (the current {@link JournalEntry}
- * schema); for any other it answers {@link #UNKNOWN} and the caller decodes in full.
+ * Counts the {@code TaskFinished} SUCCEEDED entries of a journal record, and can name the task of each
+ * {@code AttemptAssigned} entry with the moment the scheduler heard the input that caused it, without
+ * decoding the rest: decoding every entry would charge the bench's own reader to the scheduler on a small
+ * machine. It walks the record's bytes, skipping every other event by its schema, and only for records
+ * written with the schema id it was given (the current {@link JournalEntry} schema); for any other it answers
+ * {@link #UNKNOWN} and the caller decodes in full.
  */
 public final class JournalPeek {
 
@@ -25,20 +28,29 @@ public final class JournalPeek {
 
     private static final List<Schema> EVENTS = JournalEntry.getClassSchema().getField("event").schema().getTypes();
     private static final int FINISHED = branchOf(TaskFinished.getClassSchema().getFullName());
+    private static final int ASSIGNED = branchOf(AttemptAssigned.getClassSchema().getFullName());
+    /** AttemptAssigned's fields after its first, the task id. */
+    private static final List<Schema> AFTER_TASK_ID = AttemptAssigned.getClassSchema().getFields().stream()
+            .skip(1).map(Schema.Field::schema).toList();
     private static final int SUCCEEDED = TaskState.SUCCEEDED.ordinal();
     /** TaskFinished's fields before its state: taskId, attempt, workerId, outcome. */
     private static final List<Schema> BEFORE_STATE = TaskFinished.getClassSchema().getFields().stream()
             .takeWhile(f -> !f.name().equals("state")).map(Schema.Field::schema).toList();
     private static final Schema AFTER_STATE = TaskFinished.getClassSchema().getField("error").schema();
     private static final Schema CAUSE = JournalItem.getClassSchema().getField("cause").schema();
-    /** A further entry's own times, after its cause. */
-    private static final Schema ITEM_AT = JournalItem.getClassSchema().getField("at").schema();
-    private static final Schema ITEM_HEARD_AT = JournalItem.getClassSchema().getField("heardAt").schema();
-    /** The record's last field, after its entries: when the scheduler heard its input. */
-    private static final Schema HEARD_AT = JournalEntry.getClassSchema().getField("heardAt").schema();
+
+    /** Told the task of each assignment and when the scheduler heard its input, in epoch milliseconds. */
+    public interface AssignmentListener {
+        void assigned(String taskId, long heardAtMs);
+    }
 
     private final int schemaId;
     private BinaryDecoder decoder;
+    /** While walking a record for a listener: the tasks assigned in it, and the index of their times in {@link #times}. */
+    private final List<String> assignedTasks = new ArrayList<>();
+    private final List<Integer> assignedTimes = new ArrayList<>();
+    /** While walking: the heard times of the record's inputs, the first one known only at the record's end. */
+    private final List<Long> times = new ArrayList<>();
 
     /** @param schemaId the registry id of the current {@link JournalEntry} schema under the journal's subject */
     public JournalPeek(int schemaId) {
@@ -56,6 +68,14 @@ public final class JournalPeek {
 
     /** How many of the record's entries are a {@code TaskFinished} SUCCEEDED, or {@link #UNKNOWN}. */
     public int succeeded(byte[] value) {
+        return succeeded(value, null);
+    }
+
+    /**
+     * How many of the record's entries are a {@code TaskFinished} SUCCEEDED, or {@link #UNKNOWN}; when it is known and
+     * {@code listener} is not null, the listener is told each {@code AttemptAssigned} entry's task, in order.
+     */
+    public int succeeded(byte[] value, AssignmentListener listener) {
         if (value == null || value.length < 6 || value[0] != 0) {
             return UNKNOWN;
         }
@@ -64,26 +84,54 @@ public final class JournalPeek {
             return UNKNOWN;
         }
         decoder = DecoderFactory.get().binaryDecoder(value, 5, value.length - 5, decoder);
+        assignedTasks.clear();
+        assignedTimes.clear();
+        times.clear();
         try {
             decoder.skipString(); // pool
-            decoder.readLong(); // at
-            int count = entry();
+            long firstAt = decoder.readLong();
+            times.add(null); // the first entry's heard time, read last
+            int count = entry(listener != null);
             for (long n = decoder.readArrayStart(); n != 0; n = decoder.arrayNext()) {
                 for (long i = 0; i < n; i++) {
-                    count += entry();
-                    GenericDatumReader.skip(ITEM_AT, decoder);
-                    GenericDatumReader.skip(ITEM_HEARD_AT, decoder);
+                    int before = assignedTasks.size();
+                    count += entry(listener != null);
+                    Long at = optionalLong();
+                    Long heardAt = optionalLong();
+                    if (at != null) { // caused by another input than the entry before it
+                        times.add(heardAt != null ? heardAt : at);
+                        for (int k = before; k < assignedTasks.size(); k++) {
+                            assignedTimes.set(k, times.size() - 1);
+                        }
+                    }
                 }
             }
-            GenericDatumReader.skip(HEARD_AT, decoder);
-            return decoder.isEnd() ? count : UNKNOWN;
+            Long heardAt = optionalLong();
+            if (!decoder.isEnd()) {
+                return UNKNOWN;
+            }
+            times.set(0, heardAt != null ? heardAt : firstAt);
+            if (listener != null) {
+                for (int k = 0; k < assignedTasks.size(); k++) {
+                    listener.assigned(assignedTasks.get(k), times.get(assignedTimes.get(k)));
+                }
+            }
+            return count;
         } catch (IOException | RuntimeException e) {
             return UNKNOWN;
         }
     }
 
-    /** Reads one entry's event and cause; 1 when it is a TaskFinished SUCCEEDED. */
-    private int entry() throws IOException {
+    /** A {@code ["null", long]} union's value. */
+    private Long optionalLong() throws IOException {
+        return decoder.readIndex() == 0 ? null : decoder.readLong();
+    }
+
+    /**
+     * Reads one entry's event and cause; 1 when it is a TaskFinished SUCCEEDED. With {@code tasks}, an AttemptAssigned's
+     * task is kept, with the times of the entry before it until its own are read.
+     */
+    private int entry(boolean tasks) throws IOException {
         int branch = decoder.readIndex();
         int found = 0;
         if (branch == FINISHED) {
@@ -92,6 +140,12 @@ public final class JournalPeek {
             }
             found = decoder.readEnum() == SUCCEEDED ? 1 : 0;
             GenericDatumReader.skip(AFTER_STATE, decoder);
+        } else if (branch == ASSIGNED && tasks) {
+            assignedTasks.add(decoder.readString());
+            assignedTimes.add(times.size() - 1);
+            for (Schema field : AFTER_TASK_ID) {
+                GenericDatumReader.skip(field, decoder);
+            }
         } else {
             GenericDatumReader.skip(EVENTS.get(branch), decoder);
         }

@@ -26,12 +26,12 @@ final class Measurement {
     }
 
     /**
-     * The assignment of task {@code taskId} stamped {@code stampNanos}, decided at {@code decidedEpochMs} and
-     * appended at {@code appendedEpochMs} (negative when unknown), reached its worker at {@code atNanos}.
+     * The assignment of task {@code taskId} stamped {@code stampNanos} and appended at {@code appendedEpochMs}
+     * (negative when unknown) reached its worker at {@code atNanos}.
      */
-    void hops(String taskId, long stampNanos, long decidedEpochMs, long appendedEpochMs, long atNanos) {
+    void hops(String taskId, long stampNanos, long appendedEpochMs, long atNanos) {
         if (hops != null && stampNanos >= fromNanos) {
-            hops.assigned(taskId, stampNanos, decidedEpochMs, appendedEpochMs, atNanos);
+            hops.assigned(taskId, stampNanos, appendedEpochMs, atNanos);
         }
     }
 

@@ -246,7 +246,7 @@ public final class SimulatedWorkers extends Fleet {
                     return;
                 }
             }
-            placed(a.getTaskId(), Workload.stampOf(a.getPayload()), a.getAssignedAt().toEpochMilli(),
+            placed(a.getTaskId(), Workload.stampOf(a.getPayload()),
                     record.timestampType() == TimestampType.LOG_APPEND_TIME ? record.timestamp() : -1, receivedNanos);
             listener.accept(a);
             if (held.contains(worker)) {

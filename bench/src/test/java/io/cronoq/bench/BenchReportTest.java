@@ -165,7 +165,8 @@ class BenchReportTest {
             long due = 1_000_000_000L + k * 1_000_000L;
             hops.acked(k, due + 2_000_000);
             long decidedMs = due / 1_000_000 + (k == 99 ? 902 : 7);
-            hops.assigned(String.valueOf(k), due, decidedMs, decidedMs + 4, decidedMs * 1_000_000 + 20_000_000);
+            hops.heard(String.valueOf(k), decidedMs);
+            hops.assigned(String.valueOf(k), due, decidedMs + 4, decidedMs * 1_000_000 + 20_000_000);
         }
         BenchReport.Rate rate = new BenchReport.Rate(5_000, latency, 5_000, 5_000, 0, 3.2, 12.4, 1.1, null,
                 hops.summary());

@@ -18,7 +18,8 @@ class HopsTest {
         long due = k * 1000 * MS;
         hops.acked(k, due + MS);
         long decidedMs = k * 1000 + 1 + inMs;
-        hops.assigned(String.valueOf(k), due, decidedMs, appendTime ? decidedMs + 3 : -1, (decidedMs + 13) * MS);
+        hops.heard(String.valueOf(k), decidedMs);
+        hops.assigned(String.valueOf(k), due, appendTime ? decidedMs + 3 : -1, (decidedMs + 13) * MS);
     }
 
     @Test
@@ -51,9 +52,14 @@ class HopsTest {
         task(hops, 10, 5, true);
         task(hops, 9, 900, true);
         task(hops, 210, 900, true);
-        hops.assigned("11", 11_000 * MS, 11_006, 11_009, 11_019 * MS); // never acknowledged
-        hops.assigned("not-a-task", 0, 0, 0, 0);
-        hops.assigned("10", 10_000 * MS, 10_500, 10_503, 10_513 * MS); // a second assignment of task 10
+        hops.heard("11", 11_006);
+        hops.assigned("11", 11_000 * MS, 11_009, 11_019 * MS); // never acknowledged
+        hops.acked(12, 12_001 * MS);
+        hops.assigned("12", 12_000 * MS, 12_009, 12_019 * MS); // its input never heard of
+        hops.heard("not-a-task", 0);
+        hops.assigned("not-a-task", 0, 0, 0);
+        hops.heard("10", 10_500); // a second assignment of task 10
+        hops.assigned("10", 10_000 * MS, 10_503, 10_513 * MS);
 
         Hops.Summary summary = hops.summary();
 

@@ -18,7 +18,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The journal peek counts a record's successful finishes from its bytes, and declines what it cannot be sure of. */
+/**
+ * The journal peek counts a record's successful finishes, and names its assignments' tasks and heard times, from its
+ * bytes, and declines what it cannot be sure of.
+ */
 class JournalPeekTest {
 
     private final InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
@@ -53,6 +56,35 @@ class JournalPeekTest {
         JournalPeek peek = new JournalPeek(registry.register(serde.subject("j"), serde.schema()));
 
         assertThat(peek.succeeded(bytes)).isEqualTo(2);
+    }
+
+    @Test
+    void namesTheTaskOfEachAssignmentWithWhenTheSchedulerHeardItsInputAsAFullDecodeDoes() {
+        List<JournalItem> items = List.of(
+                new JournalItem(assigned("t2"), null, null, null), // the first entry's input
+                new JournalItem(finished("t1", TaskState.SUCCEEDED), "done", null, null),
+                new JournalItem(assigned("t3"), null, Instant.ofEpochMilli(100), null), // heard when it happened
+                new JournalItem(assigned("t4"), "why", Instant.ofEpochMilli(200), Instant.ofEpochMilli(205)),
+                new JournalItem(assigned("t5"), null, null, null)); // t4's input
+        JournalEntry entry = new JournalEntry("pool-a", Instant.ofEpochMilli(50), assigned("t1"), null, items,
+                Instant.ofEpochMilli(3_600));
+        byte[] bytes = serde.serialize("j", entry);
+        JournalPeek peek = new JournalPeek(registry.register(serde.subject("j"), serde.schema()));
+        List<String> told = new ArrayList<>();
+
+        assertThat(peek.succeeded(bytes, (task, heardAtMs) -> told.add(task + "@" + heardAtMs))).isEqualTo(1);
+
+        assertThat(told).containsExactly("t1@3600", "t2@3600", "t3@100", "t4@205", "t5@205");
+        List<String> decoded = Journal.entries(entry).stream().filter(e -> e.getEvent() instanceof AttemptAssigned)
+                .map(e -> ((AttemptAssigned) e.getEvent()).getTaskId() + "@" + Journal.heardAt(e).toEpochMilli()).toList();
+        assertThat(told).isEqualTo(decoded);
+        assertThat(peek.succeeded(bytes)).as("without a listener, only counted").isEqualTo(1);
+    }
+
+    private static AttemptAssigned assigned(String task) {
+        return AttemptAssigned.newBuilder().setTaskId(task).setPool("pool-a").setAttempt(1).setWorkerId("w1")
+                .setGeneration(1).setGroup(java.util.Map.of("gpu", "a100")).setPayload(java.nio.ByteBuffer.wrap(new byte[8]))
+                .setAssignedAt(Instant.EPOCH).build();
     }
 
     @Test
