@@ -3,9 +3,8 @@ package io.cronoq.scheduler.app;
 import io.cronoq.scheduler.auth.Credentials;
 import io.cronoq.scheduler.auth.RegistrationGuard;
 import io.cronoq.scheduler.config.SchedulerConfig;
-import io.cronoq.scheduler.topology.IndexedTaskStore;
-import io.cronoq.scheduler.topology.LowPriorityCompactions;
 import io.cronoq.scheduler.topology.OversizedOutputHandler;
+import io.cronoq.scheduler.topology.IndexedTaskStore;
 import io.cronoq.scheduler.topology.SchedulerTopology;
 import io.cronoq.schemas.KafkaClients;
 import io.cronoq.schemas.SchemaRegistries;
@@ -186,8 +185,6 @@ public final class SchedulerApp implements AutoCloseable {
             props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
         }
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
-        // The stores' flushes and compactions yield the CPU to the stream thread (LowPriorityCompactions says why).
-        props.putIfAbsent(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, LowPriorityCompactions.class);
         // Under exactly-once a task closed dirty used to lose its stores: Kafka Streams wiped them, as they might
         // hold writes of an aborted transaction, and restored them from the changelogs' start. A broker restart
         // closes every task dirty (the group no longer knows the member, so its commit is refused), and a crash

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cronoq.scheduler.config.SchedulerConfig;
-import io.cronoq.scheduler.topology.LowPriorityCompactions;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -32,14 +31,6 @@ class StreamsPropertiesTest {
         assertThat(props.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG))
                 .as("the order across input topics does not matter: the leave grace")
                 .isEqualTo(StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
-    }
-
-    @Test
-    void theStoresBackgroundWorkYieldsUnlessTheConfigurationSetsItsOwnRocksDbSetter() {
-        assertThat(SchedulerApp.streamsProperties(config(Map.of())).get(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG))
-                .isEqualTo(LowPriorityCompactions.class);
-        assertThat(SchedulerApp.streamsProperties(config(Map.of(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG,
-                "com.example.Mine"))).get(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG)).isEqualTo("com.example.Mine");
     }
 
     @Test
