@@ -48,7 +48,7 @@ public final class Hops {
     private final long wallToNanos;
     private final AtomicLongArray due;
     private final AtomicLongArray acked;
-    private final AtomicLongArray decided;
+    private final AtomicLongArray heard;
     private final AtomicLongArray appended;
     private final AtomicLongArray received;
 
@@ -68,7 +68,7 @@ public final class Hops {
         this.wallToNanos = wallToNanos;
         this.due = filled(count);
         this.acked = filled(count);
-        this.decided = filled(count);
+        this.heard = filled(count);
         this.appended = filled(count);
         this.received = filled(count);
     }
@@ -100,7 +100,7 @@ public final class Hops {
     void heard(String taskId, long heardAtEpochMs) {
         int slot = slot(indexOf.applyAsLong(taskId));
         if (slot >= 0) {
-            decided.compareAndSet(slot, NONE, wallMillisToNanos(heardAtEpochMs));
+            heard.compareAndSet(slot, NONE, wallMillisToNanos(heardAtEpochMs));
         }
     }
 
@@ -130,8 +130,8 @@ public final class Hops {
     Summary summary() {
         List<long[]> tasks = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            if (received.get(i) != NONE && acked.get(i) != NONE && decided.get(i) != NONE) {
-                tasks.add(new long[] {due.get(i), acked.get(i), decided.get(i), appended.get(i), received.get(i)});
+            if (received.get(i) != NONE && acked.get(i) != NONE && heard.get(i) != NONE) {
+                tasks.add(new long[] {due.get(i), acked.get(i), heard.get(i), appended.get(i), received.get(i)});
             }
         }
         boolean split = tasks.stream().allMatch(t -> t[3] != NONE);
