@@ -171,7 +171,7 @@ public final class Bench {
             AtomicLong failures = new AtomicLong();
             boolean fan = measured && settings.fanIn();
             Pacer.burst(0, n, (i, stamp) -> submit(producer, topics, fan ? workload.fanTask(i, n, stamp, clock.instant())
-                    : workload.task(i, stamp, clock.instant()), failures));
+                    : workload.task(i, stamp, clock.instant()), failures, null));
             producer.flush();
             checkSent(failures);
             try (JournalWatcher journal = JournalWatcher.start(bootstrap, topics.journal(), registry)) {
@@ -287,10 +287,11 @@ public final class Bench {
         settleJit(label);
         long start = System.nanoTime() + START_DELAY_NANOS;
         long measuredFrom = start + TimeUnit.SECONDS.toNanos(settings.warmupS());
-        Hops hops = new Hops(sent.get() + (long) settings.rate() * settings.warmupS(),
+        // Worker agents do not say when an assignment was appended, so only simulated workers' tasks have hops.
+        Hops hops = settings.agents() ? null : new Hops(sent.get() + (long) settings.rate() * settings.warmupS(),
                 Math.toIntExact((long) settings.rate() * settings.durationS()), workload::indexOf);
         workers.measureFrom(measuredFrom, hops);
-        journal.watchAssignments(hops::heard);
+        journal.watchAssignments(hops == null ? null : hops::heard);
         Pacer.Lateness late = runAtRate(label, start, topics, producer, journal, sent, settings.warmupS(),
                 settings.durationS(), hops);
         journal.watchAssignments(null);
@@ -302,7 +303,7 @@ public final class Bench {
         return new BenchReport.Rate(settings.rate(), latency, workers.placements().perSecond(), journal.succeeded().perSecond(),
                 late.lastNanos() / 1e6, late.worstNanos() / 1e6,
                 late.worstDueNanos() < 0 ? -1 : (late.worstDueNanos() - measuredFrom) / 1e9, cores, pauses,
-                settings.agents() ? null : hops.summary());
+                hops == null ? null : hops.summary());
     }
 
     /**
@@ -348,7 +349,8 @@ public final class Bench {
         Waits.until(() -> workers.accepted(List.of(worker)), Duration.ofSeconds(60), "the backlog's worker to be accepted");
         step(String.format(java.util.Locale.ROOT, "Backlog: %,d tasks for a saturated group", n));
         AtomicLong failures = new AtomicLong();
-        Pacer.burst(0, n, (i, stamp) -> submit(producer, topics, workload.backlogTask(i, stamp, clock.instant()), failures));
+        Pacer.burst(0, n, (i, stamp) -> submit(producer, topics, workload.backlogTask(i, stamp, clock.instant()), failures,
+                null));
         producer.flush();
         checkSent(failures);
         awaitTakenIn(config, topics, Duration.ofSeconds(Math.max(300, n / 500)), "the backlog");
@@ -442,10 +444,6 @@ public final class Bench {
             values.put(SchedulerConfig.TASK_RETENTION_MS.name(), String.valueOf(settings.retentionMs()));
         }
         return SchedulerConfig.of(values);
-    }
-
-    private void submit(KafkaProducer<String, byte[]> producer, Topics topics, TaskSubmitted task, AtomicLong failures) {
-        submit(producer, topics, task, failures, null);
     }
 
     /** Sends {@code task}'s submission; {@code onAck}, when not null, runs once the broker acknowledged it. */

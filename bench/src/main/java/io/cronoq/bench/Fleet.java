@@ -21,12 +21,10 @@ abstract class Fleet implements AutoCloseable {
     /** This worker, once registered, takes its assignments and never finishes them (it keeps its group saturated). */
     public abstract void hold(String workerId);
 
-    /** From now on measure only tasks stamped at or after {@code fromNanos}, with fresh counters. */
-    public final void measureFrom(long fromNanos) {
-        measureFrom(fromNanos, null);
-    }
-
-    /** As {@link #measureFrom(long)}, and hands every measured assignment's hops to {@code hops} (a simulated fleet's). */
+    /**
+     * From now on measure only tasks stamped at or after {@code fromNanos}, with fresh counters, and hand every
+     * measured assignment's hops to {@code hops} when it is not null (a simulated fleet knows them).
+     */
     public final void measureFrom(long fromNanos, Hops hops) {
         measurement = new Measurement(fromNanos, hops);
     }

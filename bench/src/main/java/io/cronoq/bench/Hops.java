@@ -128,56 +128,65 @@ public final class Hops {
 
     /** The hops of every measured task that was acknowledged, heard and assigned. */
     Summary summary() {
-        List<long[]> tasks = new ArrayList<>(count);
+        boolean split = true;
+        List<Integer> known = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             if (received.get(i) != NONE && acked.get(i) != NONE && heard.get(i) != NONE) {
-                tasks.add(new long[] {due.get(i), acked.get(i), heard.get(i), appended.get(i), received.get(i)});
+                known.add(i);
+                split &= appended.get(i) != NONE;
             }
         }
-        boolean split = tasks.stream().allMatch(t -> t[3] != NONE);
-        if (tasks.isEmpty()) {
+        if (known.isEmpty()) {
             return new Summary(0, split, Map.of(), 0, Map.of(), 0, null, Map.of());
         }
-        List<Hop> known = split ? List.of(Hop.values())
+        List<Timed> tasks = new ArrayList<>(known.size());
+        for (int i : known) {
+            tasks.add(timed(i, split));
+        }
+        List<Hop> measured = split ? List.of(Hop.values())
                 : List.of(Hop.SENT, Hop.INTO_SCHEDULER, Hop.COMMITTED_AND_READ);
         Map<Hop, Percentiles> percentiles = new EnumMap<>(Hop.class);
-        for (Hop hop : known) {
-            long[] values = tasks.stream().mapToLong(t -> Math.max(0, hops(t, split)[hop.ordinal()])).sorted().toArray();
+        for (Hop hop : measured) {
+            long[] values = tasks.stream().mapToLong(t -> Math.max(0, t.hops()[hop.ordinal()])).sorted().toArray();
             percentiles.put(hop, new Percentiles(millis(at(values, 0.50)), millis(at(values, 0.99)),
                     millis(values[values.length - 1])));
         }
         // The slowest 1% by latency (at least one task), and the hops of an average one of them.
-        tasks.sort(Comparator.comparingLong((long[] t) -> t[4] - t[0]).reversed());
-        List<long[]> tail = tasks.subList(0, Math.max(1, tasks.size() / 100));
+        tasks.sort(Comparator.comparingLong(Timed::latencyNanos).reversed());
+        List<Timed> tail = tasks.subList(0, Math.max(1, tasks.size() / 100));
+        Timed slowest = tasks.get(0);
         Map<Hop, Double> tailMean = new EnumMap<>(Hop.class);
-        for (Hop hop : known) {
-            tailMean.put(hop, tail.stream().mapToLong(t -> hops(t, split)[hop.ordinal()]).average().orElse(0) / 1e6);
-        }
-        long[] slowest = tasks.get(0);
         Map<Hop, Double> worst = new EnumMap<>(Hop.class);
-        for (Hop hop : known) {
-            worst.put(hop, hops(slowest, split)[hop.ordinal()] / 1e6);
+        for (Hop hop : measured) {
+            tailMean.put(hop, millis((long) tail.stream().mapToLong(t -> t.hops()[hop.ordinal()]).average().orElse(0)));
+            worst.put(hop, millis(slowest.hops()[hop.ordinal()]));
         }
-        long[] last = tail.get(tail.size() - 1);
-        String slowestDue = Instant.ofEpochSecond(0, slowest[0] - wallToNanos).toString();
-        return new Summary(tasks.size(), split, percentiles, millis(last[4] - last[0]), tailMean,
-                millis(slowest[4] - slowest[0]), slowestDue, worst);
+        String slowestDue = Instant.ofEpochSecond(0, slowest.dueNanos() - wallToNanos).toString();
+        return new Summary(tasks.size(), split, percentiles, millis(tail.get(tail.size() - 1).latencyNanos()), tailMean,
+                millis(slowest.latencyNanos()), slowestDue, worst);
     }
+
+    /**
+     * Task {@code slot}'s due time, latency and hops in nanoseconds (by {@link Hop#ordinal()}); without append
+     * times ({@code split} false) the last hop runs from the moment it was heard and {@link Hop#OUT_TO_LOG} is none.
+     */
+    private Timed timed(int slot, boolean split) {
+        long due = this.due.get(slot);
+        long acked = this.acked.get(slot);
+        long heard = this.heard.get(slot);
+        long received = this.received.get(slot);
+        long[] hops = split
+                ? new long[] {acked - due, heard - acked, appended.get(slot) - heard, received - appended.get(slot)}
+                : new long[] {acked - due, heard - acked, NONE, received - heard};
+        return new Timed(due, received - due, hops);
+    }
+
+    private record Timed(long dueNanos, long latencyNanos, long[] hops) {}
 
     /** The value at quantile {@code q} of sorted {@code values}: the smallest that at least that share is at or under. */
     private static long at(long[] values, double q) {
         int rank = (int) Math.ceil(q * values.length);
         return values[Math.max(0, rank - 1)];
-    }
-
-    /** A task's hops in nanoseconds, by {@link Hop#ordinal()}; the last two are one when append times are not known. */
-    private static long[] hops(long[] t, boolean split) {
-        long sent = t[1] - t[0];
-        long in = t[2] - t[1];
-        if (!split) {
-            return new long[] {sent, in, NONE, t[4] - t[2]};
-        }
-        return new long[] {sent, in, t[3] - t[2], t[4] - t[3]};
     }
 
     private static double millis(long nanos) {

@@ -98,7 +98,7 @@ public final class JournalPeek {
                     count += entry(listener != null);
                     Long at = optionalLong();
                     Long heardAt = optionalLong();
-                    if (at != null) { // caused by another input than the entry before it
+                    if (listener != null && at != null) { // caused by another input than the entry before it
                         times.add(heardAt != null ? heardAt : at);
                         for (int k = before; k < assignedTasks.size(); k++) {
                             assignedTimes.set(k, times.size() - 1);
@@ -110,8 +110,8 @@ public final class JournalPeek {
             if (!decoder.isEnd()) {
                 return UNKNOWN;
             }
-            times.set(0, heardAt != null ? heardAt : firstAt);
             if (listener != null) {
+                times.set(0, heardAt != null ? heardAt : firstAt);
                 for (int k = 0; k < assignedTasks.size(); k++) {
                     listener.assigned(assignedTasks.get(k), times.get(assignedTimes.get(k)));
                 }
