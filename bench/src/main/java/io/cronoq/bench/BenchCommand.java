@@ -29,10 +29,12 @@ public final class BenchCommand implements Callable<Integer> {
     static final int DEFAULT_RATE = 200;
     /**
      * The warm-up drain when none is given: enough that the measured phases are not mostly the JIT at work. After
-     * 20,000 the first seconds of a 5,000 tasks/s phase still fell seconds behind on 2 cores.
+     * 20,000 the first seconds of a 5,000 tasks/s phase still fell seconds behind on 2 cores; after two rounds of
+     * 50,000 the JIT still took a quarter of a measured drain's CPU, compiling the embedded broker's and Kafka
+     * Streams' code, and the third and fourth rounds drained 1.6 times as fast as the second.
      */
-    static final long DEFAULT_WARMUP_DRAIN = 100_000;
-    static final int DEFAULT_WARMUP_ROUNDS = 2;
+    static final long DEFAULT_WARMUP_DRAIN = 200_000;
+    static final int DEFAULT_WARMUP_ROUNDS = 4;
     /**
      * The warm-up at the rate when --rate is given and no --warmup-at-rate: after a warm-up drain alone, the JIT was
      * still compiling the broker's and the clients' steady-rate paths 30 s into a 5,000 tasks/s phase, on 2 cores at
