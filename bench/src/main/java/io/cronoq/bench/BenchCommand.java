@@ -31,7 +31,7 @@ public final class BenchCommand implements Callable<Integer> {
      * The warm-up drain when none is given: enough that the measured phases are not mostly the JIT at work. After
      * 20,000 the first seconds of a 5,000 tasks/s phase still fell seconds behind on 2 cores; after two rounds of
      * 50,000 the JIT still took a quarter of a measured drain's CPU, compiling the embedded broker's and Kafka
-     * Streams' code, and the third and fourth rounds drained 1.6 times as fast as the second.
+     * Streams' code; in a run of four rounds they drained 5,504, 8,869, 14,025 and 15,197 tasks/s.
      */
     static final long DEFAULT_WARMUP_DRAIN = 200_000;
     static final int DEFAULT_WARMUP_ROUNDS = 4;

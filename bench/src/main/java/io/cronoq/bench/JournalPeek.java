@@ -7,6 +7,7 @@ import io.cronoq.events.TaskFinished;
 import io.cronoq.events.TaskState;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericDatumReader;
@@ -44,13 +45,17 @@ public final class JournalPeek {
         void assigned(String taskId, long heardAtMs);
     }
 
+    /** An absent optional time. */
+    private static final long NONE = Long.MIN_VALUE;
+
     private final int schemaId;
     private BinaryDecoder decoder;
-    /** While walking a record for a listener: the tasks assigned in it, and the index of their times in {@link #times}. */
+    /**
+     * While walking a record for a listener: the tasks assigned in it, and when the scheduler heard the input of each
+     * ({@link #NONE}: the record's first input, whose time is read at the record's end).
+     */
     private final List<String> assignedTasks = new ArrayList<>();
-    private final List<Integer> assignedTimes = new ArrayList<>();
-    /** While walking: the heard times of the record's inputs, the first one known only at the record's end. */
-    private final List<Long> times = new ArrayList<>();
+    private long[] assignedHeardAt = new long[64];
 
     /** @param schemaId the registry id of the current {@link JournalEntry} schema under the journal's subject */
     public JournalPeek(int schemaId) {
@@ -85,35 +90,32 @@ public final class JournalPeek {
         }
         decoder = DecoderFactory.get().binaryDecoder(value, 5, value.length - 5, decoder);
         assignedTasks.clear();
-        assignedTimes.clear();
-        times.clear();
+        boolean listening = listener != null;
         try {
             decoder.skipString(); // pool
             long firstAt = decoder.readLong();
-            times.add(null); // the first entry's heard time, read last
-            int count = entry(listener != null);
+            long heard = NONE; // when the input of the entry just read was heard; the first one's comes last
+            int count = entry(listening, heard);
             for (long n = decoder.readArrayStart(); n != 0; n = decoder.arrayNext()) {
                 for (long i = 0; i < n; i++) {
                     int before = assignedTasks.size();
-                    count += entry(listener != null);
-                    Long at = optionalLong();
-                    Long heardAt = optionalLong();
-                    if (listener != null && at != null) { // caused by another input than the entry before it
-                        times.add(heardAt != null ? heardAt : at);
-                        for (int k = before; k < assignedTasks.size(); k++) {
-                            assignedTimes.set(k, times.size() - 1);
-                        }
+                    count += entry(listening, heard);
+                    long at = optionalLong();
+                    long heardAt = optionalLong();
+                    if (at != NONE) { // caused by another input than the entry before it
+                        heard = heardAt != NONE ? heardAt : at;
+                        Arrays.fill(assignedHeardAt, before, assignedTasks.size(), heard);
                     }
                 }
             }
-            Long heardAt = optionalLong();
+            long heardAt = optionalLong();
             if (!decoder.isEnd()) {
                 return UNKNOWN;
             }
-            if (listener != null) {
-                times.set(0, heardAt != null ? heardAt : firstAt);
+            if (listening) {
+                long first = heardAt != NONE ? heardAt : firstAt;
                 for (int k = 0; k < assignedTasks.size(); k++) {
-                    listener.assigned(assignedTasks.get(k), times.get(assignedTimes.get(k)));
+                    listener.assigned(assignedTasks.get(k), assignedHeardAt[k] == NONE ? first : assignedHeardAt[k]);
                 }
             }
             return count;
@@ -122,16 +124,16 @@ public final class JournalPeek {
         }
     }
 
-    /** A {@code ["null", long]} union's value. */
-    private Long optionalLong() throws IOException {
-        return decoder.readIndex() == 0 ? null : decoder.readLong();
+    /** A {@code ["null", long]} union's value, {@link #NONE} for null. */
+    private long optionalLong() throws IOException {
+        return decoder.readIndex() == 0 ? NONE : decoder.readLong();
     }
 
     /**
      * Reads one entry's event and cause; 1 when it is a TaskFinished SUCCEEDED. With {@code tasks}, an AttemptAssigned's
-     * task is kept, with the times of the entry before it until its own are read.
+     * task is kept with {@code heard}, the time of the entry before it, until the entry's own times are read.
      */
-    private int entry(boolean tasks) throws IOException {
+    private int entry(boolean tasks, long heard) throws IOException {
         int branch = decoder.readIndex();
         int found = 0;
         if (branch == FINISHED) {
@@ -141,8 +143,12 @@ public final class JournalPeek {
             found = decoder.readEnum() == SUCCEEDED ? 1 : 0;
             GenericDatumReader.skip(AFTER_STATE, decoder);
         } else if (branch == ASSIGNED && tasks) {
+            int k = assignedTasks.size();
+            if (k == assignedHeardAt.length) {
+                assignedHeardAt = Arrays.copyOf(assignedHeardAt, 2 * k);
+            }
+            assignedHeardAt[k] = heard;
             assignedTasks.add(decoder.readString());
-            assignedTimes.add(times.size() - 1);
             for (Schema field : AFTER_TASK_ID) {
                 GenericDatumReader.skip(field, decoder);
             }

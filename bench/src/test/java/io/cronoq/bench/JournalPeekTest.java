@@ -81,6 +81,23 @@ class JournalPeekTest {
         assertThat(peek.succeeded(bytes)).as("without a listener, only counted").isEqualTo(1);
     }
 
+    @Test
+    void aRecordOfManyAssignmentsNamesEachAsAFullDecodeDoes() {
+        Object[] more = new Object[199];
+        for (int i = 0; i < more.length; i++) {
+            more[i] = assigned("t" + (i + 1));
+        }
+        JournalEntry entry = record(assigned("t0"), more);
+        byte[] bytes = serde.serialize("j", entry);
+        JournalPeek peek = new JournalPeek(registry.register(serde.subject("j"), serde.schema()));
+        List<String> told = new ArrayList<>();
+
+        assertThat(peek.succeeded(bytes, (task, heardAtMs) -> told.add(task + "@" + heardAtMs))).isZero();
+
+        assertThat(told).hasSize(200).isEqualTo(Journal.entries(entry).stream()
+                .map(e -> ((AttemptAssigned) e.getEvent()).getTaskId() + "@" + Journal.heardAt(e).toEpochMilli()).toList());
+    }
+
     private static AttemptAssigned assigned(String task) {
         return AttemptAssigned.newBuilder().setTaskId(task).setPool("pool-a").setAttempt(1).setWorkerId("w1")
                 .setGeneration(1).setGroup(java.util.Map.of("gpu", "a100")).setPayload(java.nio.ByteBuffer.wrap(new byte[8]))
